@@ -1,0 +1,61 @@
+# ovlab: the README's two commands are `make lab` and `make test`. Both set up a fresh
+# virtual environment in .venv on first use (a clean clone needs nothing else but python3).
+
+PY ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.ovlab-installed
+PYTEST_ARGS ?=
+
+.PHONY: lab test unit notebooks browser binder labs bench lint chromium clean
+
+$(STAMP): pyproject.toml requirements.txt
+	$(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -r requirements.txt -e .
+	touch $@
+
+## JupyterLab on the labs
+lab: $(STAMP)
+	$(BIN)/jupyter lab --notebook-dir=labs labs/00-start-here.ipynb
+
+## the whole test suite: unit, conformance, notebooks (nbval), real browser, Binder stand-in
+test: $(STAMP) chromium
+	$(BIN)/ruff check ovlab tests benchmarks
+	$(BIN)/pytest -n 2 --dist loadfile -m "not browser and not binder" tests $(PYTEST_ARGS)
+	$(BIN)/pytest -p no:cacheprovider --nbval --nbval-current-env \
+		--nbval-sanitize-with labs/nbval-sanitize.cfg --nbval-cell-timeout=300 labs $(PYTEST_ARGS)
+	$(BIN)/pytest -m browser tests/browser $(PYTEST_ARGS)
+	$(BIN)/pytest -m binder tests/test_binder.py $(PYTEST_ARGS)
+
+## quicker local loops
+unit: $(STAMP)
+	$(BIN)/pytest -n 2 --dist loadfile -m "not browser and not binder" tests $(PYTEST_ARGS)
+notebooks: $(STAMP)
+	$(BIN)/pytest -p no:cacheprovider --nbval --nbval-current-env \
+		--nbval-sanitize-with labs/nbval-sanitize.cfg labs $(PYTEST_ARGS)
+browser: $(STAMP) chromium
+	$(BIN)/pytest -m browser tests/browser $(PYTEST_ARGS)
+binder: $(STAMP)
+	$(BIN)/pytest -m binder tests/test_binder.py $(PYTEST_ARGS)
+
+## re-execute every lab in place so the stored outputs match the code
+labs: $(STAMP)
+	$(BIN)/python tools/run_labs.py
+
+## simulator speed figures quoted in the README
+bench: $(STAMP)
+	$(BIN)/python benchmarks/bench_runtime.py
+	$(BIN)/python benchmarks/bench_models.py
+
+lint: $(STAMP)
+	$(BIN)/ruff check ovlab tests benchmarks
+
+## Debian's chromium for the browser tests (never a downloaded browser)
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+		echo "installing Debian's chromium for the browser tests"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+
+clean:
+	rm -rf $(VENV) artifacts .pytest_cache

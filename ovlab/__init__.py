@@ -1,0 +1,50 @@
+"""ovlab: OpenVINO's AUTO, HETERO and automatic batching on virtual devices, for learning.
+
+``import ovlab as ov`` reads like ``import openvino as ov``: ``ov.Core()``, ``compile_model``,
+``AsyncInferQueue``, ``ov.properties``... Time is simulated (``core.clock``), numbers are real
+(NumPy kernels in the device's precision), and everything that runs leaves a record
+(``core.trace``).
+"""
+
+from . import properties
+from .graph import Model, PartialShape, Shape, Type
+from .hardware import DeviceSpec, Platform, preset
+from .runtime import (
+    OPENVINO_VERSION,
+    AsyncInferQueue,
+    CompiledModel,
+    Core,
+    InferRequest,
+    OVDict,
+    ProfilingInfo,
+    Tensor,
+    Version,
+)
+
+__version__ = "0.1.0"
+
+
+def get_version() -> str:
+    """The OpenVINO version ovlab emulates, stamped with ovlab's own."""
+    return f"{OPENVINO_VERSION}-ovlab-{__version__}"
+
+
+def compile_model(model, device_name: str | None = None, config: dict | None = None):
+    """Module-level ``compile_model`` on a fresh default Core (like ``openvino.compile_model``)."""
+    return Core().compile_model(model, device_name, config)
+
+
+def __getattr__(name: str):
+    # opset, opset13 and zoo load lazily (they build NumPy kernels / models on demand)
+    if name in ("opset", "opset13", "zoo"):
+        import importlib
+
+        return importlib.import_module(f"ovlab.{name}")
+    raise AttributeError(f"module 'ovlab' has no attribute {name!r}")
+
+
+__all__ = [
+    "AsyncInferQueue", "CompiledModel", "Core", "DeviceSpec", "InferRequest", "Model",
+    "OVDict", "PartialShape", "Platform", "ProfilingInfo", "Shape", "Tensor", "Type", "Version",
+    "compile_model", "get_version", "preset", "properties",
+]

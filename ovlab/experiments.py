@@ -1,0 +1,142 @@
+"""The seed experiments (``yas-sim/openvino-auto-feature-visualization``) as functions.
+
+The seed repository has two scripts whose knobs are edited by hand: ``auto-test.py`` (submit
+``niter`` requests every ``interval`` ms to an AsyncInferQueue, draw submit and result times) and
+``auto-test-latency-graph.py`` (2,000 requests every 30 ms on AUTO, plot the latency of each).
+These functions run the same loop with the same OpenVINO calls on an ovlab Core and print the same
+console lines, so a lab can show the script, run it, and then open its knobs up to widgets.
+
+Timing semantics kept from the scripts: the submit time is read *before* ``start_async`` (which
+blocks while every request is busy); the result time is read at the start of the callback; the
+pacing sleep of ``interval`` ms comes after ``start_async`` returns. Latencies are appended in
+completion order, as the latency-graph script does.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .runtime.async_queue import AsyncInferQueue
+
+
+@dataclass
+class ExperimentResult:
+    """What a seed-style run produced: one row per request, plus when the device switched."""
+
+    device: str
+    config: dict[str, Any]
+    interval_ms: float
+    optimal_requests: int
+    queue_size: int
+    requests: Any  # pandas DataFrame: n, submit, result, latency, device, batch_id, batch_size
+    switch_time: float | None = None  # when AUTO's actual device became ready (s since start)
+    switch_index: int | None = None  # first completion (in completion order) on the new device
+    lines: list[str] = field(default_factory=list)  # the console lines printed
+
+    @property
+    def latencies(self) -> np.ndarray:
+        """Latencies in seconds in completion order (the latency-graph script's list)."""
+        return self.requests.sort_values("result")["latency"].to_numpy()
+
+
+def _print(lines: list[str], verbose: bool, *parts: Any, sep: str = " ") -> None:
+    text = sep.join(str(p) for p in parts)
+    lines.append(text)
+    if verbose:
+        print(text)
+
+
+def _run(core, model, device: str, config: dict[str, Any], niter: int, interval: float,
+         num_ireq: int | None, printed_num_ireq: int | None, script: str,
+         verbose: bool, progress=None, progress_every: int = 50) -> ExperimentResult:
+    import pandas as pd
+
+    lines: list[str] = []
+    input_port, output_port = model.input(), model.output()
+    _print(lines, verbose, input_port.get_any_name(), input_port.get_shape())
+    _print(lines, verbose, output_port.get_any_name(), output_port.get_shape())
+    t_compile = core.clock.now
+    compiled = core.compile_model(model, device, dict(config))
+    _print(lines, verbose, "Device:", device)
+    _print(lines, verbose, "Config:", config)
+    if script == "auto-test":
+        _print(lines, verbose, "niter:", niter, ", interval:", interval, "ms")
+    else:
+        _print(lines, verbose, "niter:", niter, "interval:", interval)
+    opt_nireq = compiled.get_property("OPTIMAL_NUMBER_OF_INFER_REQUESTS")
+    _print(lines, verbose, "OPTIMAL_NUMBER_OF_INFER_REQUESTS", opt_nireq)
+    queue = AsyncInferQueue(compiled, num_ireq) if num_ireq else AsyncInferQueue(compiled)
+    _print(lines, verbose, "Number of infer requests:",
+           printed_num_ireq if printed_num_ireq is not None else len(queue))
+
+    rows: list[dict[str, Any]] = []
+    seq_of: dict[int, int] = {}
+
+    def callback(request, userdata) -> None:
+        n, start_time, submit_time = userdata
+        result_time = core.clock.now
+        rows.append({"n": n, "submit": submit_time - start_time, "result": result_time - start_time,
+                     "latency": result_time - submit_time, "seq": seq_of.get(n)})
+        if progress is not None and len(rows) % progress_every == 0:
+            progress(rows)
+
+    queue.set_callback(callback)
+    dummy_input = np.zeros(list(input_port.get_shape()), dtype=np.uint8)
+    first_seq = core._seq
+    start_time = core.clock.now
+    for n in range(niter):
+        seq_of[n] = first_seq + n
+        queue.start_async({0: dummy_input}, (n, start_time, core.clock.now))
+        core.clock.sleep(interval / 1000.0)
+    queue.wait_all()
+
+    frame = pd.DataFrame(rows).sort_values("n").reset_index(drop=True)
+    # where each request ran, from the records (last record of its seq: HETERO/BATCH may add more)
+    by_seq: dict[int, Any] = {}
+    for rec in core.trace.inferences:
+        if rec.seq >= first_seq:
+            by_seq[rec.seq] = rec
+    frame["device"] = [getattr(by_seq.get(s), "device", "") for s in frame["seq"]]
+    frame["worker"] = [getattr(by_seq.get(s), "worker", "") for s in frame["seq"]]
+    frame["batch_id"] = [getattr(by_seq.get(s), "batch_id", None) for s in frame["seq"]]
+    frame["batch_size"] = [getattr(by_seq.get(s), "batch_size", None) for s in frame["seq"]]
+    frame["status"] = [getattr(by_seq.get(s), "status", "") for s in frame["seq"]]
+
+    switch_time = None
+    for ev in core.trace.events:
+        if ev.kind == "switch" and ev.time >= t_compile:
+            switch_time = ev.time - start_time
+            break
+    switch_index = None
+    if switch_time is not None:
+        done = frame.sort_values("result").reset_index(drop=True)
+        helper = done["worker"].astype(str).str.startswith("CPU_HELP")
+        later = done.index[~helper & (done["result"] >= switch_time)]
+        switch_index = int(later[0]) if len(later) else None
+    return ExperimentResult(device, dict(config), interval, int(opt_nireq), len(queue), frame,
+                            switch_time, switch_index, lines)
+
+
+def auto_test(core, model, device: str = "GPU", config: dict[str, Any] | None = None,
+              niter: int = 40, interval: float = 30, num_ireq: int | None = 16,
+              verbose: bool = True, progress=None) -> ExperimentResult:
+    """``auto-test.py``: the submit -> result timeline (``num_ireq=None``: the optimal number)."""
+    if config is None:
+        config = {"CACHE_DIR": "./cache", "PERFORMANCE_HINT": "LATENCY",
+                  "ALLOW_AUTO_BATCHING": "YES", "PERFORMANCE_HINT_NUM_REQUESTS": "4"}
+    return _run(core, model, device, config, niter, interval, num_ireq, None, "auto-test",
+                verbose, progress, progress_every=4)
+
+
+def latency_graph(core, model, device: str = "AUTO", config: dict[str, Any] | None = None,
+                  niter: int = 2000, interval: float = 30, verbose: bool = True,
+                  progress=None) -> ExperimentResult:
+    """``auto-test-latency-graph.py``: prints ``Number of infer requests: 16`` but, like the
+    script, builds ``AsyncInferQueue(compiled_model)`` with the optimal number of requests."""
+    if config is None:
+        config = {"PERFORMANCE_HINT": "THROUGHPUT"}
+    return _run(core, model, device, config, niter, interval, None, 16, "latency-graph",
+                verbose, progress)

@@ -1,0 +1,62 @@
+"""Device specifications: what a virtual device is made of.
+
+A :class:`DeviceSpec` holds the public figures of a piece of hardware (peak compute per precision,
+memory bandwidth and size, the host link), the overheads a runtime adds (per op, per inference,
+first inference), how long a compile takes, how many streams and requests the plugin would use
+for each hint, and which ops it supports. The numbers of the presets come from vendors' public
+spec sheets and from the seed documents (see ``platforms.py``); :mod:`ovlab.hardware.cost` turns
+them into times.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+ALL_OPS = None  # supported_ops=None means "every op ovlab knows"
+
+
+@dataclass(frozen=True)
+class DeviceSpec:
+    """One virtual device. Times in seconds, rates in GFLOP/s and GB/s, sizes in GB."""
+
+    plugin: str  # "CPU", "GPU" or "NPU": the OpenVINO plugin that drives it
+    full_name: str
+    device_type: str  # "integrated" | "discrete" (AUTO orders dGPU > iGPU)
+    capabilities: tuple[str, ...]  # OPTIMIZATION_CAPABILITIES
+    peak_gflops: dict[str, float]  # per compute precision: "f32", "f16", "i8"
+    efficiency: float  # fraction of peak reached on large convolutions / matmuls
+    mem_bw_gbs: float  # device memory bandwidth
+    mem_size_gb: float  # memory the device can use (GPU_DEVICE_TOTAL_MEM_SIZE)
+    link_gbs: float  # host <-> device link for tensors crossing devices (HETERO)
+    link_latency_s: float  # fixed cost of one transfer (map / DMA set-up)
+    per_op_s: float  # kernel launch / primitive dispatch cost per op
+    per_infer_s: float  # request set-up and completion per inference
+    first_infer_factor: float  # the first inference of a compiled model costs this many times more
+    compile_base_s: float  # compile = base + per op + per MB of weights
+    compile_per_op_s: float
+    compile_per_mb_s: float
+    cached_load_s: float  # loading a compiled blob from CACHE_DIR
+    streams_throughput: int  # NUM_STREAMS under THROUGHPUT (LATENCY uses 1)
+    range_for_streams: tuple[int, int]
+    range_for_async_infer_requests: tuple[int, int, int]
+    requests_per_stream: int  # OPTIMAL_NUMBER_OF_INFER_REQUESTS = streams x this (GPU: 2 under THROUGHPUT)
+    stream_scaling: float  # one inference with S streams takes S**stream_scaling x as long
+    jitter: float  # sigma of the lognormal noise on each inference time
+    optimal_batch: int | None = None  # base OPTIMAL_BATCH_SIZE (GPUs); None: not reported
+    max_batch: int | None = None
+    inference_precision: str = "f32"  # default INFERENCE_PRECISION_HINT: CPU f32, GPU f16
+    supported_ops: frozenset[str] | None = ALL_OPS
+    compile_host_load: float = 0.0  # while this device compiles, CPU inferences slow by 1 + this
+    architecture: str = "intel64"
+    extra: dict = field(default_factory=dict, compare=False, hash=False)
+
+    def with_(self, **changes) -> DeviceSpec:
+        """A copy with some fields changed (to override a preset's device)."""
+        return replace(self, **changes)
+
+    def supports(self, op_type: str) -> bool:
+        return self.supported_ops is None or op_type in self.supported_ops
+
+    @property
+    def gpu_total_mem_bytes(self) -> int:
+        return int(self.mem_size_gb * 1e9)

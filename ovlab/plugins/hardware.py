@@ -1,0 +1,508 @@
+"""The hardware plugins (CPU, GPU, NPU) and the compiled model that runs on one device.
+
+A compiled model on a device has S streams (1 under LATENCY, the device's throughput count under
+THROUGHPUT, or NUM_STREAMS); inferences beyond the streams queue FIFO. Each inference takes the
+cost model's time for the model on this device, stretched by the number of streams, by
+contention (a CPU slows down while another device compiles on its host threads: claim A16), by
+seeded jitter, and by the first-inference penalty. Compiling advances the clock by the compile
+time, or by the cached-load time when ``CACHE_DIR`` holds a blob of the same model (claim B09).
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections import deque
+from typing import Any
+
+import numpy as np
+
+from .._errors import PluginError
+from ..hardware import cost
+from ..hardware.specs import DeviceSpec
+from ..properties import device as device_props
+from ..properties import hint
+from ..runtime import config as cfgmod
+from ..runtime.backend import Backend, Job, LazyEval, ProfilingInfo
+from ..runtime.plugin import Plugin
+from ..trace import InferenceRecord
+
+# Properties each plugin answers at core level (get_property(device, key)), RO or RW.
+_COMMON_RO = ["SUPPORTED_PROPERTIES", "AVAILABLE_DEVICES", "RANGE_FOR_ASYNC_INFER_REQUESTS",
+              "RANGE_FOR_STREAMS", "EXECUTION_DEVICES", "FULL_DEVICE_NAME",
+              "OPTIMIZATION_CAPABILITIES", "DEVICE_TYPE", "DEVICE_ARCHITECTURE"]
+_COMMON_RW = ["NUM_STREAMS", "PERF_COUNT", "INFERENCE_PRECISION_HINT", "PERFORMANCE_HINT",
+              "EXECUTION_MODE_HINT", "PERFORMANCE_HINT_NUM_REQUESTS", "DEVICE_ID", "LOG_LEVEL"]
+PLUGIN_KEYS = {
+    "CPU": (_COMMON_RO, _COMMON_RW[:1] + ["INFERENCE_NUM_THREADS"] + _COMMON_RW[1:]
+            + ["ENABLE_CPU_PINNING", "ENABLE_HYPER_THREADING", "SCHEDULING_CORE_TYPE",
+               "MODEL_DISTRIBUTION_POLICY", "CPU_DENORMALS_OPTIMIZATION"]),
+    "GPU": (_COMMON_RO + ["OPTIMAL_BATCH_SIZE", "MAX_BATCH_SIZE", "GPU_DEVICE_TOTAL_MEM_SIZE"],
+            _COMMON_RW + ["MODEL_PRIORITY", "GPU_HOST_TASK_PRIORITY", "COMPILATION_NUM_THREADS",
+                          "CACHE_DIR"]),
+    "NPU": (_COMMON_RO, _COMMON_RW + ["MODEL_PRIORITY", "CACHE_DIR"]),
+}
+# Keys every device accepts at compile time (the Core handles or ignores them).
+_CORE_KEYS = {"CACHE_DIR", "ALLOW_AUTO_BATCHING", "AUTO_BATCH_TIMEOUT", "MODEL_PTR"}
+# Internal keys ovlab's own meta plugins pass down (never shown to users).
+INTERNAL_PREFIX = "_OVLAB_"
+
+_CONFIG_SRC = {"CPU": "src/plugins/intel_cpu/src/config.cpp",
+               "GPU": "src/plugins/intel_gpu/src/runtime/execution_config.cpp",
+               "NPU": "src/plugins/intel_npu/src/al/src/config/config.cpp"}
+_COMPILED_SRC = {"CPU": "src/plugins/intel_cpu/src/compiled_model.cpp:420",
+                 "GPU": "src/plugins/intel_gpu/src/plugin/compiled_model.cpp:292",
+                 "NPU": "src/plugins/intel_npu/src/plugin/src/compiled_model.cpp:105"}
+_DESCRIPTION = {"CPU": "openvino_intel_cpu_plugin", "GPU": "Intel GPU plugin",
+                "NPU": "NPU Runtime"}
+_EXEC_TYPE = {"CPU": "jit_avx512_f32", "GPU": "ocl", "NPU": "npu"}
+
+
+def _type_object(name: str):
+    from ..graph import Type
+
+    return getattr(Type, name)
+
+
+class HardwarePlugin(Plugin):
+    """CPU, GPU or NPU: the devices of this family that the platform has."""
+
+    def __init__(self, core, name: str) -> None:
+        super().__init__(core, name)
+        self.description = _DESCRIPTION[name]
+        self.devices: dict[str, tuple[str, DeviceSpec]] = {}  # id -> (device name, spec)
+        for dev_name, spec in core.platform.devices.items():
+            if spec.plugin == name:
+                dev_id = dev_name.split(".", 1)[1] if "." in dev_name else ""
+                if name == "GPU" and dev_id == "":
+                    dev_id = "0"
+                self.devices[dev_id] = (dev_name if "." in dev_name or name != "GPU"
+                                        else f"GPU.{dev_id}", spec)
+
+    # --- devices -------------------------------------------------------------------------
+    def device_ids(self) -> list[str]:
+        return sorted(self.devices)
+
+    def device_names(self) -> list[str]:
+        """Names as available_devices spells them: ``GPU.0, GPU.1`` or bare ``GPU`` if alone."""
+        ids = self.device_ids()
+        if len(ids) > 1:
+            return [f"{self.name}.{i}" for i in ids]
+        return [self.name] if ids else []
+
+    def resolve(self, device_id: str | None) -> tuple[str, DeviceSpec]:
+        """(canonical device name, spec) for ``GPU`` / ``GPU.1`` / ``CPU``; OpenVINO's errors."""
+        if not self.devices:
+            raise self._no_device_error("PERFORMANCE_HINT")
+        if self.name == "CPU":
+            if device_id:
+                raise PluginError(
+                    "CPU plugin supports only '' as device id",
+                    f"Check 'device_id.empty()' failed at {_CONFIG_SRC['CPU']}:247")
+            return self.devices[""]
+        if device_id in (None, ""):
+            device_id = self.device_ids()[0]
+        if device_id not in self.devices:
+            raise PluginError(
+                f"[{self.name}] Device with id {device_id} is not found. Available ids: "
+                f"{', '.join(self.device_ids())}",
+                f"Check 'm_device_map.count(device_id)' failed at "
+                f"src/plugins/intel_{self.name.lower()}/src/plugin/plugin.cpp:312")
+        return self.devices[device_id]
+
+    def _no_device_error(self, what: str) -> PluginError:
+        return PluginError(
+            f"[{self.name}] Can't get {what} property as no supported devices found or an error "
+            f"happened during devices query.\n[{self.name}] Please check OpenVINO documentation "
+            f"for {self.name} drivers setup guide.\n",
+            f"Check '!m_device_map.empty()' failed at "
+            f"src/plugins/intel_{self.name.lower()}/src/plugin/plugin.cpp:559")
+
+    # --- config ----------------------------------------------------------------------------
+    def supported(self) -> dict[str, str]:
+        ro, rw = PLUGIN_KEYS[self.name]
+        out = {k: "RO" for k in ro}
+        out.update({k: "RW" for k in rw})
+        return out
+
+    def _bad_value(self, key: str, value: Any, expected: str, line: int) -> PluginError:
+        return PluginError(f"Wrong value {value}for property key {key}. Expected only {expected}.",
+                           f"{_CONFIG_SRC[self.name]}:{line}")
+
+    def validate(self, config: dict[str, Any], *, for_compile: bool) -> dict[str, Any]:
+        """Check keys and values like the plugin's config parser; return the parsed values."""
+        rw = set(PLUGIN_KEYS[self.name][1])
+        parsed: dict[str, Any] = {}
+        for key, value in config.items():
+            if key.startswith(INTERNAL_PREFIX) or (for_compile and key in _CORE_KEYS):
+                parsed[key] = value
+                continue
+            if key not in rw:
+                raise PluginError(f"NotFound: Unsupported property {key} by {self.name} plugin.",
+                                  f"{_CONFIG_SRC[self.name]}:505")
+            parsed[key] = self._parse_value(key, value)
+        return parsed
+
+    def _parse_value(self, key: str, value: Any) -> Any:
+        if key == "PERFORMANCE_HINT":
+            if value == "":
+                raise PluginError("Unsupported performance mode hint",
+                                  "src/inference/include/openvino/runtime/properties.hpp:352")
+            mode = cfgmod.performance_mode(value)
+            if mode is None:
+                raise self._bad_value(key, value,
+                                      "ov::hint::PerformanceMode::LATENCY/THROUGHPUT/"
+                                      "CUMULATIVE_THROUGHPUT", 88)
+            return mode
+        if key in ("PERFORMANCE_HINT_NUM_REQUESTS", "INFERENCE_NUM_THREADS",
+                   "COMPILATION_NUM_THREADS"):
+            n = cfgmod.to_uint(value)
+            if n is None:
+                raise self._bad_value(key, value, ">= 0", 111)
+            return n
+        if key == "NUM_STREAMS":
+            if str(value) in ("AUTO", "Num.AUTO") or getattr(value, "name", "") == "AUTO":
+                return -1
+            try:
+                n = int(value.value if hasattr(value, "value") else value)
+            except (TypeError, ValueError):
+                raise PluginError(f"Could not read number of streams from str: {value}; stoi",
+                                  "src/inference/include/openvino/runtime/properties.hpp:1379"
+                                  ) from None
+            return n
+        if key in ("PERF_COUNT", "ENABLE_CPU_PINNING", "ENABLE_HYPER_THREADING",
+                   "CPU_DENORMALS_OPTIMIZATION"):
+            return cfgmod.to_bool(value)
+        if key == "INFERENCE_PRECISION_HINT":
+            name = value.get_type_name() if hasattr(value, "get_type_name") else str(value)
+            if name not in ("f32", "f16", "bf16"):
+                raise self._bad_value(key, value, "f32, f16 or bf16", 142)
+            return name
+        if key == "MODEL_PRIORITY":
+            prio = cfgmod.priority(value)
+            if prio is None:
+                raise PluginError(f"Unsupported model priority: {value}",
+                                  "src/inference/include/openvino/runtime/properties.hpp:640")
+            return prio
+        return value
+
+    def set_property(self, props: dict[str, Any]) -> None:
+        parsed = self.validate(props, for_compile=False)
+        self.config.update(parsed)
+
+    def get_property(self, key: str, options: dict | None = None) -> Any:
+        if key in ("SUPPORTED_PROPERTIES", "AVAILABLE_DEVICES"):
+            return self.supported() if key == "SUPPORTED_PROPERTIES" else list(
+                self.device_ids() if self.name != "CPU" else [""])
+        if not self.devices:
+            raise self._no_device_error(key)
+        dev_id = str(self.config.get("DEVICE_ID", "")) or None
+        dev_name, spec = self.resolve(dev_id if self.name != "CPU" else None)
+        mode = self.config.get("PERFORMANCE_HINT", hint.PerformanceMode.LATENCY)
+        streams = self.config.get("NUM_STREAMS", 1 if mode == hint.PerformanceMode.LATENCY
+                                  else spec.streams_throughput)
+        values = {
+            "RANGE_FOR_ASYNC_INFER_REQUESTS": tuple(spec.range_for_async_infer_requests),
+            "RANGE_FOR_STREAMS": tuple(spec.range_for_streams),
+            "EXECUTION_DEVICES": [dev_name],
+            "FULL_DEVICE_NAME": spec.full_name,
+            "OPTIMIZATION_CAPABILITIES": list(spec.capabilities),
+            "DEVICE_TYPE": (device_props.Type.DISCRETE if spec.device_type == "discrete"
+                            else device_props.Type.INTEGRATED),
+            "DEVICE_ARCHITECTURE": spec.architecture,
+            "NUM_STREAMS": int(streams),
+            "INFERENCE_NUM_THREADS": int(self.config.get("INFERENCE_NUM_THREADS", 0)),
+            "PERF_COUNT": bool(self.config.get("PERF_COUNT", False)),
+            "INFERENCE_PRECISION_HINT": _type_object(
+                self.config.get("INFERENCE_PRECISION_HINT", spec.inference_precision)),
+            "PERFORMANCE_HINT": mode,
+            "EXECUTION_MODE_HINT": hint.ExecutionMode.PERFORMANCE,
+            "PERFORMANCE_HINT_NUM_REQUESTS": int(self.config.get("PERFORMANCE_HINT_NUM_REQUESTS", 0)),
+            "DEVICE_ID": dev_name.split(".", 1)[1] if "." in dev_name else "",
+            "LOG_LEVEL": self.config.get("LOG_LEVEL", "LOG_NONE"),
+            "OPTIMAL_NUMBER_OF_INFER_REQUESTS": 1,
+            "MODEL_PRIORITY": self.config.get("MODEL_PRIORITY", hint.Priority.MEDIUM),
+            "CACHE_DIR": self.config.get("CACHE_DIR", ""),
+        }
+        if self.name == "GPU":
+            model = (options or {}).get("MODEL_PTR")
+            values["OPTIMAL_BATCH_SIZE"] = (cost.optimal_batch_size(spec, model._cost(1))
+                                            if model is not None else 1)
+            values["MAX_BATCH_SIZE"] = int(spec.max_batch or 1)
+            values["GPU_DEVICE_TOTAL_MEM_SIZE"] = spec.gpu_total_mem_bytes
+        if key in values and (key in self.supported() or key == "OPTIMAL_NUMBER_OF_INFER_REQUESTS"):
+            return values[key]
+        raise PluginError(f"Cannot get unsupported property: {key}",
+                          f"src/plugins/intel_{self.name.lower()}/src/plugin.cpp:718")
+
+    # --- compiling -------------------------------------------------------------------------
+    def start_compile(self, model, priorities: str | None, device_id: str | None,
+                      config: dict[str, Any]):
+        """Begin compiling; return a clock event whose value is the Backend or a PluginError.
+
+        Config errors raise at once. The compile takes simulated time; meanwhile the device's
+        ``compile_host_load`` slows inferences on the CPU (GPU kernels compile on host threads).
+        """
+        core = self.core
+        dev_name, spec = self.resolve(device_id)
+        merged = dict(self.config)
+        merged.update(self.validate(config, for_compile=True))
+        stats = model_stats(model)
+        cache_dir = merged.get("CACHE_DIR") or core._core_props.get("CACHE_DIR", "")
+        cache_key = None
+        if cache_dir and "EXPORT_IMPORT" in spec.capabilities:
+            cache_key = (str(cache_dir), dev_name, stats["fingerprint"],
+                         str(merged.get("PERFORMANCE_HINT", "")), stats["batch"])
+        cached = cache_key is not None and cache_key in core._blob_cache
+        duration = spec.cached_load_s if cached else cost.compile_time(
+            spec, stats["ops"], stats["weight_bytes"])
+        duration *= float(merged.get(INTERNAL_PREFIX + "COMPILE_SCALE", 1.0))
+        fail = core.faults.take_compile_failure(dev_name)
+        load = 0.0 if (cached or spec.plugin == "CPU") else spec.compile_host_load
+        core._host_load += load
+        now = core.clock.now
+        core.trace.event(now, "cache_load" if cached else "compile_start", dev_name, model_name(model),
+                         seconds=duration)
+        done = core.clock.event()
+
+        def finish() -> None:
+            core._host_load -= load
+            t = core.clock.now
+            if fail:
+                core.trace.event(t, "compile_failed", dev_name, model_name(model))
+                done.succeed(PluginError(
+                    f"[{spec.plugin}] compile failed on {dev_name} (ovlab injected failure)",
+                    f"src/plugins/intel_{spec.plugin.lower()}/src/plugin/plugin.cpp:190"))
+                return
+            if cache_key is not None:
+                core._blob_cache[cache_key] = t
+            core.trace.event(t, "compile_end", dev_name, model_name(model), cached=cached)
+            done.succeed(HardwareBackend(self, model, dev_name, spec, merged, loaded_from_cache=cached))
+
+        core.clock.call_at_delay(duration * (0.3 if fail else 1.0), finish)
+        return done
+
+    def has_cached_blob(self, model, device_id: str | None, config: dict[str, Any]) -> bool:
+        """Would a compile of ``model`` here load from CACHE_DIR? (AUTO skips its CPU helper.)"""
+        dev_name, spec = self.resolve(device_id)
+        merged = dict(self.config)
+        merged.update(config)
+        cache_dir = merged.get("CACHE_DIR") or self.core._core_props.get("CACHE_DIR", "")
+        if not cache_dir or "EXPORT_IMPORT" not in spec.capabilities:
+            return False
+        stats = model_stats(model)
+        hint_value = merged.get("PERFORMANCE_HINT", "")
+        if hint_value != "":
+            hint_value = cfgmod.performance_mode(hint_value) or hint_value
+        key = (str(cache_dir), dev_name, stats["fingerprint"], str(hint_value), stats["batch"])
+        return key in self.core._blob_cache
+
+    def query_model(self, model, priorities, device_id, config) -> dict[str, str]:
+        _dev_name, spec = self.resolve(device_id)
+        return {op.get_friendly_name(): self.name for op in model.get_ops()
+                if spec.supports(op.get_type_name())}
+
+
+def model_name(model) -> str:
+    return model.get_friendly_name()
+
+
+def model_stats(model) -> dict[str, Any]:
+    """Op count, weight bytes and a structural fingerprint (the CACHE_DIR key) of a model."""
+    cached = getattr(model, "_ovlab_stats", None)
+    if cached is not None:
+        return cached
+    ops = model.get_ordered_ops()
+    weight_bytes = 0
+    for op in ops:
+        if op.get_type_name() == "Constant":
+            shape = op.get_output_shape(0)
+            dtype = op.get_output_element_type(0).to_dtype()
+            weight_bytes += int(np.prod(list(shape), dtype=np.int64)) * np.dtype(dtype).itemsize
+    n_compute = sum(1 for op in ops if op.get_type_name() not in ("Parameter", "Constant", "Result"))
+    shapes = tuple(tuple(p.get_shape()) for p in model.inputs)
+    stats = {
+        "ops": n_compute,
+        "weight_bytes": weight_bytes,
+        "batch": shapes[0][0] if shapes and shapes[0] else 1,
+        "fingerprint": (model.get_friendly_name(), len(ops), shapes, weight_bytes),
+    }
+    try:
+        model._ovlab_stats = stats
+    except AttributeError:
+        pass
+    return stats
+
+
+class HardwareBackend(Backend):
+    """A model compiled on one device: streams, a FIFO queue, timed inferences, records."""
+
+    def __init__(self, plugin: HardwarePlugin, model, device: str, spec: DeviceSpec,
+                 config: dict[str, Any], loaded_from_cache: bool = False) -> None:
+        super().__init__(plugin.core, model, model_name(model))
+        self.plugin_name = plugin.name
+        self.device = device
+        self.spec = spec
+        self.config = config
+        self.loaded_from_cache = loaded_from_cache
+        self.mode = config.get("PERFORMANCE_HINT", hint.PerformanceMode.LATENCY)
+        self.mode_was_set = "PERFORMANCE_HINT" in config
+        self.num_requests = int(config.get("PERFORMANCE_HINT_NUM_REQUESTS", 0))
+        streams = config.get("NUM_STREAMS")
+        if streams is None or streams == -1:
+            streams = 1 if (self.mode == hint.PerformanceMode.LATENCY and streams is None) \
+                else spec.streams_throughput
+        streams = max(1, min(int(streams), spec.range_for_streams[1]))
+        if self.num_requests:
+            streams = min(streams, self.num_requests)
+        self.streams = streams
+        per_stream = 1 if self.mode == hint.PerformanceMode.LATENCY else spec.requests_per_stream
+        optimal = streams * per_stream
+        if self.num_requests:
+            optimal = min(optimal, self.num_requests)
+        self.optimal = max(1, optimal)
+        self.precision_hint = config.get("INFERENCE_PRECISION_HINT", spec.inference_precision)
+        self.numeric_precision = "f16" if self.precision_hint in ("f16",) else "f32"
+        from ..graph import model_precision
+
+        self.model_precision = model_precision(model)
+        self.compute_precision = cost.compute_precision(spec, self.model_precision,
+                                                        self.precision_hint)
+        self.perf_count = bool(config.get("PERF_COUNT", False))
+        self._op_costs = model._cost()
+        self._base = cost.inference_time(spec, self._op_costs, self.compute_precision)
+        self._stream_factor = cost.stream_factor(spec, streams)
+        self._free = list(range(streams))
+        self._queue: deque[Job] = deque()
+        self._first = True
+
+    # --- execution ---------------------------------------------------------------------
+    def submit(self, job: Job) -> None:
+        if self._free:
+            self._start(job, heapq.heappop(self._free))
+        else:
+            self._queue.append(job)
+
+    def service_time(self) -> float:
+        """Seconds for the next inference on one stream (contention, jitter, warm-up)."""
+        core = self.core
+        t = self._base * self._stream_factor
+        sigma = self.spec.jitter
+        if self.spec.plugin == "CPU" and core._host_load > 0:
+            t *= 1.0 + core._host_load
+            sigma += 0.25
+        t *= core.jitter.factor(sigma)
+        if self._first:
+            t *= self.spec.first_infer_factor
+            self._first = False
+        return t
+
+    def _start(self, job: Job, stream: int) -> None:
+        core = self.core
+        now = core.clock.now
+        fail = core.faults.take_inference_failure(self.device)
+        duration = self.service_time()
+        if fail:
+            duration *= 0.5
+        core.clock.call_at_delay(duration, self._finish, job, stream, now, duration, fail)
+
+    def _finish(self, job: Job, stream: int, started: float, duration: float, fail: bool) -> None:
+        core = self.core
+        now = core.clock.now
+        worker = job.tags.get("worker") or f"{self.device}#{stream}"
+        members = job.members or [job]
+        status = "failed" if fail else job.tags.get("status", "ok")
+        for m in members:
+            core.trace.add(InferenceRecord(
+                seq=m.seq, request_id=m.request_id, model=m.model_name, device=self.device,
+                submitted=m.submitted, started=started, finished=now, worker=worker,
+                batch_id=job.tags.get("batch_id"), batch_size=job.tags.get("batch_size"),
+                subgraph=job.tags.get("subgraph"), status=m.tags.get("status", status)))
+        # free the stream before completing, so a completion callback can start the next job
+        if self._queue:
+            self._start(self._queue.popleft(), stream)
+        else:
+            heapq.heappush(self._free, stream)
+        if fail:
+            core.trace.event(now, "inference_failed", self.device, self.name, seq=job.seq)
+            job.done(error=PluginError(
+                f"[{self.spec.plugin}] inference failed on {self.device} (ovlab injected failure)",
+                f"src/plugins/intel_{self.spec.plugin.lower()}/src/sync_infer_request.cpp:140"),
+                device=self.device)
+            return
+        outputs = LazyEval(self.model, job.inputs, self.numeric_precision)
+        job.done(outputs, profile=self._profile(duration), device=self.device)
+
+    def _profile(self, duration: float) -> list[ProfilingInfo]:
+        """Per-op rows like the CPU plugin reports (fused Relu NOT_RUN, MatMul as FullyConnected)."""
+        rows = []
+        weights = [max(c.flops, 1.0) for c in self._op_costs]
+        total = sum(weights) or 1.0
+        by_name = {c.name: (c, w) for c, w in zip(self._op_costs, weights, strict=True)}
+        prev_type = ""
+        for op in self.model.get_ordered_ops():
+            t = op.get_type_name()
+            name = op.get_friendly_name()
+            if t in ("Parameter", "Constant", "Result"):
+                if t != "Constant":
+                    rows.append(ProfilingInfo(name, t, "unknown_f32", 0, 0,
+                                              ProfilingInfo.Status.NOT_RUN))
+                continue
+            fused = self.spec.plugin == "CPU" and t == "Relu" and prev_type == "Convolution"
+            prev_type = t
+            shown = "FullyConnected" if (t == "MatMul" and self.spec.plugin == "CPU") else t
+            if fused or not self.perf_count:
+                rows.append(ProfilingInfo(name, shown, "undef" if fused else _EXEC_TYPE[self.spec.plugin],
+                                          0, 0, ProfilingInfo.Status.NOT_RUN))
+                continue
+            entry = by_name.get(op.get_name()) or by_name.get(name)
+            share = (entry[1] / total) if entry else 0.0
+            real = duration * share
+            cpu = real if self.spec.plugin == "CPU" else 0.0
+            rows.append(ProfilingInfo(name, shown, _EXEC_TYPE[self.spec.plugin], real, cpu,
+                                      ProfilingInfo.Status.EXECUTED))
+        return rows
+
+    # --- properties -------------------------------------------------------------------------
+    _COMPILED_KEYS = ["NETWORK_NAME", "OPTIMAL_NUMBER_OF_INFER_REQUESTS", "NUM_STREAMS",
+                      "PERF_COUNT", "INFERENCE_PRECISION_HINT", "PERFORMANCE_HINT",
+                      "EXECUTION_MODE_HINT", "PERFORMANCE_HINT_NUM_REQUESTS", "EXECUTION_DEVICES",
+                      "SUPPORTED_PROPERTIES", "LOADED_FROM_CACHE", "DEVICE_ID"]
+
+    def supported_properties(self) -> dict[str, str]:
+        keys = list(self._COMPILED_KEYS)
+        if self.spec.plugin == "CPU":
+            keys.insert(3, "INFERENCE_NUM_THREADS")
+        if self.spec.plugin == "GPU":
+            keys += ["MODEL_PRIORITY", "OPTIMAL_BATCH_SIZE", "MAX_BATCH_SIZE"]
+        return {k: "RO" for k in keys}
+
+    def get_property(self, key: str) -> Any:
+        values = {
+            "NETWORK_NAME": self.name,
+            "OPTIMAL_NUMBER_OF_INFER_REQUESTS": self.optimal,
+            "NUM_STREAMS": self.streams,
+            "INFERENCE_NUM_THREADS": int(self.config.get("INFERENCE_NUM_THREADS", 0))
+            or self.spec.streams_throughput,
+            # the CPU plugin answers these as strings (measured), AUTO answers enums/bools
+            "PERF_COUNT": cfgmod.yes_no(self.perf_count),
+            "INFERENCE_PRECISION_HINT": _type_object(self.precision_hint),
+            "PERFORMANCE_HINT": self.mode.name,
+            "EXECUTION_MODE_HINT": "PERFORMANCE",
+            "PERFORMANCE_HINT_NUM_REQUESTS": str(self.num_requests),
+            "EXECUTION_DEVICES": [self.device],
+            "SUPPORTED_PROPERTIES": self.supported_properties(),
+            "LOADED_FROM_CACHE": self.loaded_from_cache,
+            "DEVICE_ID": self.device.split(".", 1)[1] if "." in self.device else "",
+            "MODEL_PRIORITY": self.config.get("MODEL_PRIORITY", hint.Priority.MEDIUM),
+            "OPTIMAL_BATCH_SIZE": cost.optimal_batch_size(self.spec, self._op_costs),
+            "MAX_BATCH_SIZE": int(self.spec.max_batch or 1),
+        }
+        if key in values and key in self.supported_properties():
+            return values[key]
+        raise PluginError(f"Unsupported property: {key}", _COMPILED_SRC[self.spec.plugin])
+
+    def set_property(self, props: dict[str, Any]) -> None:
+        raise PluginError(
+            "Not Implemented:\nIt's not possible to set property of an already compiled model. "
+            "Set property to Core::compile_model during compilation",
+            f"src/plugins/intel_{self.spec.plugin.lower()}/src/compiled_model.h:60")

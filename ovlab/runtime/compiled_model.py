@@ -1,0 +1,98 @@
+"""``ovlab.CompiledModel``: the public face of a plugin's compiled model (a Backend)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import _errors
+from .._errors import PluginError
+from . import config as cfgmod
+from .backend import Backend
+
+
+class CompiledModel:
+    """Like ``openvino.CompiledModel``: ports, properties, infer requests, ``__call__``."""
+
+    def __init__(self, core, backend: Backend, model) -> None:
+        self._core = core
+        self._backend = backend
+        self._model = model
+        self._requests_made = 0
+        self._cached_request = None
+        self._released = False
+
+    def __repr__(self) -> str:
+        return (f"<CompiledModel: '{self._backend.name}' on "
+                f"{self._safe(lambda: self._backend.execution_devices())}>")
+
+    @staticmethod
+    def _safe(fn):
+        try:
+            return fn()
+        except Exception:  # noqa: BLE001 - repr must never fail
+            return "?"
+
+    # --- ports --------------------------------------------------------------------------
+    @property
+    def inputs(self) -> list:
+        return list(self._model.inputs)
+
+    @property
+    def outputs(self) -> list:
+        return list(self._model.outputs)
+
+    def input(self, key: Any = 0):
+        return self._model.input(key)
+
+    def output(self, key: Any = 0):
+        return self._model.output(key)
+
+    def get_runtime_model(self):
+        """The model as the device runs it (BATCH: reshaped to the batch size)."""
+        return self._backend.runtime_model()
+
+    # --- properties ---------------------------------------------------------------------------
+    def get_property(self, property: Any) -> Any:
+        try:
+            return self._backend.get_property(str(property))
+        except PluginError as err:
+            raise _errors.from_plugin("compiled.get_property", err) from None
+
+    def set_property(self, properties: Any) -> None:
+        if isinstance(properties, tuple):
+            properties = dict([properties])
+        try:
+            self._backend.set_property(cfgmod.normalize(properties))
+        except PluginError as err:
+            raise _errors.from_plugin("compiled.set_property", err) from None
+
+    # --- requests -------------------------------------------------------------------------------
+    def create_infer_request(self):
+        from .infer_request import InferRequest
+
+        request = InferRequest(self, self._requests_made)
+        self._requests_made += 1
+        return request
+
+    def __call__(self, inputs: Any = None, share_inputs: bool = True,
+                 share_outputs: bool = False, *, decode_strings: bool = True):
+        if self._cached_request is None:
+            self._cached_request = self.create_infer_request()
+        return self._cached_request.infer(inputs, share_inputs=share_inputs,
+                                          share_outputs=share_outputs)
+
+    def infer_new_request(self, inputs: Any = None):
+        return self.create_infer_request().infer(inputs)
+
+    # --- life ---------------------------------------------------------------------------------
+    def release(self) -> None:
+        """Free the compiled model now (AUTO drops its model-priority registration)."""
+        if not self._released:
+            self._released = True
+            self._backend.release()
+
+    def __del__(self) -> None:
+        try:
+            self.release()
+        except Exception:  # noqa: BLE001 - never raise from a finalizer
+            pass

@@ -1,0 +1,298 @@
+"""``ovlab.Core``: OpenVINO's Core on a virtual platform with a simulated clock.
+
+Device names are parsed as ``core_impl.cpp`` does, configs are flattened the same way
+(``DEVICE_PROPERTIES`` entries for a hardware device are merged into its config), implicit
+automatic batching is applied for hardware devices (the BATCH plugin decides), and every error
+reaches the caller as the ``RuntimeError`` OpenVINO prints.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from .. import _errors
+from .._errors import PluginError
+from ..hardware.cost import Jitter
+from ..hardware.platforms import Platform, preset
+from ..trace import Trace
+from . import config as cfgmod
+from . import device_name as dn
+from .clock import Clock
+from .faults import Faults
+
+OPENVINO_VERSION = "2026.4.1"
+BUILD_NUMBER = f"{OPENVINO_VERSION}-ovlab"
+
+
+class Version:
+    """Like ``openvino.Version``: ``build_number``, ``description``, major/minor/patch."""
+
+    def __init__(self, description: str) -> None:
+        self.description = description
+        self.build_number = BUILD_NUMBER
+        self.major, self.minor, self.patch = (int(x) for x in OPENVINO_VERSION.split("."))
+
+    def __repr__(self) -> str:
+        return f"<Version: {self.build_number} {self.description}>"
+
+
+def _flatten_device_properties(config: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Collect ``DEVICE_PROPERTIES`` and ``DEVICE_PROPERTIES_<dev>`` entries into one map."""
+    per_device: dict[str, dict[str, Any]] = {}
+    for key in list(config):
+        if key == "DEVICE_PROPERTIES":
+            value = config.pop(key)
+            if not isinstance(value, dict):
+                raise TypeError("DEVICE_PROPERTIES takes a dict {device: {key: value}}")
+            for dev, props in value.items():
+                per_device.setdefault(str(dev), {}).update(cfgmod.normalize(props))
+        elif key.startswith("DEVICE_PROPERTIES_"):
+            per_device.setdefault(key[len("DEVICE_PROPERTIES_"):], {}).update(
+                cfgmod.normalize(config.pop(key)))
+    return per_device
+
+
+class Core:
+    """The entry point, as in OpenVINO, plus the simulation: ``clock``, ``trace``, ``platform``.
+
+    ``Core(platform="laptop", seed=0, realtime=None)``: ``platform`` is a preset name
+    (``laptop``, ``workstation``, ``cpu``, ``multi-gpu``) or a :class:`Platform`; the same seed
+    gives the same timeline; ``realtime=f`` paces simulated time to ``f`` x wall time.
+    """
+
+    def __init__(self, platform: str | Platform = "laptop", seed: int = 0,
+                 realtime: float | None = None) -> None:
+        from ..plugins import make_plugins
+
+        self.platform = preset(platform) if isinstance(platform, str) else platform
+        self.seed = seed
+        self.clock = Clock(realtime)
+        self.trace = Trace()
+        self.faults = Faults()
+        self.jitter = Jitter(seed)
+        self._seq = 0
+        self._host_load = 0.0  # extra load on the CPU while other devices compile (A16)
+        self._blob_cache: dict[tuple, float] = {}  # the virtual disk behind CACHE_DIR
+        self._core_props: dict[str, Any] = {"CACHE_DIR": ""}
+        self._plugins = make_plugins(self)
+        self._default_core_request = None
+
+    def __repr__(self) -> str:
+        return f"<ovlab.Core on {self.platform.name}: {', '.join(self.available_devices)}>"
+
+    def _next_seq(self) -> int:
+        seq = self._seq
+        self._seq += 1
+        return seq
+
+    # --- devices --------------------------------------------------------------------------
+    @property
+    def available_devices(self) -> list[str]:
+        """Devices of the hardware plugins, plugins in alphabetical order (as OpenVINO)."""
+        names: list[str] = []
+        for name in sorted(self._plugins):
+            plugin = self._plugins[name]
+            if not plugin.virtual:
+                names.extend(plugin.device_names())
+        return names
+
+    def get_available_devices(self) -> list[str]:
+        return self.available_devices
+
+    def _plugin(self, name: str, api: str):
+        lookup = "CPU" if name == "(CPU)" else name.lstrip("-")
+        plugin = self._plugins.get(lookup)
+        if plugin is None:
+            raise _errors.not_registered(api, name)
+        return plugin
+
+    def get_versions(self, device_name: str) -> dict[str, Version]:
+        parsed = dn.parse(device_name)
+        plugin = self._plugin(parsed.plugin, "get_versions")
+        out = {}
+        if parsed.priorities is not None:
+            for tok in dn.parse_list(parsed.priorities.replace("(", ",(")):
+                base = tok.name.split(".", 1)[0]
+                if base.startswith("("):
+                    continue
+                out[base] = Version(self._plugin(base, "get_versions").description)
+        out[plugin.name] = Version(plugin.description)
+        return out
+
+    # --- properties ---------------------------------------------------------------------------
+    def get_property(self, device_name: str, property: Any = None, arguments: dict | None = None):
+        """``get_property(device, key)`` or core-level ``get_property(key)`` (CACHE_DIR...)."""
+        if property is None:
+            key = str(device_name)
+            if key in self._core_props:
+                return self._core_props[key]
+            raise _errors.ov_error("core.get_property", f"Exception is thrown while trying to call "
+                                   f"get_property with unsupported property: '{key}'",
+                                   "src/inference/src/dev/core_impl.cpp:1489")
+        key = str(property)
+        parsed = dn.parse(device_name)
+        plugin = self._plugin(parsed.plugin, "core.get_property")
+        if plugin.virtual and (parsed.priorities or parsed.device_id):
+            raise _errors.ov_error(
+                "core.get_property",
+                f"You can only get_property of the {plugin.name} itself (without devices). "
+                f"get_property is also possible for the individual devices before creating the "
+                f"{plugin.name} on top.", "src/inference/src/dev/core_impl.cpp:1108")
+        try:
+            if parsed.device_id is not None and not plugin.virtual:
+                saved = plugin.config.get("DEVICE_ID")
+                plugin.config["DEVICE_ID"] = parsed.device_id
+                try:
+                    return plugin.get_property(key, cfgmod.normalize(arguments))
+                finally:
+                    if saved is None:
+                        plugin.config.pop("DEVICE_ID", None)
+                    else:
+                        plugin.config["DEVICE_ID"] = saved
+            return plugin.get_property(key, cfgmod.normalize(arguments))
+        except PluginError as err:
+            raise _errors.from_plugin("core.get_property", err) from None
+
+    def set_property(self, device_name: Any = None, properties: Any = None) -> None:
+        """``set_property({...})`` (core level), ``set_property(device, {...})`` or a pair."""
+        if properties is None:
+            props = device_name
+            if isinstance(props, tuple):
+                props = dict([props])
+            props = cfgmod.normalize(props)
+            for key, value in props.items():
+                if key != "CACHE_DIR":
+                    raise _errors.ov_error("core.set_property",
+                                           f"Exception is thrown while trying to call set_property "
+                                           f"with unsupported property: '{key}'",
+                                           "src/inference/src/dev/core_impl.cpp:1377")
+                self._core_props[key] = str(value)
+            return
+        if isinstance(properties, tuple):
+            properties = dict([properties])
+        props = cfgmod.normalize(properties)
+        parsed = dn.parse(device_name)
+        plugin = self._plugin(parsed.plugin, "core.set_property")
+        if plugin.virtual and parsed.priorities is not None:
+            raise _errors.ov_error(
+                "core.set_property",
+                f"set_property is supported only for {plugin.name} itself (without devices). You "
+                f"can configure the devices with set_property before creating the {plugin.name} "
+                f"on top.", "src/inference/src/dev/core_impl.cpp:1393")
+        if any(k == "DEVICE_PROPERTIES" or k.startswith("DEVICE_PROPERTIES_") for k in props):
+            raise _errors.ov_error(
+                "core.set_property",
+                "set_property do not support ov::device::propreties. You can configure the "
+                "devices through the compile_model()/query_model() API.",
+                "src/inference/src/dev/core_impl.cpp:1397")
+        try:
+            plugin.set_property(props)
+        except PluginError as err:
+            raise _errors.from_plugin("core.set_property", err) from None
+
+    # --- models -----------------------------------------------------------------------------
+    def read_model(self, model: Any, weights: Any = None, config: dict | None = None):
+        """A zoo model by name (``"googlenet-v1"``, ``"googlenet-v1:FP16"``) or an ``ovlab.Model``."""
+        if hasattr(model, "get_ops"):
+            return model
+        from .. import zoo
+
+        text = str(model)
+        name, _, precision = text.partition(":")
+        if name in zoo.names():
+            return zoo.load(name, precision or "FP32")
+        path = Path(text)
+        raise _errors.ov_error(
+            "compile_model_path",
+            f'FrontEnd API failed with GeneralFailure:\nir: Could not open the file: "{path}"\n'
+            f"(ovlab reads zoo models by name: {', '.join(zoo.names())})",
+            "src/inference/src/dev/plugin.cpp:59",
+            "Check 'util::directory_exists(path) || util::file_exists(path)' failed at "
+            "src/frontends/common/src/frontend.cpp:117")
+
+    def _prepare(self, device_name: str, config: dict | None, api: str):
+        """Parse a device name and config as the Core does: (plugin, parsed name, config)."""
+        if not isinstance(device_name, str):
+            raise TypeError(
+                "compile_model(): incompatible function arguments. The following argument types "
+                "are supported:\n    1. (self: Core, model: Model, device_name: str, "
+                "properties: Mapping[str, object])")
+        try:
+            dn.check_syntax(device_name)
+        except PluginError as err:
+            raise _errors.from_plugin(api, err) from None
+        config = cfgmod.normalize(config)
+        parsed = dn.parse(device_name)
+        plugin = self._plugin(parsed.plugin, api)
+        per_device = _flatten_device_properties(config)
+        if parsed.priorities is not None and "MULTI_DEVICE_PRIORITIES" in config:
+            cfg_value = str(config["MULTI_DEVICE_PRIORITIES"])
+            if cfg_value.rstrip(",") != parsed.priorities.rstrip(","):
+                raise _errors.ov_error(
+                    api, f"Device priority / ID mismatch: {parsed.priorities} (from "
+                    f"{device_name}) vs {cfg_value} (from config)",
+                    "src/inference/src/dev/core_impl.cpp:396")
+        if plugin.virtual:
+            if per_device:
+                config["DEVICE_PROPERTIES"] = per_device
+        else:
+            # a hardware device takes only its own DEVICE_PROPERTIES entry
+            for dev_key in (device_name, parsed.plugin):
+                if dev_key in per_device:
+                    for k, v in per_device[dev_key].items():
+                        config.setdefault(k, v)
+        return plugin, parsed, config
+
+    def compile_model(self, model: Any, device_name: str | None = None,
+                      config: dict | None = None, *, weights: Any = None):
+        """Compile ``model`` for ``device_name`` (``None`` means AUTO). Advances the clock."""
+        from .compiled_model import CompiledModel
+
+        from_path = not hasattr(model, "get_ops")
+        api = "compile_model_path" if from_path else "compile_model"
+        if model is None:
+            raise RuntimeError(
+                "Exception from src/bindings/python/src/pyopenvino/utils/utils.cpp:647:\n"
+                "Path: 'None' does not exist. Please provide valid model's path either as a "
+                "string, bytes or pathlib.Path.")
+        model = self.read_model(model)
+        device_name = "AUTO" if device_name is None else device_name
+        plugin, parsed, config = self._prepare(device_name, config, api)
+        try:
+            ev = self._start_compile_parsed(model, plugin, parsed, config, implicit_batch=not from_path)
+            backend = self.clock.run_until(ev, f"the compile on {device_name}")
+            if isinstance(backend, BaseException):
+                raise backend
+        except PluginError as err:
+            raise _errors.from_plugin(api, err) from None
+        return CompiledModel(self, backend, model)
+
+    def _start_compile(self, model, device_name: str, config: dict | None = None,
+                       implicit_batch: bool = True):
+        """Begin a compile as ``compile_model`` would (implicit batching included) without
+        waiting: for meta plugins (AUTO compiles devices in the background). Returns a clock
+        event whose value is a Backend or a PluginError; argument errors raise PluginError."""
+        dn.check_syntax(device_name)
+        parsed = dn.parse(device_name)
+        plugin = self._plugins.get("CPU" if parsed.plugin == "(CPU)" else parsed.plugin)
+        if plugin is None:
+            raise PluginError(f'Device with "{device_name}" name is not registered in the '
+                              "OpenVINO Runtime", _errors.CORE_IMPL, through_plugin=False)
+        return self._start_compile_parsed(model, plugin, parsed, dict(config or {}),
+                                          implicit_batch)
+
+    def _start_compile_parsed(self, model, plugin, parsed, config, implicit_batch: bool):
+        if implicit_batch and not plugin.virtual:
+            target = self._plugins["BATCH"].implicit_target(model, plugin, parsed, config)
+            if target is not None:
+                return self._plugins["BATCH"].start_compile(model, target, None, config)
+        return plugin.start_compile(model, parsed.priorities, parsed.device_id, config)
+
+    def query_model(self, model: Any, device_name: str, config: dict | None = None) -> dict:
+        """``{op friendly name: device}`` for the ops ``device_name`` supports."""
+        plugin, parsed, config = self._prepare(device_name, config, "query_model")
+        try:
+            return plugin.query_model(model, parsed.priorities, parsed.device_id, config)
+        except PluginError as err:
+            raise _errors.from_plugin("query_model", err) from None

@@ -1,0 +1,319 @@
+"""``ovlab.InferRequest``: one request, run synchronously or asynchronously in simulated time.
+
+Order on completion follows the runtime (``iasync_infer_request.cpp``): the request turns idle,
+then the callback runs, then ``wait()`` is released, so ``wait()`` returns only after the callback
+finished. Inputs given to ``infer``/``start_async`` are copied into new buffers (as with
+``share_inputs=False``), so results computed lazily later still see the inputs of their own run.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+
+from .. import _errors
+from .._errors import PluginError
+from .backend import Job, Outputs
+from .tensor import OVDict, Tensor
+
+_BUSY_SRC = "src/inference/src/dev/iasync_infer_request.cpp:199"
+
+
+def _fmt_port_shape(shape) -> str:
+    return "[" + ",".join(str(d) for d in shape) + "]"
+
+
+def _fmt_tensor_shape(shape) -> str:
+    # the runtime prints a tensor's shape as "(2.16)" (measured)
+    return "(" + ".".join(str(d) for d in shape) + ")"
+
+
+class InferRequest:
+    """Like ``openvino.InferRequest``; time passes only on the Core's simulated clock."""
+
+    def __init__(self, compiled, index: int) -> None:
+        self._compiled = compiled
+        self._backend = compiled._backend
+        self._core = compiled._core
+        self._index = index
+        self._ctx = self._backend.new_context()
+        self._ports_in = list(compiled.inputs)
+        self._ports_out = list(compiled.outputs)
+        self._inputs: dict[int, np.ndarray] = {}
+        self._outputs: Outputs | None = None
+        self._error: BaseException | None = None
+        self._profile: list = []
+        self._busy = False
+        self._done_event = None
+        self._callback = None
+        self._callback_userdata = None
+        self._callback_error: BaseException | None = None
+        self._silent = False  # sync infer() ignores the callback
+        self._queue_hook = None  # (AsyncInferQueue, id) when owned by a queue
+        self._t_start = 0.0
+        self._t_end = 0.0
+        self.userdata: Any = None
+
+    def __repr__(self) -> str:
+        return f"<InferRequest {self._index} of '{self._backend.name}'{' busy' if self._busy else ''}>"
+
+    # --- inputs -----------------------------------------------------------------------------
+    def _busy_error(self) -> RuntimeError:
+        return _errors.ov_error("infer", "Infer Request is busy", _BUSY_SRC)
+
+    def _input_index(self, key: Any) -> int:
+        if isinstance(key, (int, np.integer)) and not isinstance(key, bool):
+            if not 0 <= key < len(self._ports_in):
+                raise _errors.ov_error(
+                    "infer", f"vector::_M_range_check: __n (which is {key}) >= this->size() "
+                    f"(which is {len(self._ports_in)})", "src/inference/src/cpp/infer_request.cpp:198")
+            return int(key)
+        if isinstance(key, str):
+            for i, port in enumerate(self._ports_in):
+                if key in port.get_names():
+                    return i
+            raise _errors.ov_error(
+                "infer.port", f"Port for tensor name {key} was not found.",
+                "Check '::getPort(port, name, {_impl->get_inputs(), _impl->get_outputs()})' "
+                "failed at src/inference/src/cpp/infer_request.cpp:191")
+        for i, port in enumerate(self._ports_in):
+            if port is key or (hasattr(key, "get_index") and port.get_index() == key.get_index()
+                               and port.get_node() is key.get_node()):
+                return i
+        raise _errors.ov_error("infer.port", "Port for tensor was not found.",
+                               "src/inference/src/cpp/infer_request.cpp:191")
+
+    def _coerce(self, index: int, value: Any) -> np.ndarray:
+        port = self._ports_in[index]
+        arr = value.data if isinstance(value, Tensor) else np.asarray(value)
+        shape = list(port.get_shape())
+        if list(arr.shape) != shape:
+            raise _errors.ov_error(
+                "infer",
+                f"Can't set the input tensor with index: {index}, because the model input "
+                f"(shape={_fmt_port_shape(shape)}) and the tensor "
+                f"(shape={_fmt_tensor_shape(arr.shape)}) are incompatible",
+                "src/inference/src/cpp/infer_request.cpp:67",
+                "Check 'shape.compatible(ov::PartialShape(tensor->get_shape()))' failed at "
+                "src/plugins/intel_cpu/src/infer_request.cpp:385")
+        if arr.dtype.kind not in "biuf":
+            raise _errors.ov_error(
+                "infer", f"Can't set the input tensor with index: {index}: element type "
+                f"{arr.dtype} cannot be converted to {port.get_element_type()}",
+                "src/inference/src/cpp/infer_request.cpp:67")
+        return np.array(arr, dtype=port.get_element_type().to_dtype(), copy=True)
+
+    def _set_inputs(self, inputs: Any) -> None:
+        if inputs is None:
+            return
+        if isinstance(inputs, dict):
+            items = list(inputs.items())
+        elif isinstance(inputs, (list, tuple)) and not (
+                len(self._ports_in) == 1 and np.asarray(inputs).ndim > 1):
+            items = list(enumerate(inputs))
+        else:
+            items = [(0, inputs)]
+        for key, value in items:
+            idx = self._input_index(key)
+            self._inputs[idx] = self._coerce(idx, value)
+
+    def _input_buffers(self) -> dict[int, np.ndarray]:
+        for i, port in enumerate(self._ports_in):
+            if i not in self._inputs:
+                self._inputs[i] = np.zeros(list(port.get_shape()),
+                                           dtype=port.get_element_type().to_dtype())
+        return dict(self._inputs)
+
+    # --- running ------------------------------------------------------------------------------
+    def start_async(self, inputs: Any = None, userdata: Any = None,
+                    share_inputs: bool = False) -> None:
+        """Start an inference and return at once (no simulated time passes)."""
+        if self._busy:
+            raise self._busy_error()
+        self._set_inputs(inputs)
+        if userdata is not None:
+            if self._callback is None and self._queue_hook is None:
+                warnings.warn("There is no callback function to pass `userdata` into!",
+                              stacklevel=2)
+            self.userdata = userdata
+        self._begin(silent=False)
+
+    def _begin(self, silent: bool) -> None:
+        core = self._core
+        self._busy = True
+        self._silent = silent
+        self._error = None
+        self._callback_error = None
+        self._outputs = None
+        self._done_event = core.clock.event()
+        self._t_start = core.clock.now
+        job = Job(core._next_seq(), self._index, self._backend.name, self._input_buffers(),
+                  self._t_start, self._finish, self._ctx)
+        self._backend.submit(job)
+
+    def _finish(self, outputs: Outputs | None, error: BaseException | None, profile: list,
+                device: str) -> None:
+        self._busy = False
+        self._t_end = self._core.clock.now
+        self._outputs = outputs
+        self._error = error
+        self._profile = profile
+        if self._queue_hook is not None:
+            queue, job_id = self._queue_hook
+            queue._on_done(job_id, self, error)
+        elif self._callback is not None and error is None and not self._silent:
+            try:
+                self._callback(self._callback_userdata)
+            except Exception as exc:  # noqa: BLE001 - surfaced by wait()
+                self._callback_error = exc
+        self._done_event.succeed()
+
+    def wait(self) -> None:
+        """Block (advance the clock) until the current inference and its callback are done."""
+        if self._done_event is not None:
+            self._core.clock.run_until(self._done_event, f"inference request {self._index}")
+        self._raise_errors()
+
+    def wait_for(self, timeout: int) -> bool:
+        """Wait at most ``timeout`` ms of simulated time; True if the request is done."""
+        if timeout < 0:
+            raise _errors.ov_error("infer", "Timeout can't be less than 0 for InferRequest::wait().",
+                                   "src/inference/src/dev/iasync_infer_request.cpp:190")
+        if self._done_event is None or self._done_event.processed:
+            self._raise_errors()
+            return True
+        env = self._core.clock.env
+        self._core.clock.run_until(env.any_of([self._done_event, env.timeout(timeout / 1000.0)]))
+        if self._done_event.processed:
+            self._raise_errors()
+            return True
+        return False
+
+    def _raise_errors(self) -> None:
+        if self._error is not None:
+            err = self._error
+            if isinstance(err, PluginError):
+                raise _errors.from_plugin("infer", err)
+            raise err
+        if self._callback_error is not None:
+            exc, self._callback_error = self._callback_error, None
+            raise exc
+
+    def infer(self, inputs: Any = None, share_inputs: bool = False, share_outputs: bool = False,
+              *, decode_strings: bool = True) -> OVDict:
+        """Run one inference synchronously (the callback is not called) and return results."""
+        if self._busy:
+            raise self._busy_error()
+        self._set_inputs(inputs)
+        self._begin(silent=True)
+        self.wait()
+        return self.results
+
+    def set_callback(self, callback, userdata: Any = None) -> None:
+        """``callback(userdata)`` runs when an asynchronous inference completes."""
+        self._callback = callback
+        self._callback_userdata = userdata
+        self.userdata = userdata
+
+    def cancel(self) -> None:
+        """Not simulated: ovlab requests always run to completion."""
+
+    # --- results ---------------------------------------------------------------------------
+    @property
+    def results(self) -> OVDict:
+        if self._busy:
+            raise self._busy_error()
+        self._raise_errors() if self._error is not None else None
+        if self._outputs is None:
+            values = [np.zeros(list(p.get_shape()), dtype=p.get_element_type().to_dtype())
+                      for p in self._ports_out]
+        else:
+            values = self._outputs.get()
+        return OVDict(self._ports_out, values)
+
+    @property
+    def latency(self) -> float:
+        """Milliseconds from the start of the last inference to its completion (simulated)."""
+        return (self._t_end - self._t_start) * 1000.0
+
+    def _tensor_for(self, key: Any) -> Tensor:
+        if self._busy:
+            raise self._busy_error()
+        if isinstance(key, str):
+            for i, port in enumerate(self._ports_out):
+                if key in port.get_names():
+                    return Tensor(self.results[i], shared_memory=True)
+        elif not isinstance(key, (int, np.integer)) and key in self._ports_out:
+            return Tensor(self.results[self._ports_out.index(key)], shared_memory=True)
+        idx = self._input_index(key)
+        self._flush_lazy()
+        return Tensor(self._input_buffers()[idx], shared_memory=True)
+
+    def _flush_lazy(self) -> None:
+        """Compute pending outputs before the input buffers may be written in place."""
+        if self._outputs is not None and not self._outputs.ready and self._error is None:
+            self._outputs.get()
+
+    def get_tensor(self, key: Any) -> Tensor:
+        return self._tensor_for(key)
+
+    def set_tensor(self, key: Any, tensor: Any) -> None:
+        if self._busy:
+            raise self._busy_error()
+        idx = self._input_index(key)
+        self._flush_lazy()
+        self._inputs[idx] = self._coerce(idx, tensor)
+
+    def get_input_tensor(self, index: int = 0) -> Tensor:
+        if self._busy:
+            raise self._busy_error()
+        self._flush_lazy()
+        return Tensor(self._input_buffers()[self._input_index(index)], shared_memory=True)
+
+    def set_input_tensor(self, index: Any, tensor: Any = None) -> None:
+        if tensor is None:
+            index, tensor = 0, index
+        self.set_tensor(int(index), tensor)
+
+    def set_input_tensors(self, tensors: dict) -> None:
+        for key, value in tensors.items():
+            self.set_tensor(key, value)
+
+    def get_output_tensor(self, index: int = 0) -> Tensor:
+        return Tensor(self.results[index], shared_memory=True)
+
+    @property
+    def input_tensors(self) -> list[Tensor]:
+        return [self.get_input_tensor(i) for i in range(len(self._ports_in))]
+
+    @property
+    def output_tensors(self) -> list[Tensor]:
+        return [self.get_output_tensor(i) for i in range(len(self._ports_out))]
+
+    @property
+    def model_inputs(self) -> list:
+        return list(self._ports_in)
+
+    @property
+    def model_outputs(self) -> list:
+        return list(self._ports_out)
+
+    def get_compiled_model(self):
+        return self._compiled
+
+    def get_profiling_info(self) -> list:
+        if self._busy:
+            raise self._busy_error()
+        return list(self._profile)
+
+    @property
+    def profiling_info(self) -> list:
+        return self.get_profiling_info()
+
+    def query_state(self) -> list:
+        return []
+
+    def reset_state(self) -> None:
+        return None

@@ -1,0 +1,111 @@
+"""``Tensor`` and ``OVDict``: the containers OpenVINO's Python API hands back."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import numpy as np
+
+
+class Tensor:
+    """A NumPy array with OpenVINO's Tensor accessors."""
+
+    def __init__(self, array: Any = None, shape: Any = None, *, shared_memory: bool = False):
+        if shape is not None and not isinstance(array, np.ndarray):
+            # Tensor(Type, shape)
+            dtype = array.to_dtype() if hasattr(array, "to_dtype") else np.dtype(array)
+            self._data = np.zeros(tuple(shape), dtype=dtype)
+        else:
+            arr = np.asarray(array)
+            self._data = arr if shared_memory else arr.copy()
+
+    @property
+    def data(self) -> np.ndarray:
+        return self._data
+
+    @data.setter
+    def data(self, value: Any) -> None:
+        self._data[...] = value
+
+    @property
+    def shape(self) -> list[int]:
+        from ..graph import Shape
+
+        return Shape(list(self._data.shape))
+
+    def get_shape(self):
+        return self.shape
+
+    @property
+    def element_type(self):
+        from ..graph import Type
+
+        return Type(self._data.dtype)
+
+    def get_element_type(self):
+        return self.element_type
+
+    @property
+    def size(self) -> int:
+        return int(self._data.size)
+
+    def get_size(self) -> int:
+        return self.size
+
+    @property
+    def byte_size(self) -> int:
+        return int(self._data.nbytes)
+
+    def get_byte_size(self) -> int:
+        return self.byte_size
+
+    def __repr__(self) -> str:
+        return f"<Tensor: shape{list(self._data.shape)} type: {self._data.dtype}>"
+
+
+class OVDict(Mapping):
+    """Results of an inference: indexable by output port, output index or tensor name."""
+
+    def __init__(self, ports: list, values: list[np.ndarray]) -> None:
+        self._ports = list(ports)
+        self._values = list(values)
+
+    def _index(self, key: Any) -> int:
+        if isinstance(key, (int, np.integer)) and not isinstance(key, bool):
+            if not 0 <= key < len(self._values):
+                raise KeyError(key)
+            return int(key)
+        if isinstance(key, str):
+            for i, port in enumerate(self._ports):
+                if key in port.get_names():
+                    return i
+            raise KeyError(key)
+        for i, port in enumerate(self._ports):
+            if port is key or (port.get_index() == key.get_index()
+                               and port.get_node() is key.get_node()):
+                return i
+        raise KeyError(key)
+
+    def __getitem__(self, key: Any) -> np.ndarray:
+        return self._values[self._index(key)]
+
+    def __iter__(self) -> Iterator:
+        return iter(self._ports)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __repr__(self) -> str:
+        return "<OVDict: " + ", ".join(
+            f"{p.get_any_name() if p.get_names() else i}: shape{list(v.shape)}"
+            for i, (p, v) in enumerate(zip(self._ports, self._values, strict=True))) + ">"
+
+    def to_dict(self) -> dict:
+        return dict(zip(self._ports, self._values, strict=True))
+
+    def to_tuple(self) -> tuple:
+        return tuple(self._values)
+
+    def names(self) -> tuple:
+        return tuple(p.get_names() for p in self._ports)

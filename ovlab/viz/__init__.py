@@ -1,0 +1,13 @@
+"""Plotly figures built from ovlab's records: latency traces, timelines, Gantt charts, graphs."""
+
+from .latency import gantt_figure, latency_figure, timeline_figure
+
+__all__ = ["gantt_figure", "latency_figure", "timeline_figure", "graph_figure"]
+
+
+def __getattr__(name: str):
+    if name == "graph_figure":
+        from .hetero import graph_figure
+
+        return graph_figure
+    raise AttributeError(f"module 'ovlab.viz' has no attribute {name!r}")

@@ -1,0 +1,36 @@
+"""Shared fixtures: Cores on each platform preset and small zoo models."""
+
+import pytest
+
+import ovlab
+
+
+@pytest.fixture
+def core():
+    return ovlab.Core("laptop", seed=0)
+
+
+@pytest.fixture
+def cpu_core():
+    return ovlab.Core("cpu", seed=0)
+
+
+@pytest.fixture(scope="session")
+def small_cnn():
+    from ovlab import zoo
+
+    return zoo.load("small-cnn")
+
+
+@pytest.fixture(scope="session")
+def mlp():
+    from ovlab import zoo
+
+    return zoo.load("mlp")
+
+
+@pytest.fixture(scope="session")
+def googlenet():
+    from ovlab import zoo
+
+    return zoo.load("googlenet-v1")
