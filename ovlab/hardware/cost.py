@@ -68,7 +68,7 @@ def optimal_batch_size(spec: DeviceSpec, op_costs) -> int:
     intensity = flops / nbytes
     balance = spec.peak_gflops.get("f16", max(spec.peak_gflops.values())) / spec.mem_bw_gbs
     tolerance = max(intensity / balance, 1e-3)
-    batch = spec.optimal_batch * 2.0 ** math.floor(math.log2(tolerance))
+    batch = spec.optimal_batch * 2.0 ** round(math.log2(tolerance))
     cap = min(256, spec.max_batch or 256)
     return int(max(1, min(batch, cap)))
 

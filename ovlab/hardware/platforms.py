@@ -52,7 +52,7 @@ def _gpu(full_name, *, device_type, gflops_f32, bw, mem, link, caps, per_op=20e-
         peak_gflops=peaks, efficiency=efficiency, mem_bw_gbs=bw, mem_size_gb=mem,
         link_gbs=link, link_latency_s=30e-6 if device_type == "integrated" else 20e-6,
         per_op_s=per_op, per_infer_s=300e-6, first_infer_factor=2.0,
-        compile_base_s=compile_base, compile_per_op_s=35e-3, compile_per_mb_s=40e-3,
+        compile_base_s=compile_base, compile_per_op_s=28e-3, compile_per_mb_s=40e-3,
         cached_load_s=0.35, streams_throughput=2, range_for_streams=(1, 2),
         range_for_async_infer_requests=(1, 2, 1), requests_per_stream=2, stream_scaling=0.9,
         jitter=jitter, optimal_batch=16, max_batch=256, inference_precision="f16",

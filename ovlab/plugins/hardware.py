@@ -368,7 +368,7 @@ class HardwareBackend(Backend):
         self.compute_precision = cost.compute_precision(spec, self.model_precision,
                                                         self.precision_hint)
         self.perf_count = bool(config.get("PERF_COUNT", False))
-        self._op_costs = model._cost()
+        self._op_costs = model._cost(model._batch_size())
         self._base = cost.inference_time(spec, self._op_costs, self.compute_precision)
         self._stream_factor = cost.stream_factor(spec, streams)
         self._free = list(range(streams))
