@@ -9,10 +9,11 @@ PYTEST_ARGS ?=
 
 .PHONY: lab test unit notebooks browser binder labs bench lint chromium clean
 
-$(STAMP): pyproject.toml requirements.txt
+$(STAMP): pyproject.toml requirements.txt binder/requirements.txt binder/constraints-test.txt
 	$(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -r requirements.txt -e .
+	cat binder/requirements.txt binder/constraints-test.txt > $(VENV)/constraints.txt
+	$(BIN)/python -m pip install -q -r requirements.txt -c $(VENV)/constraints.txt -e .
 	touch $@
 
 ## JupyterLab on the labs

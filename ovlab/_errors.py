@@ -51,7 +51,7 @@ class PluginError(Exception):
 def format_chain(sources: list[str], message: str) -> str:
     lines = []
     for src in sources:
-        lines.append(src if src.startswith("Check ") else f"Exception from {src}:")
+        lines.append(f"{src}:" if src.startswith("Check ") else f"Exception from {src}:")
     return "\n".join(lines) + "\n" + message + "\n" * len(sources)
 
 

@@ -130,12 +130,15 @@ class _Dashboard:
         self._draw(self.result)
         self.summary.value = self._summary_html()
 
-    def _draw(self, result) -> None:  # pragma: no cover - abstract
+    def _draw(self, result, fig=None) -> None:  # pragma: no cover - abstract
         raise NotImplementedError
 
     def static_figure(self) -> go.Figure:
-        """A plain ``go.Figure`` of the current result (for pages that are only read)."""
-        return go.Figure(self.figure)
+        """A plain ``go.Figure`` of the current result, drawn like the live one, for pages that
+        are only read (show it with ``ovlab.viz.show``)."""
+        fig = go.Figure()
+        self._draw(self.result, fig)
+        return fig
 
     def _summary_html(self) -> str:
         r = self.result
@@ -180,15 +183,16 @@ class LatencyDashboard(_Dashboard):
                                          niter=self.niter.value, interval=self.interval.value,
                                          verbose=False, progress=progress)
 
-    def _draw(self, result) -> None:
+    def _draw(self, result, fig=None) -> None:
+        fig = self.figure if fig is None else fig
         traces = vz.latency_traces(result)
         layout = vz.latency_layout(result, f"Inference Latency: {result.device} "
                                            f"{self.hint.value}")
-        with self.figure.batch_update():
-            self.figure.data = []
+        with fig.batch_update():
+            fig.data = []
             for t in traces:
-                self.figure.add_trace(t)
-            self.figure.layout = layout
+                fig.add_trace(t)
+            fig.layout = layout
 
 
 class TimelineDashboard(_Dashboard):
@@ -211,9 +215,10 @@ class TimelineDashboard(_Dashboard):
                                      niter=self.niter.value, interval=self.interval.value,
                                      num_ireq=self.num_ireq, verbose=False, progress=progress)
 
-    def _draw(self, result) -> None:
-        with self.figure.batch_update():
-            self.figure.data = []
+    def _draw(self, result, fig=None) -> None:
+        fig = self.figure if fig is None else fig
+        with fig.batch_update():
+            fig.data = []
             for t in vz.timeline_traces(result):
-                self.figure.add_trace(t)
-            self.figure.layout = vz.timeline_layout(result)
+                fig.add_trace(t)
+            fig.layout = vz.timeline_layout(result)

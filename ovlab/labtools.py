@@ -1,0 +1,35 @@
+"""Small helpers the labs share: exercise checks and tidy tables.
+
+An exercise cell sets ``answer = None``; the learner replaces it, and the check cell says whether
+it is right, with a hint when it is not. Checks compare against what the simulation does, not
+against a stored constant, so they stay right when the code changes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def check(answer: Any, expected: Any, *, explain: str, hint: str) -> bool:
+    """Print whether ``answer`` equals ``expected`` (``None`` means not answered yet)."""
+    if answer is None:
+        print(f"? Not answered yet: replace None with your answer and re-run the cell.\n  Hint: {hint}")
+        return False
+    if _same(answer, expected):
+        print(f"Right! {explain}")
+        return True
+    print(f"Not quite: {answer!r} is not it.\n  Hint: {hint}")
+    return False
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(b, float) and isinstance(a, (int, float)):
+        return abs(a - b) <= 1e-6 * max(1.0, abs(b))
+    if isinstance(b, (list, tuple)) and isinstance(a, (list, tuple)):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    return a == b
+
+
+def ms(seconds: float) -> str:
+    """Seconds as a short millisecond string (for prints that must not depend on float noise)."""
+    return f"{seconds * 1000:.1f} ms"

@@ -1,0 +1,166 @@
+"""Show a plotly figure so that it is interactive in JupyterLab AND visible where no JavaScript runs.
+
+``fig.show()`` in a notebook stores only ``application/vnd.plotly.v1+json``: JupyterLab draws it,
+but GitHub's notebook viewer and ``jupyter nbconvert --to html`` show nothing. Plotly's own PNG
+export needs kaleido and a Chrome binary, which Binder and CI machines do not have. So
+:func:`show` stores both: the plotly JSON (JupyterLab picks it, interactive) and a PNG drawn with
+matplotlib from the same figure object (static viewers pick it). The PNG side covers what ovlab's
+figures use: scatter lines and markers, bars, line shapes, annotations, titles, axis titles, log
+axes, tick labels and dark backgrounds.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import numpy as np
+
+_SYMBOLS = {"triangle-up": "^", "triangle-up-open": "^", "circle": "o", "circle-open": "o",
+            "square": "s", "square-open": "s", "diamond": "D", "x": "x", "cross": "P",
+            "triangle-down": "v", "star": "*"}
+_DASH = {"dash": "--", "dot": ":", "dashdot": "-.", "solid": "-", None: "-"}
+
+
+def _text(obj: Any) -> str:
+    if obj is None:
+        return ""
+    if isinstance(obj, str):
+        return obj
+    return getattr(obj, "text", None) or ""
+
+
+def _arr(values: Any) -> np.ndarray | None:
+    if values is None:
+        return None
+    return np.asarray(values)
+
+
+def to_png(fig, width: int | None = None, height: int | None = None, dpi: int = 100) -> bytes:
+    """Render a plotly ``go.Figure`` with matplotlib and return PNG bytes."""
+    import matplotlib
+
+    matplotlib.use("Agg", force=False)
+    import matplotlib.pyplot as plt
+
+    layout = fig.layout
+    w = width or layout.width or 900
+    h = height or layout.height or 420
+    bg = layout.paper_bgcolor or "white"
+    plot_bg = layout.plot_bgcolor or ("white" if bg == "white" else bg)
+    fg = (layout.font.color if layout.font and layout.font.color else None) or (
+        "white" if bg in ("black", "#000", "#000000") else "black")
+    mfig, ax = plt.subplots(figsize=(w / dpi, h / dpi), dpi=dpi)
+    mfig.patch.set_facecolor(bg)
+    ax.set_facecolor(plot_bg)
+    for spine in ax.spines.values():
+        spine.set_color(fg)
+    ax.tick_params(colors=fg, labelsize=8)
+    has_labels = False
+    for trace in fig.data:
+        name = trace.name if trace.name and trace.showlegend is not False else None
+        has_labels |= bool(name)
+        if trace.type == "bar":
+            _draw_bar(ax, trace, name)
+        elif trace.type in ("scatter", "scattergl"):
+            _draw_scatter(ax, trace, name)
+    for shape in layout.shapes or ():
+        if shape.type == "line":
+            color = shape.line.color if shape.line else fg
+            style = _DASH.get(shape.line.dash if shape.line else None, "-")
+            if shape.yref == "paper":
+                ax.axvline(shape.x0, color=color, linestyle=style, linewidth=1.2)
+            elif shape.xref == "paper":
+                ax.axhline(shape.y0, color=color, linestyle=style, linewidth=1.2)
+            else:
+                ax.plot([shape.x0, shape.x1], [shape.y0, shape.y1], color=color, linestyle=style)
+    for ann in layout.annotations or ():
+        color = ann.font.color if ann.font and ann.font.color else fg
+        if ann.yref == "paper":
+            ax.annotate(ann.text, (ann.x, 1.0), xycoords=("data", "axes fraction"),
+                        color=color, fontsize=8, ha="center", va="bottom")
+        elif ann.x is not None and ann.y is not None:
+            ax.annotate(ann.text, (ann.x, ann.y), color=color, fontsize=8)
+    _axis(ax, layout.xaxis, "x", fg)
+    _axis(ax, layout.yaxis, "y", fg)
+    title = _text(layout.title)
+    if title:
+        ax.set_title(title, color=fg, fontsize=11)
+    if has_labels and layout.showlegend is not False:
+        ax.legend(fontsize=8, loc="best")
+    mfig.tight_layout()
+    buf = io.BytesIO()
+    mfig.savefig(buf, format="png", facecolor=mfig.get_facecolor())
+    plt.close(mfig)
+    return buf.getvalue()
+
+
+def _draw_scatter(ax, trace, name) -> None:
+    x, y = _arr(trace.x), _arr(trace.y)
+    if y is None:
+        return
+    if x is None:
+        x = np.arange(len(y))
+    mode = trace.mode or "lines"
+    color = None
+    if "lines" in mode:
+        color = trace.line.color if trace.line else None
+        width = trace.line.width if trace.line and trace.line.width else 1.2
+        dash = _DASH.get(trace.line.dash if trace.line else None, "-")
+        ax.plot(x, y, color=color, linewidth=width, linestyle=dash, label=name)
+        name = None
+    if "markers" in mode:
+        m = trace.marker
+        symbol = _SYMBOLS.get(m.symbol if m and isinstance(m.symbol, str) else "circle", "o")
+        mcolor = m.color if m is not None and isinstance(m.color, str) else color
+        size = (m.size if m is not None and isinstance(m.size, (int, float)) else 6) ** 2 / 2
+        hollow = m is not None and isinstance(m.symbol, str) and m.symbol.endswith("-open")
+        ax.scatter(x, y, marker=symbol, s=size, label=name,
+                   facecolors="none" if hollow else mcolor, edgecolors=mcolor)
+    if "text" in mode and trace.text is not None:
+        for xi, yi, ti in zip(x, y, np.broadcast_to(np.asarray(trace.text, dtype=object),
+                                                    np.shape(x)), strict=False):
+            ax.annotate(str(ti), (xi, yi), fontsize=6, ha="center", va="center")
+
+
+def _draw_bar(ax, trace, name) -> None:
+    x, y = _arr(trace.x), _arr(trace.y)
+    base = _arr(trace.base)
+    color = trace.marker.color if trace.marker and trace.marker.color is not None else None
+    if isinstance(color, (tuple, list, np.ndarray)):
+        color = list(color)
+    if trace.orientation == "h":
+        ax.barh(y, x, left=base if base is not None else 0, color=color, label=name, height=0.7)
+    else:
+        ax.bar(x, y, bottom=base if base is not None else 0, color=color, label=name)
+
+
+def _axis(ax, axis, which: str, fg: str) -> None:
+    if axis is None:
+        return
+    label = _text(axis.title)
+    (ax.set_xlabel if which == "x" else ax.set_ylabel)(label, color=fg, fontsize=9)
+    if axis.type == "log":
+        (ax.set_xscale if which == "x" else ax.set_yscale)("log")
+    if axis.range is not None and axis.type != "log":
+        (ax.set_xlim if which == "x" else ax.set_ylim)(*axis.range)
+    if axis.tickvals is not None:
+        (ax.set_xticks if which == "x" else ax.set_yticks)(list(axis.tickvals))
+        if axis.ticktext is not None:
+            (ax.set_xticklabels if which == "x" else ax.set_yticklabels)(list(axis.ticktext))
+    if axis.showgrid or axis.gridcolor:
+        ax.grid(True, axis=which, color=axis.gridcolor or "#dddddd", linewidth=0.6)
+
+
+def show(fig) -> None:
+    """Display ``fig``: interactive plotly in JupyterLab, a PNG of it on GitHub / HTML exports."""
+    import base64
+
+    import plotly.io as pio
+    from IPython.display import display
+
+    # plotly's own notebook payload (what fig.show() stores), plus the PNG
+    bundle = dict(pio.renderers["plotly_mimetype"].to_mimebundle(fig.to_dict()))
+    bundle["image/png"] = base64.b64encode(to_png(fig)).decode("ascii")
+    bundle["text/plain"] = f"<Figure: {_text(fig.layout.title) or 'plotly figure'}>"
+    display(bundle, raw=True)

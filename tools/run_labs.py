@@ -1,0 +1,58 @@
+"""Build the labs from their sources and execute them, so stored outputs match the code.
+
+Each lab is written as a jupytext "percent" script in ``labs/src/NN-topic.py`` (reviewable
+diffs, no outputs). This script turns each into ``labs/NN-topic.ipynb``, executes it in a fresh
+kernel from ``labs/`` (as a learner would), and saves it with its outputs, without widget state
+(the plotly FigureWidget state would add megabytes). ``make labs`` runs it; nbval then checks that
+a fresh run gives the same outputs.
+
+    python tools/run_labs.py              # every lab
+    python tools/run_labs.py 04 05        # labs whose name starts with 04 or 05
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import jupytext
+import nbformat
+from nbclient import NotebookClient
+
+ROOT = Path(__file__).resolve().parents[1]
+LABS = ROOT / "labs"
+KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
+
+
+def build(src: Path, execute: bool = True) -> Path:
+    nb = jupytext.read(src)
+    nb.metadata["kernelspec"] = KERNELSPEC
+    nb.metadata.pop("jupytext", None)
+    nb.metadata["language_info"] = {"name": "python"}
+    for cell in nb.cells:
+        cell.metadata.pop("lines_to_next_cell", None)
+    out = LABS / (src.stem + ".ipynb")
+    if execute:
+        t0 = time.monotonic()
+        client = NotebookClient(nb, timeout=600, kernel_name="python3",
+                                resources={"metadata": {"path": str(LABS)}},
+                                store_widget_state=False)
+        client.execute()
+        print(f"  executed {out.name} in {time.monotonic() - t0:.1f} s")
+    nb.metadata.pop("widgets", None)
+    nbformat.write(nb, out)
+    return out
+
+
+def main(argv: list[str]) -> None:
+    sources = sorted((LABS / "src").glob("*.py"))
+    if argv:
+        sources = [s for s in sources if any(s.name.startswith(a) for a in argv)]
+    for src in sources:
+        print(f"building {src.name}")
+        build(src)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
