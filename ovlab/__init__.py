@@ -35,8 +35,9 @@ def compile_model(model, device_name: str | None = None, config: dict | None = N
 
 
 def __getattr__(name: str):
-    # opset, opset13 and zoo load lazily (they build NumPy kernels / models on demand)
-    if name in ("opset", "opset13", "zoo"):
+    # submodules that load lazily (models, plots and widgets are not needed to import ovlab)
+    if name in ("opset", "opset13", "zoo", "viz", "widgets", "experiments", "labtools",
+                "benchmark"):
         import importlib
 
         return importlib.import_module(f"ovlab.{name}")

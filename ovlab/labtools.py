@@ -10,16 +10,14 @@ from __future__ import annotations
 from typing import Any
 
 
-def check(answer: Any, expected: Any, *, explain: str, hint: str) -> bool:
+def check(answer: Any, expected: Any, *, explain: str, hint: str) -> None:
     """Print whether ``answer`` equals ``expected`` (``None`` means not answered yet)."""
     if answer is None:
         print(f"? Not answered yet: replace None with your answer and re-run the cell.\n  Hint: {hint}")
-        return False
-    if _same(answer, expected):
+    elif _same(answer, expected):
         print(f"Right! {explain}")
-        return True
-    print(f"Not quite: {answer!r} is not it.\n  Hint: {hint}")
-    return False
+    else:
+        print(f"Not quite: {answer!r} is not it.\n  Hint: {hint}")
 
 
 def _same(a: Any, b: Any) -> bool:

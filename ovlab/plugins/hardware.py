@@ -43,6 +43,8 @@ PLUGIN_KEYS = {
 }
 # Keys every device accepts at compile time (the Core handles or ignores them).
 _CORE_KEYS = {"CACHE_DIR", "ALLOW_AUTO_BATCHING", "AUTO_BATCH_TIMEOUT", "MODEL_PTR"}
+# The real CPU compiled model answers these but leaves them out of its SUPPORTED_PROPERTIES.
+_CPU_UNLISTED = ("LOADED_FROM_CACHE", "DEVICE_ID")
 # Internal keys ovlab's own meta plugins pass down (never shown to users).
 INTERNAL_PREFIX = "_OVLAB_"
 
@@ -218,7 +220,15 @@ class HardwarePlugin(Plugin):
             "EXECUTION_MODE_HINT": hint.ExecutionMode.PERFORMANCE,
             "PERFORMANCE_HINT_NUM_REQUESTS": int(self.config.get("PERFORMANCE_HINT_NUM_REQUESTS", 0)),
             "DEVICE_ID": dev_name.split(".", 1)[1] if "." in dev_name else "",
-            "LOG_LEVEL": self.config.get("LOG_LEVEL", "LOG_NONE"),
+            # the CPU plugin answers these as enums / bools / a set (measured, conformance tests)
+            "LOG_LEVEL": cfgmod.log_level(self.config.get("LOG_LEVEL", "LOG_NONE")),
+            "ENABLE_CPU_PINNING": bool(self.config.get("ENABLE_CPU_PINNING", True)),
+            "ENABLE_HYPER_THREADING": bool(self.config.get("ENABLE_HYPER_THREADING", True)),
+            "CPU_DENORMALS_OPTIMIZATION": bool(self.config.get("CPU_DENORMALS_OPTIMIZATION", False)),
+            "SCHEDULING_CORE_TYPE": cfgmod.enum_value(
+                hint.SchedulingCoreType, self.config.get("SCHEDULING_CORE_TYPE", "ANY_CORE")),
+            "MODEL_DISTRIBUTION_POLICY": set(filter(None, [cfgmod.enum_value(
+                hint.ModelDistributionPolicy, self.config.get("MODEL_DISTRIBUTION_POLICY"))])),
             "OPTIMAL_NUMBER_OF_INFER_REQUESTS": 1,
             "MODEL_PRIORITY": self.config.get("MODEL_PRIORITY", hint.Priority.MEDIUM),
             "CACHE_DIR": self.config.get("CACHE_DIR", ""),
@@ -246,6 +256,14 @@ class HardwarePlugin(Plugin):
         dev_name, spec = self.resolve(device_id)
         merged = dict(self.config)
         merged.update(self.validate(config, for_compile=True))
+        unsupported = [op for op in model.get_ordered_ops() if not spec.supports(op.get_type_name())]
+        if unsupported:
+            op = unsupported[0]
+            raise PluginError(
+                f"[{spec.plugin}] Cannot compile the model on {dev_name}: {len(unsupported)} "
+                f"operation(s) are not supported, e.g. {op.get_friendly_name()} of type "
+                f"{op.get_type_name()}. Run them on another device with HETERO.",
+                f"src/plugins/intel_{spec.plugin.lower()}/src/plugin/plugin.cpp:236")
         stats = model_stats(model)
         cache_dir = merged.get("CACHE_DIR") or core._core_props.get("CACHE_DIR", "")
         cache_key = None
@@ -333,6 +351,15 @@ def model_stats(model) -> dict[str, Any]:
     return stats
 
 
+def _follows_conv(op) -> bool:
+    """Relu right after a Convolution (or its bias Add): the CPU plugin fuses it into the conv
+    and reports it NOT_RUN with exec type ``undef`` (measured)."""
+    producer = op.input_value(0).get_node()
+    if producer.get_type_name() == "Add":
+        producer = producer.input_value(0).get_node()
+    return producer.get_type_name() in ("Convolution", "GroupConvolution")
+
+
 class HardwareBackend(Backend):
     """A model compiled on one device: streams, a FIFO queue, timed inferences, records."""
 
@@ -371,6 +398,7 @@ class HardwareBackend(Backend):
         self._op_costs = model._cost(model._batch_size())
         self._base = cost.inference_time(spec, self._op_costs, self.compute_precision)
         self._stream_factor = cost.stream_factor(spec, streams)
+        self._idle_rows = self._profile(0.0)  # without PERF_COUNT every run reports these
         self._free = list(range(streams))
         self._queue: deque[Job] = deque()
         self._first = True
@@ -430,7 +458,8 @@ class HardwareBackend(Backend):
                 device=self.device)
             return
         outputs = LazyEval(self.model, job.inputs, self.numeric_precision)
-        job.done(outputs, profile=self._profile(duration), device=self.device)
+        job.done(outputs, profile=self._profile(duration) if self.perf_count else self._idle_rows,
+                 device=self.device)
 
     def _profile(self, duration: float) -> list[ProfilingInfo]:
         """Per-op rows like the CPU plugin reports (fused Relu NOT_RUN, MatMul as FullyConnected)."""
@@ -438,7 +467,6 @@ class HardwareBackend(Backend):
         weights = [max(c.flops, 1.0) for c in self._op_costs]
         total = sum(weights) or 1.0
         by_name = {c.name: (c, w) for c, w in zip(self._op_costs, weights, strict=True)}
-        prev_type = ""
         for op in self.model.get_ordered_ops():
             t = op.get_type_name()
             name = op.get_friendly_name()
@@ -447,8 +475,7 @@ class HardwareBackend(Backend):
                     rows.append(ProfilingInfo(name, t, "unknown_f32", 0, 0,
                                               ProfilingInfo.Status.NOT_RUN))
                 continue
-            fused = self.spec.plugin == "CPU" and t == "Relu" and prev_type == "Convolution"
-            prev_type = t
+            fused = self.spec.plugin == "CPU" and t == "Relu" and _follows_conv(op)
             shown = "FullyConnected" if (t == "MatMul" and self.spec.plugin == "CPU") else t
             if fused or not self.perf_count:
                 rows.append(ProfilingInfo(name, shown, "undef" if fused else _EXEC_TYPE[self.spec.plugin],
@@ -466,12 +493,13 @@ class HardwareBackend(Backend):
     _COMPILED_KEYS = ["NETWORK_NAME", "OPTIMAL_NUMBER_OF_INFER_REQUESTS", "NUM_STREAMS",
                       "PERF_COUNT", "INFERENCE_PRECISION_HINT", "PERFORMANCE_HINT",
                       "EXECUTION_MODE_HINT", "PERFORMANCE_HINT_NUM_REQUESTS", "EXECUTION_DEVICES",
-                      "SUPPORTED_PROPERTIES", "LOADED_FROM_CACHE", "DEVICE_ID"]
+                      "SUPPORTED_PROPERTIES", "LOADED_FROM_CACHE"]
 
     def supported_properties(self) -> dict[str, str]:
         keys = list(self._COMPILED_KEYS)
         if self.spec.plugin == "CPU":
             keys.insert(3, "INFERENCE_NUM_THREADS")
+            keys = [k for k in keys if k not in _CPU_UNLISTED]  # readable, not listed (measured)
         if self.spec.plugin == "GPU":
             keys += ["MODEL_PRIORITY", "OPTIMAL_BATCH_SIZE", "MAX_BATCH_SIZE"]
         return {k: "RO" for k in keys}
@@ -487,7 +515,7 @@ class HardwareBackend(Backend):
             "PERF_COUNT": cfgmod.yes_no(self.perf_count),
             "INFERENCE_PRECISION_HINT": _type_object(self.precision_hint),
             "PERFORMANCE_HINT": self.mode.name,
-            "EXECUTION_MODE_HINT": "PERFORMANCE",
+            "EXECUTION_MODE_HINT": hint.ExecutionMode.PERFORMANCE,  # an enum, unlike the hint
             "PERFORMANCE_HINT_NUM_REQUESTS": str(self.num_requests),
             "EXECUTION_DEVICES": [self.device],
             "SUPPORTED_PROPERTIES": self.supported_properties(),
@@ -497,7 +525,7 @@ class HardwareBackend(Backend):
             "OPTIMAL_BATCH_SIZE": cost.optimal_batch_size(self.spec, self._op_costs),
             "MAX_BATCH_SIZE": int(self.spec.max_batch or 1),
         }
-        if key in values and key in self.supported_properties():
+        if key in values and (key in self.supported_properties() or key in _CPU_UNLISTED):
             return values[key]
         raise PluginError(f"Unsupported property: {key}", _COMPILED_SRC[self.spec.plugin])
 

@@ -33,6 +33,11 @@ def _text(obj: Any) -> str:
 def _arr(values: Any) -> np.ndarray | None:
     if values is None:
         return None
+    if isinstance(values, dict) and "bdata" in values:  # plotly's typed-array JSON encoding
+        import base64
+
+        arr = np.frombuffer(base64.b64decode(values["bdata"]), dtype=values.get("dtype", "f8"))
+        return arr.reshape(values["shape"]) if "shape" in values else arr
     return np.asarray(values)
 
 
@@ -57,13 +62,27 @@ def to_png(fig, width: int | None = None, height: int | None = None, dpi: int = 
         spine.set_color(fg)
     ax.tick_params(colors=fg, labelsize=8)
     has_labels = False
+    bars = [t for t in fig.data if t.type == "bar" and t.orientation != "h"]
+    grouped = len(bars) > 1 and (layout.barmode in (None, "group"))
+    categories: list = []
+    if grouped:
+        for t in bars:
+            for c in (_arr(t.x) if t.x is not None else []):
+                if c not in categories:
+                    categories.append(c)
     for trace in fig.data:
         name = trace.name if trace.name and trace.showlegend is not False else None
         has_labels |= bool(name)
         if trace.type == "bar":
-            _draw_bar(ax, trace, name)
+            if grouped and trace in bars:
+                _draw_grouped_bar(ax, trace, name, categories, bars.index(trace), len(bars))
+            else:
+                _draw_bar(ax, trace, name)
         elif trace.type in ("scatter", "scattergl"):
             _draw_scatter(ax, trace, name)
+    if grouped:
+        ax.set_xticks(range(len(categories)))
+        ax.set_xticklabels([str(c) for c in categories])
     for shape in layout.shapes or ():
         if shape.type == "line":
             color = shape.line.color if shape.line else fg
@@ -133,6 +152,13 @@ def _draw_bar(ax, trace, name) -> None:
         ax.barh(y, x, left=base if base is not None else 0, color=color, label=name, height=0.7)
     else:
         ax.bar(x, y, bottom=base if base is not None else 0, color=color, label=name)
+
+
+def _draw_grouped_bar(ax, trace, name, categories, index: int, count: int) -> None:
+    width = 0.8 / count
+    xs = [categories.index(c) - 0.4 + width * (index + 0.5) for c in _arr(trace.x)]
+    color = trace.marker.color if trace.marker and isinstance(trace.marker.color, str) else None
+    ax.bar(xs, _arr(trace.y), width=width, color=color, label=name)
 
 
 def _axis(ax, axis, which: str, fg: str) -> None:

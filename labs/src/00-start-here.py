@@ -1,0 +1,234 @@
+# %% [markdown]
+# # 00 · Start here
+#
+# **ovlab** is a teaching lab for OpenVINO's device plugins. It speaks the same Python API as
+# `openvino` (`Core`, `compile_model`, `InferRequest`, `AsyncInferQueue`, `openvino.properties`),
+# but the devices are *virtual*: a CPU, integrated and discrete GPUs and an NPU modelled on real
+# hardware, running on a *simulated clock*, while the model numerics are computed for real with
+# NumPy.
+#
+# **What you will see**
+# - What ovlab simulates and what it takes from the real OpenVINO runtime, and what to change to
+#   run the same code on real hardware.
+# - The virtual clock: `core.clock.now`, `core.clock.sleep`, calls that block and advance it,
+#   and `realtime=` pacing.
+# - The records every run leaves (`core.trace`, `to_frame()`), which the later labs plot.
+# - A first inference: GoogLeNet-v1 on the laptop CPU, with the clock before and after.
+# - The table of contents of the labs.
+#
+# **Why it matters.** AUTO device selection, automatic batching and HETERO are hard to learn on a
+# real machine: you need an iGPU, a dGPU or an NPU, a 10-second GPU compile hides what happens,
+# and every run is different. Here a 2,000-request experiment takes a second of wall time and
+# gives the same timeline every run, so you can look at each inference.
+#
+# **Who it is for.** Learners who know a little Python and want to understand how OpenVINO picks
+# and drives devices, and instructors who want a class to run the same experiments on Binder or
+# JupyterHub without special hardware.
+
+# %% [markdown]
+# ## How ovlab maps to OpenVINO
+#
+# | | OpenVINO | ovlab |
+# |---|---|---|
+# | import | `import openvino as ov` | `import ovlab as ov` |
+# | Core | `ov.Core()` finds the devices of your machine | `ov.Core("laptop", seed=0)` builds a virtual machine (`laptop`, `workstation`, `cpu`, `multi-gpu`, or your own `ov.Platform`) |
+# | models | `core.read_model("googlenet-v1.xml")` (an IR from Open Model Zoo or `ovc`) | `core.read_model("googlenet-v1")` (a zoo model built in Python: real layers, random fixed weights) |
+# | time | wall clock (`time.perf_counter()`) | `core.clock.now`, simulated seconds |
+# | what happened | your own timestamps, `benchmark_app` | `core.trace`: one record per inference, plus compile and switch events |
+#
+# **Simulated:** the devices (their speed, streams, memory), the clock, and therefore every
+# compile time and inference time. They come from a cost model calibrated on public specs and on
+# the figures of the documents this lab reproduces (GoogLeNet-v1 at about 15–30 ms on a Core
+# i7-1165G7 CPU, 3–16 ms on its Iris Xe iGPU, several seconds to compile for the GPU).
+#
+# **Real:** the API (names, arguments, return types), the property names, their Python value
+# types and the error messages (measured on OpenVINO 2026.4.1), the scheduling algorithms of AUTO,
+# BATCH and HETERO as read from the OpenVINO source, and the numerics: every output tensor is
+# computed with NumPy in the device's precision (f32 on CPU, f16 on GPU).
+#
+# **To run the same code on real hardware:** replace `import ovlab as ov` with
+# `import openvino as ov`; create `ov.Core()` with no arguments; read a real IR with
+# `core.read_model(path)`; time with `time.perf_counter()` instead of `core.clock.now`; and drop
+# what only a simulator can have (`core.trace`, `core.faults`, platform presets). The labs mark
+# such lines with `# on real hardware: ...` or `# ovlab only` comments.
+
+# %% [markdown]
+# ## Setup
+#
+# A `Core` on the `laptop` platform (the Core i7-1165G7 with its Iris Xe iGPU that the seed
+# documents used). The seed fixes the noise of inference times, so every run of this notebook
+# prints the same numbers.
+
+# %%
+import numpy as np
+
+import ovlab as ov  # on real hardware: import openvino as ov
+import ovlab.properties as props  # on real hardware: import openvino.properties as props
+from ovlab import zoo  # ovlab only: models built in Python
+from ovlab.labtools import check  # ovlab only: exercise checks
+
+core = ov.Core("laptop", seed=0)  # on real hardware: ov.Core()
+print(core)
+print("OpenVINO version emulated:", ov.get_version())
+print("available devices:", core.available_devices)
+
+# %% [markdown]
+# ## The virtual clock
+#
+# `core.clock.now` is the simulated time in seconds since the Core was created. Nothing in ovlab
+# sleeps for real: `core.clock.sleep(s)` moves the clock forward and runs everything that was due
+# meanwhile.
+
+# %%
+print(f"clock at start:        {core.clock.now:.3f} s")
+core.clock.sleep(0.5)  # on real hardware: time.sleep(0.5)
+print(f"after sleep(0.5):      {core.clock.now:.3f} s")
+
+# %% [markdown]
+# Calls that *wait* in OpenVINO advance the clock by as long as the wait would take:
+# `compile_model`, `infer`, `wait`, and `AsyncInferQueue.start_async` when every request is busy.
+# Calls that return at once in OpenVINO (`start_async` on an idle request) do not move it. Watch the
+# clock around a compile and an asynchronous inference of GoogLeNet-v1 on the CPU:
+
+# %%
+model = core.read_model("googlenet-v1")  # on real hardware: core.read_model("googlenet-v1.xml")
+image = zoo.sample_input("googlenet-v1")  # a fixed, zero-mean input of the right shape
+
+t0 = core.clock.now
+compiled = core.compile_model(model, "CPU")
+print(f"compile_model took     {(core.clock.now - t0) * 1000:7.1f} ms (simulated)")
+
+request = compiled.create_infer_request()
+t0 = core.clock.now
+request.start_async({0: image})
+print(f"start_async returned   {(core.clock.now - t0) * 1000:7.1f} ms later")
+request.wait()
+print(f"wait returned          {(core.clock.now - t0) * 1000:7.1f} ms later")
+print(f"request.latency        {request.latency:7.1f} ms")
+
+# %% [markdown]
+# **Pacing.** By default simulated time costs no wall time. `ov.Core(..., realtime=f)` (or
+# `core.clock.realtime = f`) makes simulated time run `f` times as fast as the wall clock, so a live
+# plot grows while you watch (`f=1` is real speed). Pacing changes *when* you see things, never
+# *what* happens: the paced Core below gives exactly the same latency as an unpaced one.
+
+# %%
+def first_latency_ms(realtime):
+    c = ov.Core("laptop", seed=0, realtime=realtime)
+    r = c.compile_model(c.read_model("googlenet-v1"), "CPU").create_infer_request()
+    r.infer({0: image})
+    return round(r.latency, 3)
+
+
+print("unpaced latency:          ", first_latency_ms(None), "ms")
+print("paced (20x wall) latency: ", first_latency_ms(20), "ms")
+
+# %% [markdown]
+# ## A first inference, and its record
+#
+# A fresh Core, so the clock starts at 0. We compile GoogLeNet-v1 for the CPU, run one synchronous
+# inference and look at the clock before and after. The output is a real NumPy tensor: the
+# weights are random (so the "class" means nothing), but it is the same on every run.
+
+# %%
+core = ov.Core("laptop", seed=0)
+compiled = core.compile_model(core.read_model("googlenet-v1"), "CPU")
+print(f"after compile:   clock = {core.clock.now * 1000:6.1f} ms, on",
+      compiled.get_property(props.execution_devices))
+
+result = compiled(image)  # one synchronous inference on a cached request
+print(f"after inference: clock = {core.clock.now * 1000:6.1f} ms")
+
+probs = result[compiled.output(0)]
+print("output:", compiled.output(0).get_any_name(), probs.shape, probs.dtype)
+print("top-1 class:", int(np.argmax(probs)), "| probabilities sum to", round(float(probs.sum()), 3))
+
+# %% [markdown]
+# Everything that ran left a record. `core.trace.to_frame()` has one row per inference:
+# when it was submitted, started and finished (simulated seconds), on which device and worker
+# (stream), and, in later labs, its batch and HETERO subgraph. `core.trace.events_frame()` lists
+# the rest: compiles here, device switches and batch time-outs later. On real hardware there is no
+# such record: you take your own timestamps.
+
+# %%
+trace = core.trace.to_frame()  # ovlab only
+cols = ["seq", "request_id", "device", "worker", "submitted", "started", "finished", "latency"]
+shown = trace[cols].copy()
+for c in ["submitted", "started", "finished", "latency"]:
+    shown[c] = (shown[c] * 1000).round(1)  # ms
+print("times in ms:")
+print(shown.to_string(index=False))
+
+# %%
+events = core.trace.events_frame()  # ovlab only
+events["time_ms"] = (events["time"] * 1000).round(1)
+print(events[["time_ms", "kind", "device", "model"]].to_string(index=False))
+
+# %% [markdown]
+# Notice: the inference was submitted the moment the compile ended (compare `submitted` with the
+# `compile_end` event), so the clock after the inference is compile time + latency. This first
+# inference is also slower than later ones on the same compiled model: it pays a warm-up cost, as
+# on real hardware (exercise 2 measures it). Lab 03 builds on both facts.
+
+# %% [markdown]
+# ## The labs
+#
+# | lab | what it shows |
+# |---|---|
+# | [00 · Start here](00-start-here.ipynb) | this page: ovlab, the clock, the records |
+# | [01 · Devices and properties](01-devices-and-properties.ipynb) | `available_devices`, capabilities, `SUPPORTED_PROPERTIES`, property objects and value types, hints and request counts, compile times, custom platforms, common errors |
+# | [02 · AUTO device selection](02-auto-device-selection.ipynb) | how AUTO picks a device: priorities, precisions, exclusions, model priority |
+# | [03 · AUTO's first inference](03-auto-first-inference.ipynb) | the CPU helps while the GPU compiles, then hands over |
+# | [04 · The latency graph](04-latency-graph.ipynb) | seed experiment 2: 2,000 requests every 30 ms on AUTO |
+# | [05 · Automatic batching](05-automatic-batching.ipynb) | seed experiment 1: submit-to-result timelines, batch size and timeout |
+# | [06 · CUMULATIVE_THROUGHPUT and MULTI](06-cumulative-throughput-and-multi.ipynb) | several devices at once, DEVICE_PRIORITY and ROUND_ROBIN |
+# | [07 · HETERO](07-hetero.ipynb) | splitting one model across devices: affinities, subgraphs, transfers |
+# | [08 · When a device fails](08-when-a-device-fails.ipynb) | compile and inference failures, AUTO's fallbacks |
+#
+# Each lab opens with what you will see and the claims it shows, and closes with exercises that
+# the notebook checks for you. `labs/README.md` lists the claim ids per lab.
+
+# %% [markdown]
+# ## Summary
+# - `import ovlab as ov` gives OpenVINO's Python API on virtual devices; the platform is chosen
+#   when the `Core` is made.
+# - Time is simulated: `core.clock.now` moves only when OpenVINO would wait (compile, `infer`,
+#   `wait`, a full queue) or when you `sleep`. The same seed gives the same numbers every run.
+# - Numbers are real: outputs are NumPy tensors in the device's precision.
+# - Every inference leaves a record in `core.trace`; `to_frame()` turns the records into a table.
+
+# %% [markdown]
+# ## Exercises
+#
+# **1.** On a fresh laptop Core, compile GoogLeNet-v1 for the `GPU` instead of the CPU. What does
+# `core.clock.now` read afterwards, in seconds rounded to one decimal?
+
+# %%
+answer = None  # e.g. 0.2
+
+# %%
+_core = ov.Core("laptop", seed=0)
+_core.compile_model(_core.read_model("googlenet-v1"), "GPU")
+_ = check(answer, round(_core.clock.now, 1),
+          explain="a GPU compile takes seconds, not milliseconds: kernels are built for this model. "
+                  "Lab 03 shows how AUTO hides that wait.",
+          hint="create ov.Core('laptop', seed=0), compile, then print round(core.clock.now, 1).")
+
+# %% [markdown]
+# **2.** Run two inferences, one after the other, on the same CPU compiled model. Which one has the
+# higher latency: `"first"` or `"second"`? (Read it from `core.trace.to_frame()`.)
+
+# %%
+answer = None  # "first" or "second"
+
+# %%
+_core = ov.Core("laptop", seed=0)
+_compiled = _core.compile_model(_core.read_model("googlenet-v1"), "CPU")
+_request = _compiled.create_infer_request()
+_request.infer({0: image})
+_request.infer({0: image})
+_lat = _core.trace.to_frame()["latency"].tolist()
+_ = check(answer, "first" if _lat[0] > _lat[1] else "second",
+          explain="the first inference of a compiled model pays a warm-up (memory allocation, "
+                  "first-touch of the weights); later ones run at the steady speed.",
+          hint="compare the 'latency' column of the two rows of core.trace.to_frame().")

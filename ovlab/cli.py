@@ -1,0 +1,49 @@
+"""The ``ovlab`` console script: ``ovlab benchmark ...`` runs benchmark_app on virtual devices.
+
+Subcommands are dispatched by hand rather than with argparse sub-parsers because benchmark_app's
+options are single-dash words (``-niter``, ``-nireq``) that the subcommand must receive untouched.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+USAGE = """usage: ovlab <command> [options]
+
+OpenVINO's tools on ovlab's virtual devices (simulated time, real NumPy numerics).
+
+commands:
+  benchmark    benchmark_app: ovlab benchmark -m googlenet-v1 -d AUTO -niter 128
+               (also spelled benchmark_app; 'ovlab benchmark -h' lists its options)
+
+options:
+  -h, --help   show this message and exit
+  --version    print the OpenVINO version ovlab emulates and ovlab's own"""
+
+_COMMANDS = {"benchmark": "benchmark", "benchmark_app": "benchmark"}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``ovlab`` script; returns the exit code (0 ok, 1 error)."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not args or args[0] in ("-h", "--help"):
+        print(USAGE)
+        return 0
+    if args[0] == "--version":
+        from . import get_version
+
+        print(get_version())
+        return 0
+    command = _COMMANDS.get(args[0])
+    if command is None:
+        print(f"[ ERROR ] unknown command {args[0]!r}; commands: "
+              f"{', '.join(sorted(set(_COMMANDS.values())))} (see: ovlab -h)")
+        return 1
+    from . import benchmark
+
+    return benchmark.main(args[1:])
+
+
+if __name__ == "__main__":
+    sys.exit(main())
