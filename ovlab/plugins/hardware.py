@@ -265,7 +265,9 @@ class HardwarePlugin(Plugin):
                 f"{op.get_type_name()}. Run them on another device with HETERO.",
                 f"src/plugins/intel_{spec.plugin.lower()}/src/plugin/plugin.cpp:236")
         stats = model_stats(model)
-        cache_dir = merged.get("CACHE_DIR") or core._core_props.get("CACHE_DIR", "")
+        # an explicit CACHE_DIR in the config (even "") wins over the Core's (HETERO passes "")
+        cache_dir = merged["CACHE_DIR"] if "CACHE_DIR" in merged else core._core_props.get(
+            "CACHE_DIR", "")
         cache_key = None
         if cache_dir and "EXPORT_IMPORT" in spec.capabilities:
             cache_key = (str(cache_dir), dev_name, stats["fingerprint"],
@@ -304,7 +306,8 @@ class HardwarePlugin(Plugin):
         dev_name, spec = self.resolve(device_id)
         merged = dict(self.config)
         merged.update(config)
-        cache_dir = merged.get("CACHE_DIR") or self.core._core_props.get("CACHE_DIR", "")
+        cache_dir = merged["CACHE_DIR"] if "CACHE_DIR" in merged else self.core._core_props.get(
+            "CACHE_DIR", "")
         if not cache_dir or "EXPORT_IMPORT" not in spec.capabilities:
             return False
         stats = model_stats(model)
@@ -371,7 +374,8 @@ class HardwareBackend(Backend):
         self.spec = spec
         self.config = config
         self.loaded_from_cache = loaded_from_cache
-        self.mode = config.get("PERFORMANCE_HINT", hint.PerformanceMode.LATENCY)
+        self.mode = (hint.PerformanceMode.THROUGHPUT if config.get("NUM_STREAMS") == -1  # AUTO
+                     else config.get("PERFORMANCE_HINT", hint.PerformanceMode.LATENCY))
         self.mode_was_set = "PERFORMANCE_HINT" in config
         self.num_requests = int(config.get("PERFORMANCE_HINT_NUM_REQUESTS", 0))
         streams = config.get("NUM_STREAMS")
@@ -438,13 +442,13 @@ class HardwareBackend(Backend):
         now = core.clock.now
         worker = job.tags.get("worker") or f"{self.device}#{stream}"
         members = job.members or [job]
-        status = "failed" if fail else job.tags.get("status", "ok")
         for m in members:
+            status = "failed" if fail else m.tags.get("status", job.tags.get("status", "ok"))
             core.trace.add(InferenceRecord(
                 seq=m.seq, request_id=m.request_id, model=m.model_name, device=self.device,
                 submitted=m.submitted, started=started, finished=now, worker=worker,
                 batch_id=job.tags.get("batch_id"), batch_size=job.tags.get("batch_size"),
-                subgraph=job.tags.get("subgraph"), status=m.tags.get("status", status)))
+                subgraph=job.tags.get("subgraph"), status=status))
         # free the stream before completing, so a completion callback can start the next job
         if self._queue:
             self._start(self._queue.popleft(), stream)

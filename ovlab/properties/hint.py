@@ -26,6 +26,14 @@ class ModelDistributionPolicy(OVEnum):
     PIPELINE_PARALLEL = 1
 
 
+class SchedulingCoreType(OVEnum):
+    """The CPU's SCHEDULING_CORE_TYPE (core.get_property('CPU', ...) answers this enum)."""
+
+    ANY_CORE = 0
+    PCORE_ONLY = 1
+    ECORE_ONLY = 2
+
+
 performance_mode = Property("PERFORMANCE_HINT")
 num_requests = Property("PERFORMANCE_HINT_NUM_REQUESTS")
 model_priority = Property("MODEL_PRIORITY")

@@ -20,6 +20,7 @@ class CompiledModel:
         self._requests_made = 0
         self._cached_request = None
         self._released = False
+        self._input_cache: dict = {}  # input index -> (caller's array, its snapshot, converted)
 
     def __repr__(self) -> str:
         return (f"<CompiledModel: '{self._backend.name}' on "
@@ -42,10 +43,25 @@ class CompiledModel:
         return list(self._model.outputs)
 
     def input(self, key: Any = 0):
-        return self._model.input(key)
+        return self._port("input", self.inputs, key, 73, 84)
 
     def output(self, key: Any = 0):
-        return self._model.output(key)
+        return self._port("output", self.outputs, key, 107, 117)
+
+    def _port(self, kind: str, ports: list, key: Any, index_line: int, name_line: int):
+        """A port by index or tensor name, with the errors of ``compiled_model.cpp`` (measured
+        by the conformance tests: a RuntimeError, not an IndexError)."""
+        src = "src/inference/src/cpp/compiled_model.cpp"
+        if isinstance(key, int) and not 0 <= key < len(ports):
+            raise RuntimeError(_errors.format_chain(
+                [f"{src}:{index_line}",
+                 f"Check 'i < _impl->{kind}s().size()' failed at {src}:{index_line + 1}"],
+                f"Cannot get {kind} for index: {key} {kind}s size is {len(ports)}"))
+        if isinstance(key, str) and not any(key in p.get_names() for p in ports):
+            raise RuntimeError(_errors.format_chain(
+                [f"{src}:{name_line}", f"{src}:{name_line + 6}"],
+                f"{kind.capitalize()} for tensor name '{key}' is not found."))
+        return self._model.input(key) if kind == "input" else self._model.output(key)
 
     def get_runtime_model(self):
         """The model as the device runs it (BATCH: reshaped to the batch size)."""

@@ -109,27 +109,29 @@ class Core:
 
     def get_versions(self, device_name: str) -> dict[str, Version]:
         parsed = dn.parse(device_name)
-        plugin = self._plugin(parsed.plugin, "get_versions")
+        # OpenVINO skips names no plugin is registered for: get_versions("FOO") is {} (measured)
+        plugin = self._plugins.get(parsed.plugin)
         out = {}
         if parsed.priorities is not None:
-            for tok in dn.parse_list(parsed.priorities.replace("(", ",(")):
+            for tok in dn.parse_list(parsed.priorities):
                 base = tok.name.split(".", 1)[0]
-                if base.startswith("("):
+                if base.startswith("(") or base not in self._plugins:
                     continue
-                out[base] = Version(self._plugin(base, "get_versions").description)
-        out[plugin.name] = Version(plugin.description)
+                out[base] = Version(self._plugins[base].description)
+        if plugin is not None:
+            out[plugin.name] = Version(plugin.description)
         return out
 
     # --- properties ---------------------------------------------------------------------------
     def get_property(self, device_name: str, property: Any = None, arguments: dict | None = None):
         """``get_property(device, key)`` or core-level ``get_property(key)`` (CACHE_DIR...)."""
-        if property is None:
-            key = str(device_name)
+        if property is None or device_name == "":  # an empty device name means the Core
+            key = str(device_name if property is None else property)
             if key in self._core_props:
                 return self._core_props[key]
             raise _errors.ov_error("core.get_property", f"Exception is thrown while trying to call "
                                    f"get_property with unsupported property: '{key}'",
-                                   "src/inference/src/dev/core_impl.cpp:1489")
+                                   "src/inference/src/dev/core_impl.cpp:1302")
         key = str(property)
         parsed = dn.parse(device_name)
         plugin = self._plugin(parsed.plugin, "core.get_property")
@@ -255,7 +257,8 @@ class Core:
             raise RuntimeError(
                 "Exception from src/bindings/python/src/pyopenvino/utils/utils.cpp:647:\n"
                 "Path: 'None' does not exist. Please provide valid model's path either as a "
-                "string, bytes or pathlib.Path.")
+                "string, bytes or pathlib.Path. Examples:\n(1) '/home/user/models/model.onnx'\n"
+                "(2) Path('/home/user/models/model/model.onnx')\n")
         model = self.read_model(model)
         device_name = "AUTO" if device_name is None else device_name
         plugin, parsed, config = self._prepare(device_name, config, api)

@@ -66,9 +66,10 @@ class InferRequest:
     def _input_index(self, key: Any) -> int:
         if isinstance(key, (int, np.integer)) and not isinstance(key, bool):
             if not 0 <= key < len(self._ports_in):
-                raise _errors.ov_error(
-                    "infer", f"vector::_M_range_check: __n (which is {key}) >= this->size() "
-                    f"(which is {len(self._ports_in)})", "src/inference/src/cpp/infer_request.cpp:198")
+                raise RuntimeError(_errors.format_chain(  # no infer() line above it (measured)
+                    ["src/inference/src/cpp/infer_request.cpp:198"],
+                    f"vector::_M_range_check: __n (which is {key}) >= this->size() "
+                    f"(which is {len(self._ports_in)})"))
             return int(key)
         if isinstance(key, str):
             for i, port in enumerate(self._ports_in):
@@ -103,21 +104,39 @@ class InferRequest:
                 "infer", f"Can't set the input tensor with index: {index}: element type "
                 f"{arr.dtype} cannot be converted to {port.get_element_type()}",
                 "src/inference/src/cpp/infer_request.cpp:67")
-        return np.array(arr, dtype=port.get_element_type().to_dtype(), copy=True)
+        # The same array passed again (the seed scripts pass one dummy input every time) reuses
+        # its converted copy: converting 150k uint8 values to float16 costs ~0.4 ms, comparing
+        # them ~0.03 ms. Converted copies are read-only, and copied before any in-place write.
+        cache = self._compiled._input_cache
+        hit = cache.get(index)
+        if hit is not None and hit[0] is value and np.array_equal(hit[1], arr):
+            return hit[2]
+        converted = np.array(arr, dtype=port.get_element_type().to_dtype(), copy=True)
+        converted.flags.writeable = False
+        if isinstance(value, np.ndarray):
+            cache[index] = (value, arr.copy(), converted)
+        return converted
 
     def _set_inputs(self, inputs: Any) -> None:
         if inputs is None:
             return
         if isinstance(inputs, dict):
             items = list(inputs.items())
-        elif isinstance(inputs, (list, tuple)) and not (
-                len(self._ports_in) == 1 and np.asarray(inputs).ndim > 1):
+        elif isinstance(inputs, (list, tuple)) and (len(self._ports_in) != 1 or any(
+                isinstance(v, (np.ndarray, Tensor)) for v in inputs)):  # [x]: one per input
             items = list(enumerate(inputs))
         else:
             items = [(0, inputs)]
         for key, value in items:
             idx = self._input_index(key)
             self._inputs[idx] = self._coerce(idx, value)
+
+    def _writable_input(self, idx: int) -> np.ndarray:
+        """The request's own input buffer, safe to write in place (copy-on-write)."""
+        buf = self._input_buffers()[idx]
+        if not buf.flags.writeable:
+            buf = self._inputs[idx] = buf.copy()
+        return buf
 
     def _input_buffers(self) -> dict[int, np.ndarray]:
         for i, port in enumerate(self._ports_in):
@@ -135,8 +154,8 @@ class InferRequest:
         self._set_inputs(inputs)
         if userdata is not None:
             if self._callback is None and self._queue_hook is None:
-                warnings.warn("There is no callback function to pass `userdata` into!",
-                              stacklevel=2)
+                warnings.warn("There is no callback function!",  # the wheel's text (measured)
+                              RuntimeWarning, stacklevel=2)
             self.userdata = userdata
         self._begin(silent=False)
 
@@ -156,6 +175,7 @@ class InferRequest:
     def _finish(self, outputs: Outputs | None, error: BaseException | None, profile: list,
                 device: str) -> None:
         self._busy = False
+        done_event = self._done_event  # the callback may start the next inference
         self._t_end = self._core.clock.now
         self._outputs = outputs
         self._error = error
@@ -165,10 +185,10 @@ class InferRequest:
             queue._on_done(job_id, self, error)
         elif self._callback is not None and error is None and not self._silent:
             try:
-                self._callback(self._callback_userdata)
+                self._callback(self.userdata)  # start_async(..., userdata) replaces it
             except Exception as exc:  # noqa: BLE001 - surfaced by wait()
                 self._callback_error = exc
-        self._done_event.succeed()
+        done_event.succeed()
 
     def wait(self) -> None:
         """Block (advance the clock) until the current inference and its callback are done."""
@@ -179,8 +199,11 @@ class InferRequest:
     def wait_for(self, timeout: int) -> bool:
         """Wait at most ``timeout`` ms of simulated time; True if the request is done."""
         if timeout < 0:
-            raise _errors.ov_error("infer", "Timeout can't be less than 0 for InferRequest::wait().",
-                                   "src/inference/src/dev/iasync_infer_request.cpp:190")
+            raise RuntimeError(_errors.format_chain(  # wait_for's own API line (measured)
+                ["src/inference/src/cpp/infer_request.cpp:259",
+                 "Check 'timeout >= std::chrono::milliseconds{0}' failed at "
+                 "src/inference/src/dev/iasync_infer_request.cpp:78"],
+                "Timeout can't be less than 0 for InferRequest::wait()."))
         if self._done_event is None or self._done_event.processed:
             self._raise_errors()
             return True
@@ -249,7 +272,7 @@ class InferRequest:
             return Tensor(self.results[self._ports_out.index(key)], shared_memory=True)
         idx = self._input_index(key)
         self._flush_lazy()
-        return Tensor(self._input_buffers()[idx], shared_memory=True)
+        return Tensor(self._writable_input(idx), shared_memory=True)
 
     def _flush_lazy(self) -> None:
         """Compute pending outputs before the input buffers may be written in place."""
@@ -270,7 +293,7 @@ class InferRequest:
         if self._busy:
             raise self._busy_error()
         self._flush_lazy()
-        return Tensor(self._input_buffers()[self._input_index(index)], shared_memory=True)
+        return Tensor(self._writable_input(self._input_index(index)), shared_memory=True)
 
     def set_input_tensor(self, index: Any, tensor: Any = None) -> None:
         if tensor is None:
