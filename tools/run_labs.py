@@ -3,7 +3,8 @@
 Each lab is written as a jupytext "percent" script in ``labs/src/NN-topic.py`` (reviewable
 diffs, no outputs). This script turns each into ``labs/NN-topic.ipynb``, executes it in a fresh
 kernel from ``labs/`` (as a learner would), and saves it with its outputs, without widget state
-(the plotly FigureWidget state would add megabytes). ``make labs`` runs it; nbval then checks that
+(the plotly FigureWidget state would add megabytes), and adds a PNG beside every plotly figure
+(``ovlab.viz.static.add_static_images``) for GitHub and HTML exports. ``make labs`` runs it; nbval then checks that
 a fresh run gives the same outputs.
 
     python tools/run_labs.py              # every lab
@@ -19,6 +20,8 @@ from pathlib import Path
 import jupytext
 import nbformat
 from nbclient import NotebookClient
+
+from ovlab.viz.static import add_static_images
 
 ROOT = Path(__file__).resolve().parents[1]
 LABS = ROOT / "labs"
@@ -41,6 +44,9 @@ def build(src: Path, execute: bool = True) -> Path:
         client.execute()
         print(f"  executed {out.name} in {time.monotonic() - t0:.1f} s")
     nb.metadata.pop("widgets", None)
+    n = add_static_images(nb)  # a PNG beside every plotly figure, for GitHub / HTML exports
+    if n:
+        print(f"  added {n} static image(s)")
     nbformat.write(nb, out)
     return out
 

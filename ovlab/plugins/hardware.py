@@ -271,7 +271,8 @@ class HardwarePlugin(Plugin):
         cache_key = None
         if cache_dir and "EXPORT_IMPORT" in spec.capabilities:
             cache_key = (str(cache_dir), dev_name, stats["fingerprint"],
-                         str(merged.get("PERFORMANCE_HINT", "")), stats["batch"])
+                         str(merged.get("PERFORMANCE_HINT", hint.PerformanceMode.LATENCY)),
+                         stats["batch"])  # unset hint = the plugin's LATENCY, as in OpenVINO
         cached = cache_key is not None and cache_key in core._blob_cache
         duration = spec.cached_load_s if cached else cost.compile_time(
             spec, stats["ops"], stats["weight_bytes"])
@@ -311,7 +312,7 @@ class HardwarePlugin(Plugin):
         if not cache_dir or "EXPORT_IMPORT" not in spec.capabilities:
             return False
         stats = model_stats(model)
-        hint_value = merged.get("PERFORMANCE_HINT", "")
+        hint_value = merged.get("PERFORMANCE_HINT", hint.PerformanceMode.LATENCY)
         if hint_value != "":
             hint_value = cfgmod.performance_mode(hint_value) or hint_value
         key = (str(cache_dir), dev_name, stats["fingerprint"], str(hint_value), stats["batch"])
@@ -474,7 +475,9 @@ class HardwareBackend(Backend):
         for op in self.model.get_ordered_ops():
             t = op.get_type_name()
             name = op.get_friendly_name()
-            if t in ("Parameter", "Constant", "Result"):
+            # the CPU runs a static Reshape in place: NOT_RUN, like Parameter/Result (measured)
+            if t in ("Parameter", "Constant", "Result") or (t == "Reshape"
+                                                            and self.spec.plugin == "CPU"):
                 if t != "Constant":
                     rows.append(ProfilingInfo(name, t, "unknown_f32", 0, 0,
                                               ProfilingInfo.Status.NOT_RUN))

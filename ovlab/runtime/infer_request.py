@@ -86,10 +86,18 @@ class InferRequest:
         raise _errors.ov_error("infer.port", "Port for tensor was not found.",
                                "src/inference/src/cpp/infer_request.cpp:191")
 
-    def _coerce(self, index: int, value: Any) -> np.ndarray:
+    def _coerce(self, index: int, value: Any, copy_api: str | None = None) -> np.ndarray:
         port = self._ports_in[index]
         arr = value.data if isinstance(value, Tensor) else np.asarray(value)
         shape = list(port.get_shape())
+        if list(arr.shape) != shape and copy_api is not None:
+            # a copying call (share_inputs=False) fails at infer time with another text (measured)
+            raise RuntimeError(_errors.format_chain(
+                [f"src/inference/src/cpp/infer_request.cpp:{224 if copy_api == 'infer' else 236}",
+                 "Check 'is_dynamic || port.get_shape() == tensor->get_shape()' failed at "
+                 "src/plugins/intel_cpu/src/infer_request.cpp:669"],
+                f"The input tensor size is not equal to the model input type: got "
+                f"{_fmt_port_shape(arr.shape)} expecting {_fmt_port_shape(shape)}."))
         if list(arr.shape) != shape:
             raise _errors.ov_error(
                 "infer",
@@ -117,7 +125,7 @@ class InferRequest:
             cache[index] = (value, arr.copy(), converted)
         return converted
 
-    def _set_inputs(self, inputs: Any) -> None:
+    def _set_inputs(self, inputs: Any, copy_api: str | None = None) -> None:
         if inputs is None:
             return
         if isinstance(inputs, dict):
@@ -129,7 +137,7 @@ class InferRequest:
             items = [(0, inputs)]
         for key, value in items:
             idx = self._input_index(key)
-            self._inputs[idx] = self._coerce(idx, value)
+            self._inputs[idx] = self._coerce(idx, value, copy_api)
 
     def _writable_input(self, idx: int) -> np.ndarray:
         """The request's own input buffer, safe to write in place (copy-on-write)."""
@@ -151,7 +159,7 @@ class InferRequest:
         """Start an inference and return at once (no simulated time passes)."""
         if self._busy:
             raise self._busy_error()
-        self._set_inputs(inputs)
+        self._set_inputs(inputs, None if share_inputs else "start_async")
         if userdata is not None:
             if self._callback is None and self._queue_hook is None:
                 warnings.warn("There is no callback function!",  # the wheel's text (measured)
@@ -229,7 +237,7 @@ class InferRequest:
         """Run one inference synchronously (the callback is not called) and return results."""
         if self._busy:
             raise self._busy_error()
-        self._set_inputs(inputs)
+        self._set_inputs(inputs, None if share_inputs else "infer")
         self._begin(silent=True)
         self.wait()
         return self.results

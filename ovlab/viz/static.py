@@ -1,10 +1,10 @@
-"""Show a plotly figure so that it is interactive in JupyterLab AND visible where no JavaScript runs.
+"""Plotly figures that are interactive in JupyterLab AND visible where no JavaScript runs.
 
 ``fig.show()`` in a notebook stores only ``application/vnd.plotly.v1+json``: JupyterLab draws it,
 but GitHub's notebook viewer and ``jupyter nbconvert --to html`` show nothing. Plotly's own PNG
-export needs kaleido and a Chrome binary, which Binder and CI machines do not have. So
-:func:`show` stores both: the plotly JSON (JupyterLab picks it, interactive) and a PNG drawn with
-matplotlib from the same figure object (static viewers pick it). The PNG side covers what ovlab's
+export needs kaleido and a Chrome binary, which Binder and CI machines do not have. So the stored
+labs get, beside each plotly output, a PNG drawn with matplotlib from the same figure
+(:func:`add_static_images`), while live outputs stay interactive (:func:`show`). The PNG side covers what ovlab's
 figures use: scatter lines and markers, bars, line shapes, annotations, titles, axis titles, log
 axes, tick labels and dark backgrounds.
 """
@@ -179,14 +179,39 @@ def _axis(ax, axis, which: str, fg: str) -> None:
 
 
 def show(fig) -> None:
-    """Display ``fig``: interactive plotly in JupyterLab, a PNG of it on GitHub / HTML exports."""
-    import base64
+    """Display ``fig`` as ``fig.show()`` does in a notebook (interactive plotly JSON).
 
+    JupyterLab ranks ``image/png`` above plotly's renderer, so a live output carries only the
+    plotly JSON; the PNG for static viewers is added to the *stored* notebook by
+    :func:`add_static_images` (``tools/run_labs.py`` calls it).
+    """
     import plotly.io as pio
     from IPython.display import display
 
-    # plotly's own notebook payload (what fig.show() stores), plus the PNG
     bundle = dict(pio.renderers["plotly_mimetype"].to_mimebundle(fig.to_dict()))
-    bundle["image/png"] = base64.b64encode(to_png(fig)).decode("ascii")
     bundle["text/plain"] = f"<Figure: {_text(fig.layout.title) or 'plotly figure'}>"
     display(bundle, raw=True)
+
+
+def add_static_images(nb) -> int:
+    """Add a PNG next to every stored plotly figure of a notebook (``nbformat`` node).
+
+    A learner who opens the stored notebook, GitHub and ``nbconvert --to html`` then see the
+    figure; re-running the cell in JupyterLab replaces it with the interactive plotly output.
+    Returns the number of images added.
+    """
+    import base64
+
+    import plotly.graph_objects as go
+
+    added = 0
+    for cell in nb.cells:
+        for out in cell.get("outputs", []):
+            data = out.get("data", {})
+            spec = data.get("application/vnd.plotly.v1+json")
+            if spec is None or "image/png" in data:
+                continue
+            fig = go.Figure(spec, skip_invalid=True)
+            data["image/png"] = base64.b64encode(to_png(fig)).decode("ascii")
+            added += 1
+    return added

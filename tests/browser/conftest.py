@@ -8,8 +8,8 @@ shot_dir - where screenshots go ($SHOT_DIR, default ./artifacts)
 """
 import json
 import os
-import shutil
 import shlex
+import shutil
 import signal
 import socket
 import subprocess
@@ -37,7 +37,10 @@ LAB_LAUNCH_PREFIX = shlex.split(os.environ.get("LAB_LAUNCH_PREFIX", ""))
 LAB_SETTINGS_HACK = os.environ.get("LAB_SETTINGS_HACK", "1") != "0"
 
 
-def _free_port(preferred=int(os.environ.get("LAB_PORT", "8899"))):
+LAB_PORT = int(os.environ.get("LAB_PORT", "8899"))
+
+
+def _free_port(preferred=LAB_PORT):
     with socket.socket() as s:
         s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as tornado does; TIME_WAIT is fine
         try:
@@ -88,7 +91,7 @@ def lab(tmp_path_factory):
             break
         except OSError:
             if proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"jupyter lab did not start; see {log_path}")
+                raise RuntimeError(f"jupyter lab did not start; see {log_path}") from None
             time.sleep(0.2)
     print(f"\n[timing] jupyter lab ready in {time.monotonic() - t0:.1f}s at {base} (log {log_path})")
     yield Lab(base, TOKEN)

@@ -10,13 +10,15 @@ to ``artifacts/browser/timings.json`` (the README quotes it); screenshots go bes
 from __future__ import annotations
 
 import json
+import os
 import time
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-LABS = sorted(p.name for p in (ROOT / "labs").glob("*.ipynb")
+NB_DIR = Path(os.environ.get("NB_DIR", ROOT / "labs"))
+LABS = sorted(p.name for p in NB_DIR.glob("*.ipynb")
               if "Dashboard(" in p.read_text(encoding="utf-8"))
 
 # a signature of what the live figure shows: trace count, sums of the y data, the title
