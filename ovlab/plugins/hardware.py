@@ -433,14 +433,17 @@ class HardwareBackend(Backend):
         core = self.core
         now = core.clock.now
         fail = core.faults.take_inference_failure(self.device)
-        duration = self.service_time()
+        nominal = self.service_time()
         if fail:
-            duration *= 0.5
-        core.clock.call_at_delay(duration, self._finish, job, stream, now, duration, fail)
+            nominal *= 0.5
+        # the device is shared with every other inference running on it (processor sharing)
+        core._device_share(self.device).start(
+            nominal, 1.0 / self.streams, lambda: self._finish(job, stream, now, fail))
 
-    def _finish(self, job: Job, stream: int, started: float, duration: float, fail: bool) -> None:
+    def _finish(self, job: Job, stream: int, started: float, fail: bool) -> None:
         core = self.core
         now = core.clock.now
+        duration = now - started
         worker = job.tags.get("worker") or f"{self.device}#{stream}"
         members = job.members or [job]
         for m in members:

@@ -20,6 +20,7 @@ from . import config as cfgmod
 from . import device_name as dn
 from .clock import Clock
 from .faults import Faults
+from .sharing import DeviceShare
 
 OPENVINO_VERSION = "2026.4.1"
 BUILD_NUMBER = f"{OPENVINO_VERSION}-ovlab"
@@ -75,11 +76,18 @@ class Core:
         self._host_load = 0.0  # extra load on the CPU while other devices compile (A16)
         self._blob_cache: dict[tuple, float] = {}  # the virtual disk behind CACHE_DIR
         self._core_props: dict[str, Any] = {"CACHE_DIR": ""}
+        self._shares: dict[str, DeviceShare] = {}  # device -> its running inferences
         self._plugins = make_plugins(self)
         self._default_core_request = None
 
     def __repr__(self) -> str:
         return f"<ovlab.Core on {self.platform.name}: {', '.join(self.available_devices)}>"
+
+    def _device_share(self, device: str) -> DeviceShare:
+        share = self._shares.get(device)
+        if share is None:
+            share = self._shares[device] = DeviceShare(self.clock)
+        return share
 
     def _next_seq(self) -> int:
         seq = self._seq

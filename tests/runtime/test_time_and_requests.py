@@ -344,3 +344,34 @@ def test_reused_input_array_is_reconverted_after_an_in_place_change(core, small_
     # writing through the request's tensor never touches the shared converted copy
     req.get_input_tensor().data[...] = 0
     np.testing.assert_allclose(req.infer({0: x})[0], second, rtol=1e-6)
+
+
+def test_compiled_models_on_one_device_share_it(small_cnn):
+    core = ovlab.Core(seed=5)
+    a = core.compile_model(small_cnn, "CPU")
+    b = core.compile_model(small_cnn, "CPU")
+    ra, rb = a.create_infer_request(), b.create_infer_request()
+    ra.infer()
+    rb.infer()  # warm both (first-inference penalty)
+    ra.start_async()
+    alone = ra.wait() or ra.latency
+    ra.start_async()
+    rb.start_async()
+    ra.wait()
+    rb.wait()
+    # two LATENCY models each want the whole CPU: both run at about half speed
+    assert ra.latency > 1.6 * alone and rb.latency > 1.6 * alone
+    shared = core._device_share("CPU")
+    assert not shared.running and shared.demand == 0
+
+
+def test_throughput_streams_fill_the_device_without_slowing_each_other(small_cnn):
+    core = ovlab.Core(seed=5)
+    compiled = core.compile_model(small_cnn, "CPU", {"PERFORMANCE_HINT": "THROUGHPUT"})
+    reqs = [compiled.create_infer_request() for _ in range(4)]
+    for r in reqs:
+        r.start_async()
+    peak = core._device_share("CPU").demand
+    for r in reqs:
+        r.wait()
+    assert peak == pytest.approx(1.0)  # 4 streams x 1/4 of the device
