@@ -149,9 +149,12 @@ def _draw_bar(ax, trace, name) -> None:
     if isinstance(color, (tuple, list, np.ndarray)):
         color = list(color)
     if trace.orientation == "h":
-        ax.barh(y, x, left=base if base is not None else 0, color=color, label=name, height=0.7)
+        bars = ax.barh(y, x, left=base if base is not None else 0, color=color, label=name,
+                       height=0.7)
     else:
-        ax.bar(x, y, bottom=base if base is not None else 0, color=color, label=name)
+        bars = ax.bar(x, y, bottom=base if base is not None else 0, color=color, label=name)
+    if trace.text is not None and not isinstance(trace.text, str):
+        ax.bar_label(bars, labels=[str(t) for t in trace.text], fontsize=7)
 
 
 def _draw_grouped_bar(ax, trace, name, categories, index: int, count: int) -> None:
@@ -176,6 +179,9 @@ def _axis(ax, axis, which: str, fg: str) -> None:
             (ax.set_xticklabels if which == "x" else ax.set_yticklabels)(list(axis.ticktext))
     if axis.showgrid or axis.gridcolor:
         ax.grid(True, axis=which, color=axis.gridcolor or "#dddddd", linewidth=0.6)
+    if axis.showticklabels is False or axis.visible is False:
+        (ax.set_xticklabels if which == "x" else ax.set_yticklabels)([])
+        ax.tick_params(axis=which, length=0)
 
 
 def show(fig) -> None:
