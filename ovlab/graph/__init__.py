@@ -1,0 +1,21 @@
+"""ovlab's graph layer: models, ops, the opset builders, NumPy kernels and cost counts.
+
+The rest of ovlab uses it through the names exported here (see ``docs/graph-contract.md``).
+"""
+
+from __future__ import annotations
+
+from . import nn_ops as _nn_ops  # noqa: F401  (registers the neural-network ops)
+from . import opset
+from .costs import OpCost
+from .model import Model, model_precision
+from .node import Input, Node, NodeValidationError, Output
+from .ops import Constant, Parameter, Result
+from .submodel import Submodel, submodel
+from .types import Dimension, PartialShape, Shape, Type
+
+__all__ = [
+    "Model", "Type", "Shape", "PartialShape", "Dimension", "Node", "Output", "Input",
+    "Parameter", "Constant", "Result", "NodeValidationError", "OpCost", "model_precision",
+    "submodel", "Submodel", "opset",
+]

@@ -1,0 +1,399 @@
+"""``Model``: a graph of nodes from Results back to Parameters, like ``openvino.Model``.
+
+Besides OpenVINO's public API, the runtime and plugins use a few underscore methods
+(``_evaluate``, ``_cost``, ``_batch_size``, ``_is_batchable``, ``_with_batch``); see
+``docs/graph-contract.md``. Models are static: ``reshape`` changes the input shapes and re-runs
+shape inference, and restores the old shapes if any op rejects the new ones.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from .costs import OpCost, op_costs
+from .evaluate import Plan, evaluate, make_plan
+from .node import Node, NodeValidationError, Output
+from .ops import RESULT, Parameter, Result
+from .types import PartialShape, Shape, Type, shape_str
+
+__all__ = ["Model", "model_precision"]
+
+_model_ids = itertools.count(0)
+
+
+def _as_result(r: Any) -> Result:
+    if isinstance(r, Result):
+        return r
+    if isinstance(r, Node):
+        r = r.output(0)
+    if not isinstance(r, Output):
+        raise TypeError(f"Model results must be Result nodes, nodes or outputs, got {r!r}")
+    return Result(RESULT, [r])
+
+
+def _toposort(results: Sequence[Node], parameters: Sequence[Node]) -> list[Node]:
+    """OpenVINO's ``topological_sort``: a stack seeded with the results then the parameters
+    (so parameters come first, last one first, then each result's inputs depth-first, last
+    result first). Matching it keeps op order, and so HETERO's subgraph numbering, the same."""
+    order: list[Node] = []
+    done: set[int] = set()
+    visited: set[int] = set()
+    on_path: set[int] = set()
+    stack: list[Node] = [*results, *parameters]
+    while stack:
+        node = stack[-1]
+        nid = id(node)
+        if nid in done:
+            stack.pop()
+            continue
+        if nid not in visited:
+            visited.add(nid)
+            on_path.add(nid)
+            pending = [s._node for s in reversed(node._inputs) if id(s._node) not in done]
+            for dep in pending:
+                if id(dep) in on_path:
+                    raise NodeValidationError(
+                        f"The graph has a cycle through '{dep.get_friendly_name()}' "
+                        f"({dep.get_type_name()}): a model must be acyclic")
+            if pending:
+                stack.extend(pending)
+                continue
+        stack.pop()
+        on_path.discard(nid)
+        done.add(nid)
+        order.append(node)
+    return order
+
+
+def _dims(shape: Any) -> tuple[int, ...]:
+    if isinstance(shape, str):
+        return tuple(int(d) for d in PartialShape(shape)._dims)
+    if isinstance(shape, PartialShape):
+        return shape._dims
+    dims = tuple(int(d) for d in shape)
+    if any(d < 0 for d in dims):
+        raise ValueError(f"ovlab models are static: cannot reshape to {list(dims)} "
+                         "(dynamic dimensions are not supported)")
+    return dims
+
+
+class Model:
+    """A neural network: Results computed from Parameters (``openvino.Model``).
+
+    ``Model(results, parameters, name=None)``: ``results`` are Result nodes, or nodes/outputs
+    (a Result is then added for each). Building a model checks that the graph is acyclic, that
+    every parameter it reaches was declared and feeds some result, and that every result depends
+    on an input, so a mistake is reported here rather than at inference.
+    """
+
+    def __init__(self, results: Any, parameters: Sequence[Parameter], name: str | None = None) -> None:
+        self._init(results, parameters, name, strict=True)
+
+    def _init(self, results: Any, parameters: Sequence[Parameter], name: str | None,
+              strict: bool) -> None:
+        if isinstance(results, (Node, Output)):
+            results = [results]
+        if isinstance(parameters, Parameter):
+            parameters = [parameters]
+        res = [_as_result(r) for r in results]
+        if not res:
+            raise NodeValidationError("A model needs at least one result")
+        for p in parameters:
+            if not isinstance(p, Parameter):
+                raise TypeError(f"Model parameters must be Parameter nodes, got {p!r}")
+        if len({id(p) for p in parameters}) != len(parameters):
+            raise NodeValidationError("The same Parameter is listed twice in the model's parameters")
+        self._results: list[Result] = res
+        self._parameters: list[Parameter] = list(parameters)
+        self._name = f"Model{next(_model_ids)}"
+        self._friendly_name = name or None
+        self._rt_info: dict[str, Any] = {}
+        self._ops = _toposort(res, self._parameters)
+        self._check(strict)
+        for p in self._parameters:
+            if not p._out_names[0]:
+                p._out_names[0] = {p.get_friendly_name()}
+        for r in self._results:
+            if not r._out_names[0]:
+                r._out_names[0] = {r.get_friendly_name()}
+        self._plan: Plan = make_plan(self._ops)
+
+    def _check(self, strict: bool) -> None:
+        declared = {id(p) for p in self._parameters}
+        for n in self._ops:
+            if isinstance(n, Parameter) and id(n) not in declared:
+                raise NodeValidationError(f"Model references undeclared parameter "
+                                          f"'{n.get_friendly_name()}' ({n.get_name()}): "
+                                          "add it to the model's parameters")
+        if not strict:
+            return
+        read = {id(s._node) for n in self._ops for s in n._inputs}
+        for p in self._parameters:
+            if id(p) not in read:
+                raise NodeValidationError(f"Parameter '{p.get_friendly_name()}' is not connected "
+                                          "to any result of the model")
+        live: set[int] = set()
+        for n in self._ops:
+            if isinstance(n, Parameter) or any(id(s._node) in live for s in n._inputs):
+                live.add(id(n))
+        for r in self._results:
+            if id(r) not in live:
+                raise NodeValidationError(f"Result '{r.get_friendly_name()}' is not reachable from "
+                                          "any parameter: it depends on constants only")
+
+    # --- names --------------------------------------------------------------------------------
+    def get_name(self) -> str:
+        return self._name
+
+    def get_friendly_name(self) -> str:
+        return self._friendly_name or self._name
+
+    def set_friendly_name(self, name: str) -> None:
+        self._friendly_name = str(name)
+
+    @property
+    def friendly_name(self) -> str:
+        return self.get_friendly_name()
+
+    @friendly_name.setter
+    def friendly_name(self, name: str) -> None:
+        self.set_friendly_name(name)
+
+    def get_rt_info(self, *path: str) -> Any:
+        """The model's runtime info dict (or one value of it: ``get_rt_info("key")``)."""
+        if not path:
+            return self._rt_info
+        value: Any = self._rt_info
+        for p in path:
+            value = value[p]
+        return value
+
+    def set_rt_info(self, value: Any, *path: str) -> None:
+        target = self._rt_info
+        for p in path[:-1]:
+            target = target.setdefault(p, {})
+        target[path[-1]] = value
+
+    # --- structure ----------------------------------------------------------------------------
+    def get_ops(self) -> list[Node]:
+        """Every node (Parameters, Constants and Results included) in topological order."""
+        return list(self._ops)
+
+    def get_ordered_ops(self) -> list[Node]:
+        return list(self._ops)
+
+    def get_parameters(self) -> list[Parameter]:
+        return list(self._parameters)
+
+    def get_results(self) -> list[Result]:
+        return list(self._results)
+
+    def get_sinks(self) -> list[Node]:
+        return []
+
+    @property
+    def inputs(self) -> list[Output]:
+        return [p.output(0) for p in self._parameters]
+
+    @property
+    def outputs(self) -> list[Output]:
+        return [r.output(0) for r in self._results]
+
+    def _find(self, ports: list[Output], key: Any, what: str) -> Output:
+        if key is None:
+            if len(ports) != 1:
+                raise RuntimeError(f"{what}() must be called on a model with exactly one "
+                                   f"{'parameter' if what == 'input' else 'result'}; this one "
+                                   f"has {len(ports)}")
+            return ports[0]
+        if isinstance(key, (int, np.integer)):
+            if not 0 <= int(key) < len(ports):
+                raise IndexError(f"{what} index {key} is out of range: the model has "
+                                 f"{len(ports)} {what}(s)")
+            return ports[int(key)]
+        if isinstance(key, str):
+            for p in ports:
+                if key in p._node._out_names[p._index]:
+                    return p
+            raise RuntimeError(f"{what.capitalize()} for tensor name '{key}' is not found.")
+        if isinstance(key, Output) and key in ports:
+            return key
+        raise TypeError(f"{what}() takes an index or a tensor name, got {key!r}")
+
+    def input(self, i_or_name: int | str | None = None) -> Output:
+        return self._find(self.inputs, i_or_name, "input")
+
+    def output(self, i_or_name: int | str | None = None) -> Output:
+        return self._find(self.outputs, i_or_name, "output")
+
+    def get_parameter_index(self, parameter: Parameter) -> int:
+        return next((i for i, p in enumerate(self._parameters) if p is parameter), -1)
+
+    def get_result_index(self, value: Output | Result) -> int:
+        for i, r in enumerate(self._results):
+            if value is r or value == r.output(0):
+                return i
+        return -1
+
+    def get_output_op(self, i: int) -> Result:
+        return self._results[i]
+
+    def get_output_size(self) -> int:
+        return len(self._results)
+
+    def get_output_shape(self, i: int) -> Shape:
+        return self._results[i].get_output_shape(0)
+
+    def get_output_partial_shape(self, i: int) -> PartialShape:
+        return self._results[i].get_output_partial_shape(0)
+
+    def get_output_element_type(self, i: int) -> Type:
+        return self._results[i].get_output_element_type(0)
+
+    def is_dynamic(self) -> bool:
+        return False
+
+    def __repr__(self) -> str:
+        def port(o: Output) -> str:
+            return "<ConstOutput: " + repr(o)[len("<Output: "):]
+        ins = "\n".join(port(o) for o in self.inputs)
+        outs = "\n".join(port(o) for o in self.outputs)
+        return f"<Model: '{self.get_friendly_name()}'\ninputs[\n{ins}\n]\noutputs[\n{outs}\n]>"
+
+    # --- reshape / clone ----------------------------------------------------------------------
+    def validate_nodes_and_infer_types(self) -> None:
+        """Re-run shape inference on every op (after a Parameter's shape changed)."""
+        for n in self._ops:
+            n._validate()
+
+    def reshape(self, new_shape: Any, variables_shapes: Any = None) -> None:
+        """Change input shapes in place: ``reshape([4, 3, 224, 224])`` for a single-input model,
+        or ``reshape({index | tensor name | input port: shape})``."""
+        if isinstance(new_shape, Mapping):
+            wanted = {self._parameters.index(self._find(self.inputs, k, "input")._node):
+                      _dims(v) for k, v in new_shape.items()}
+        else:
+            if len(self._parameters) != 1:
+                raise RuntimeError(f"reshape() with a single shape needs a model with one input; "
+                                   f"'{self.get_friendly_name()}' has {len(self._parameters)}: "
+                                   "pass a dict {input name or index: shape}")
+            wanted = {0: _dims(new_shape)}
+        old = [p._attrs["shape"] for p in self._parameters]
+        try:
+            for i, dims in wanted.items():
+                self._parameters[i]._attrs["shape"] = dims
+            self.validate_nodes_and_infer_types()
+        except NodeValidationError as e:
+            for p, dims in zip(self._parameters, old, strict=False):
+                p._attrs["shape"] = dims
+            self.validate_nodes_and_infer_types()
+            target = ", ".join(f"'{self._parameters[i].get_friendly_name()}' to {shape_str(d)}"
+                               for i, d in wanted.items())
+            raise NodeValidationError(f"Cannot reshape model '{self.get_friendly_name()}' "
+                                      f"({target}): {e}") from None
+
+    def clone(self) -> Model:
+        """An independent copy: new nodes with the same friendly names, attributes and rt_info
+        (constant values are shared, read-only)."""
+        new: dict[int, Node] = {}
+        for n in self._ops:
+            new[id(n)] = n._clone([Output(new[id(s._node)], s._index) for s in n._inputs])
+        m = Model.__new__(Model)
+        m._init([new[id(r)] for r in self._results], [new[id(p)] for p in self._parameters],
+                self.get_friendly_name(), strict=False)
+        m._rt_info = dict(self._rt_info)
+        return m
+
+    def __copy__(self) -> Model:
+        return self.clone()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Model:
+        return self.clone()
+
+    # --- internal API used by ovlab's runtime and plugins ------------------------------------
+    def _evaluate(self, inputs: Mapping[int, Any] | Sequence[Any],
+                  precision: str = "f32") -> list[np.ndarray]:
+        """Run the model with NumPy: one array per Result, in the Results' element types."""
+        if not isinstance(inputs, Mapping):
+            inputs = dict(enumerate(inputs))
+        return evaluate(self._ops, self._plan, self._parameters, self._results, inputs, precision)
+
+    def _cost(self, batch: int = 1) -> list[OpCost]:
+        """FLOPs and bytes of every compute op for ``batch`` samples (see ``costs.py``)."""
+        return op_costs(self._plan, self._batch_size(), batch)
+
+    def _batch_size(self) -> int:
+        if not self._parameters or not self._parameters[0]._out_shapes[0]:
+            return 1
+        return self._parameters[0]._out_shapes[0][0]
+
+    def _batch_problem(self) -> str | None:
+        """Why the model cannot be batched on axis 0, or None if it can."""
+        if not self._parameters:
+            return "it has no inputs"
+        for p in self._parameters:
+            s = p._out_shapes[0]
+            if not s or s[0] != 1:
+                return f"input '{p.get_friendly_name()}' has shape {shape_str(s)}, not [1,...]"
+        trial = self.clone()
+        try:
+            trial.reshape({i: (2, *p._out_shapes[0][1:]) for i, p in enumerate(self._parameters)})
+        except NodeValidationError as e:
+            return f"shape inference fails at batch 2: {e}"
+        for r in trial._results:
+            s = r._out_shapes[0]
+            if not s or s[0] != 2:
+                return (f"output '{r.get_friendly_name()}' has shape {shape_str(s)} at batch 2 "
+                        "(its batch dimension is not carried through)")
+        return None
+
+    def _is_batchable(self) -> bool:
+        """True if every input has batch 1 and the batch carries through to every output at
+        batch 2 (a constant-shape Reshape such as ``[1, 2048]`` breaks it, as on OpenVINO)."""
+        return self._batch_problem() is None
+
+    def _with_batch(self, n: int) -> Model:
+        """A clone with every input's dim 0 set to ``n``; ``ValueError`` if not batchable."""
+        problem = self._batch_problem()
+        if problem is not None:
+            raise ValueError(f"Model '{self.get_friendly_name()}' is not batchable: {problem}")
+        m = self.clone()
+        m.reshape({i: (int(n), *p._out_shapes[0][1:]) for i, p in enumerate(self._parameters)})
+        return m
+
+
+def model_precision(model: Model) -> str:
+    """The precision label AUTO uses: ``"INT8"`` if the model has any FakeQuantize, else the
+    weight type of the first (Group)Convolution (``"FP32"``/``"FP16"``), else ``"FP32"``."""
+    ops = model.get_ordered_ops()
+    if any(n.get_type_name() == "FakeQuantize" for n in ops):
+        return "INT8"
+    for n in ops:
+        if n.get_type_name() in ("Convolution", "GroupConvolution"):
+            t = n.get_input_element_type(1).get_type_name()
+            if t in ("f32", "f16"):
+                return "FP32" if t == "f32" else "FP16"
+    return "FP32"
+
+
+def iter_nodes(model: Model, names: Iterable[str | Node]) -> list[Node]:
+    """Resolve friendly names (or nodes) to the model's nodes, in topological order."""
+    by_name: dict[str, Node] = {}
+    for n in model._ops:
+        by_name.setdefault(n.get_friendly_name(), n)
+    ids = set()
+    for x in names:
+        if isinstance(x, Node):
+            ids.add(id(x))
+        elif x in by_name:
+            ids.add(id(by_name[x]))
+        else:
+            raise KeyError(f"Model '{model.get_friendly_name()}' has no op named {x!r}")
+    known = {id(n) for n in model._ops}
+    if not ids <= known:
+        raise ValueError("Some nodes do not belong to the model")
+    return [n for n in model._ops if id(n) in ids]

@@ -1,0 +1,363 @@
+"""Nodes and their ports: the pieces an ``openvino.Model`` is made of.
+
+A ``Node`` is one operation instance; its behaviour (shape inference, NumPy kernel, FLOP count)
+lives in an ``OpDef`` shared by every node of that type, so adding an op means writing one
+``OpDef`` in ``ops.py`` rather than a class. Ports (``Output``/``Input``) are small handles
+created on demand, as in OpenVINO, and compare equal when they name the same port.
+"""
+
+from __future__ import annotations
+
+import itertools
+import weakref
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .types import PartialShape, Shape, Type, shape_str
+
+__all__ = ["Node", "Output", "Input", "OpDef", "NodeValidationError", "ShapeError"]
+
+_ids = itertools.count(1)
+
+ShapeType = tuple[tuple[int, ...], Type]
+
+
+class NodeValidationError(RuntimeError, ValueError):
+    """A node (or model) is malformed: wrong rank, bad attribute, broken graph.
+
+    It is a ``RuntimeError`` like every error OpenVINO raises from C++, and also a
+    ``ValueError`` because the cause is always a bad argument; the message names the op.
+    """
+
+
+class ShapeError(Exception):
+    """Raised by shape-inference code; ``Node`` wraps it into ``NodeValidationError``."""
+
+
+@dataclass(frozen=True)
+class OpDef:
+    """What every node of one OpenVINO op type shares.
+
+    ``infer(node)`` returns ``[(shape, Type), ...]`` per output from the node's inputs and
+    attributes. ``compute(node, arrays)`` runs the NumPy kernel on float32 (or integer) arrays.
+    ``flops(node)`` counts floating-point operations at the node's current shapes. ``view`` ops
+    (Reshape, Transpose ...) only relabel data, so they cost no time and never change values.
+    ``inplace`` ops may write their result into input 0's buffer when nothing else reads it.
+    """
+
+    type_name: str
+    version: str
+    infer: Callable[[Node], list[ShapeType]]
+    compute: Callable[[Node, list[np.ndarray]], list[np.ndarray]] | None = None
+    flops: Callable[[Node], float] = lambda node: 0.0
+    view: bool = False
+    inplace: bool = False
+
+
+class TypeInfo:
+    """What ``node.get_type_info()`` returns: the op's name and opset."""
+
+    def __init__(self, name: str, version_id: str) -> None:
+        self.name, self.version_id = name, version_id
+
+    def __repr__(self) -> str:
+        return f"<DiscreteTypeInfo: {self.name} {self.version_id}>"
+
+
+class Output:
+    """An output port of a node (what builders take as inputs and what ``model.outputs`` lists)."""
+
+    __slots__ = ("_node", "_index")
+
+    def __init__(self, node: Node, index: int) -> None:
+        self._node, self._index = node, index
+
+    def get_node(self) -> Node:
+        return self._node
+
+    @property
+    def node(self) -> Node:
+        return self._node
+
+    def get_index(self) -> int:
+        return self._index
+
+    @property
+    def index(self) -> int:
+        return self._index
+
+    def get_shape(self) -> Shape:
+        return Shape(self._node._out_shapes[self._index])
+
+    @property
+    def shape(self) -> Shape:
+        return self.get_shape()
+
+    def get_partial_shape(self) -> PartialShape:
+        return PartialShape(self._node._out_shapes[self._index])
+
+    @property
+    def partial_shape(self) -> PartialShape:
+        return self.get_partial_shape()
+
+    def get_element_type(self) -> Type:
+        return self._node._out_types[self._index]
+
+    @property
+    def element_type(self) -> Type:
+        return self.get_element_type()
+
+    def get_names(self) -> set[str]:
+        return set(self._node._out_names[self._index])
+
+    @property
+    def names(self) -> set[str]:
+        return self.get_names()
+
+    def get_any_name(self) -> str:
+        """One tensor name (the smallest, so it is the same on every run)."""
+        names = self._node._out_names[self._index]
+        if not names:
+            raise RuntimeError("Attempt to get a name for a Tensor without names "
+                               f"(output {self._index} of {self._node._describe()})")
+        return min(names)
+
+    @property
+    def any_name(self) -> str:
+        return self.get_any_name()
+
+    def set_names(self, names: set[str]) -> None:
+        self._node._out_names[self._index] = set(names)
+
+    def add_names(self, names: set[str]) -> None:
+        self._node._out_names[self._index] |= set(names)
+
+    def get_target_inputs(self) -> set[Input]:
+        """The input ports (of live nodes) that read this output."""
+        out = set()
+        for ref, i in self._node._targets[self._index]:
+            consumer = ref()
+            if consumer is not None:
+                out.add(Input(consumer, i))
+        return out
+
+    def get_rt_info(self) -> dict[str, Any]:
+        return self._node._out_rt_info.setdefault(self._index, {})
+
+    def _key(self) -> tuple[int, int]:
+        return (id(self._node), self._index)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Output) and other._node is self._node and other._index == self._index
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        names = ", ".join(sorted(self._node._out_names[self._index]))
+        return (f"<Output: names[{names}] shape{shape_str(self._node._out_shapes[self._index])} "
+                f"type: {self.get_element_type().get_type_name()}>")
+
+
+class Input:
+    """An input port of a node."""
+
+    __slots__ = ("_node", "_index")
+
+    def __init__(self, node: Node, index: int) -> None:
+        self._node, self._index = node, index
+
+    def get_node(self) -> Node:
+        return self._node
+
+    def get_index(self) -> int:
+        return self._index
+
+    def get_source_output(self) -> Output:
+        return self._node._inputs[self._index]
+
+    def get_shape(self) -> Shape:
+        return self.get_source_output().get_shape()
+
+    def get_partial_shape(self) -> PartialShape:
+        return self.get_source_output().get_partial_shape()
+
+    def get_element_type(self) -> Type:
+        return self.get_source_output().get_element_type()
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Input) and other._node is self._node and other._index == self._index
+
+    def __hash__(self) -> int:
+        return hash((id(self._node), self._index))
+
+    def __repr__(self) -> str:
+        src = self.get_source_output()
+        return f"<Input: shape{shape_str(src.get_shape())} type: {src.get_element_type().get_type_name()}>"
+
+
+class Node:
+    """One operation in a graph (``openvino.Node``).
+
+    Shapes and element types are inferred when the node is built, so a bad argument fails at
+    the line that made it, with a message naming the op. ``attrs`` holds the op's attributes
+    (strides, axis, the value of a Constant ...) under OpenVINO's attribute names.
+    """
+
+    def __init__(self, op: OpDef, inputs: Sequence[Output], attrs: dict[str, Any] | None = None,
+                 name: str | None = None) -> None:
+        self._op = op
+        self._name = f"{op.type_name}_{next(_ids)}"
+        self._friendly_name = name if name else None
+        self._inputs: list[Output] = list(inputs)
+        self._attrs: dict[str, Any] = dict(attrs or {})
+        self._rt_info: dict[str, Any] = {}
+        self._out_rt_info: dict[int, dict[str, Any]] = {}
+        self._out_shapes: list[tuple[int, ...]] = []
+        self._out_types: list[Type] = []
+        self._validate()
+        self._out_names: list[set[str]] = [set() for _ in self._out_shapes]
+        self._targets: list[list[tuple[weakref.ref[Node], int]]] = [[] for _ in self._out_shapes]
+        for i, src in enumerate(self._inputs):
+            src._node._targets[src._index].append((weakref.ref(self), i))
+
+    # --- shape inference -------------------------------------------------------------------
+    def _validate(self) -> None:
+        """(Re)infer output shapes and types; called on build and on ``Model.reshape``."""
+        try:
+            outs = self._op.infer(self)
+        except ShapeError as e:
+            raise NodeValidationError(f"While validating node {self._describe()}:\n{e}") from None
+        self._out_shapes = [tuple(int(d) for d in s) for s, _ in outs]
+        self._out_types = [t for _, t in outs]
+
+    def _describe(self) -> str:
+        ins = ", ".join(f"{shape_str(s.node._out_shapes[s.index])}:{s.get_element_type().get_type_name()}"
+                        for s in self._inputs)
+        return (f"'{self._op.type_name} {self._name}' with friendly_name "
+                f"'{self.get_friendly_name()}' (inputs: {ins or 'none'})")
+
+    def _in_shape(self, i: int) -> tuple[int, ...]:
+        src = self._inputs[i]
+        return src._node._out_shapes[src._index]
+
+    def _in_type(self, i: int) -> Type:
+        src = self._inputs[i]
+        return src._node._out_types[src._index]
+
+    # --- OpenVINO Node API -----------------------------------------------------------------
+    def get_type_name(self) -> str:
+        return self._op.type_name
+
+    def get_type_info(self) -> TypeInfo:
+        return TypeInfo(self._op.type_name, self._op.version)
+
+    def get_name(self) -> str:
+        """Unique name ``<Type>_<n>`` (process-wide counter, like OpenVINO)."""
+        return self._name
+
+    def get_friendly_name(self) -> str:
+        return self._friendly_name or self._name
+
+    def set_friendly_name(self, name: str) -> None:
+        self._friendly_name = str(name)
+
+    @property
+    def friendly_name(self) -> str:
+        return self.get_friendly_name()
+
+    @friendly_name.setter
+    def friendly_name(self, name: str) -> None:
+        self.set_friendly_name(name)
+
+    def get_rt_info(self) -> dict[str, Any]:
+        """Runtime info: a plain dict kept on the node (HETERO reads ``"affinity"``)."""
+        return self._rt_info
+
+    @property
+    def rt_info(self) -> dict[str, Any]:
+        return self._rt_info
+
+    def get_attributes(self) -> dict[str, Any]:
+        return {k: v for k, v in self._attrs.items() if k != "value" and not k.startswith("_")}
+
+    def get_input_size(self) -> int:
+        return len(self._inputs)
+
+    def get_output_size(self) -> int:
+        return len(self._out_shapes)
+
+    def input(self, i: int) -> Input:
+        return Input(self, i)
+
+    def inputs(self) -> list[Input]:
+        return [Input(self, i) for i in range(len(self._inputs))]
+
+    def input_value(self, i: int) -> Output:
+        return self._inputs[i]
+
+    def input_values(self) -> list[Output]:
+        return list(self._inputs)
+
+    def output(self, i: int) -> Output:
+        if not 0 <= i < len(self._out_shapes):
+            raise IndexError(f"{self._describe()} has {len(self._out_shapes)} output(s), not {i + 1}")
+        return Output(self, i)
+
+    def outputs(self) -> list[Output]:
+        return [Output(self, i) for i in range(len(self._out_shapes))]
+
+    def get_output_shape(self, i: int) -> Shape:
+        return Shape(self._out_shapes[i])
+
+    def get_output_partial_shape(self, i: int) -> PartialShape:
+        return PartialShape(self._out_shapes[i])
+
+    def get_output_element_type(self, i: int) -> Type:
+        return self._out_types[i]
+
+    def get_input_shape(self, i: int) -> Shape:
+        return Shape(self._in_shape(i))
+
+    def get_input_partial_shape(self, i: int) -> PartialShape:
+        return PartialShape(self._in_shape(i))
+
+    def get_input_element_type(self, i: int) -> Type:
+        return self._in_type(i)
+
+    def get_element_type(self) -> Type:
+        if len(self._out_types) != 1:
+            raise RuntimeError(f"get_element_type() needs a single output; {self._describe()} "
+                               f"has {len(self._out_types)}")
+        return self._out_types[0]
+
+    @property
+    def shape(self) -> Shape:
+        return self.get_output_shape(0)
+
+    def __repr__(self) -> str:
+        shapes = ", ".join(shape_str(s) for s in self._out_shapes)
+        return f"<{self._op.type_name}: '{self.get_friendly_name()}' ({shapes})>"
+
+    # --- cloning ---------------------------------------------------------------------------
+    def _clone(self, inputs: Sequence[Output]) -> Node:
+        """Same op, attributes, names and rt_info, new inputs (used by ``Model.clone``)."""
+        new = object.__new__(type(self))
+        new._op = self._op
+        new._name = f"{self._op.type_name}_{next(_ids)}"
+        new._friendly_name = self.get_friendly_name()
+        new._inputs = list(inputs)
+        new._attrs = dict(self._attrs)
+        new._rt_info = dict(self._rt_info)
+        new._out_rt_info = {k: dict(v) for k, v in self._out_rt_info.items()}
+        new._out_shapes = list(self._out_shapes)
+        new._out_types = list(self._out_types)
+        new._validate()
+        new._out_names = [set(n) for n in self._out_names]
+        new._targets = [[] for _ in new._out_shapes]
+        for i, src in enumerate(new._inputs):
+            src._node._targets[src._index].append((weakref.ref(new), i))
+        return new
