@@ -104,7 +104,9 @@ def to_png(fig, width: int | None = None, height: int | None = None, dpi: int = 
     _axis(ax, layout.yaxis, "y", fg)
     title = _text(layout.title)
     if title:
-        ax.set_title(title, color=fg, fontsize=11)
+        # leave room above the axes for annotations anchored to the top (e.g. a device switch)
+        top_notes = any(a.yref == "paper" for a in layout.annotations or ())
+        ax.set_title(title, color=fg, fontsize=11, pad=16 if top_notes else 6)
     if has_labels and layout.showlegend is not False:
         ax.legend(fontsize=8, loc="best")
     mfig.tight_layout()
