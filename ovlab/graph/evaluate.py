@@ -49,6 +49,8 @@ def make_plan(ops: list[Node]) -> Plan:
         if isinstance(n, Constant) or (n._inputs and not isinstance(n, (Parameter, Result))
                                        and all(id(s._node) in const for s in n._inputs)):
             const.add(id(n))
+            if not isinstance(n, Constant):  # created now so that clones share the folded values
+                n._attrs.setdefault("_folded", {})
     donate = {}
     for n in ops:
         ok = n._op.inplace and bool(n._inputs)
@@ -137,7 +139,7 @@ def evaluate(ops: Sequence[Node], plan: Plan, parameters: Sequence[Parameter],
 def _folded(node: Node, xs: list[np.ndarray], precision: str) -> list[np.ndarray]:
     """Outputs of an op fed by Constants only, computed once per precision and kept (shared
     by clones, whose Constants share their values), as a compiler would fold them."""
-    cache = node._attrs.setdefault("_folded", {})
+    cache = node._attrs["_folded"]
     if precision not in cache:
         assert node._op.compute is not None
         outs = node._op.compute(node, xs, Ctx(False, (True,) * len(node._out_shapes)))

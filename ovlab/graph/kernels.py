@@ -25,6 +25,8 @@ F32 = np.float32
 _COLS_BYTES = 24 << 20
 # Below this many output pixels per image, images are folded into one wider matrix product.
 _FOLD_PIXELS = 1024
+# Memory-bound kernels (pooling, LRN) take batches this many bytes at a time (cache-sized).
+_CHUNK_BYTES = 1 << 20
 
 
 def round_to(a: np.ndarray, type_name: str, inplace: bool = False) -> np.ndarray:
@@ -154,7 +156,22 @@ def _separable(x: np.ndarray, kernel: Sequence[int], strides: Sequence[int],
     A 3x3 window costs 2 + 2 passes instead of 8, the second on shrunk data, and padding is
     never materialised: each tap only updates the outputs whose window it falls inside, so
     padded (or ceil-extended) positions never contribute. Windows with no pixel get ``empty``.
+    Large batches go a few images at a time so the intermediate passes stay in cache.
     """
+    n = x.shape[0]
+    step = max(1, _CHUNK_BYTES // max(x[:1].nbytes, 1))
+    if n <= step:
+        return _separable_chunk(x, kernel, strides, dilations, pads_begin, out_sp, ufunc, empty)
+    out = np.empty(x.shape[:2] + tuple(out_sp), dtype=x.dtype)
+    for b0 in range(0, n, step):
+        out[b0:b0 + step] = _separable_chunk(x[b0:b0 + step], kernel, strides, dilations,
+                                             pads_begin, out_sp, ufunc, empty)
+    return out
+
+
+def _separable_chunk(x: np.ndarray, kernel: Sequence[int], strides: Sequence[int],
+                     dilations: Sequence[int], pads_begin: Sequence[int], out_sp: Sequence[int],
+                     ufunc: np.ufunc, empty: float) -> np.ndarray:
     y = x
     for ax in reversed(range(len(kernel))):
         k, s, d, pb, o = kernel[ax], strides[ax], dilations[ax], pads_begin[ax], out_sp[ax]
@@ -263,7 +280,7 @@ def lrn(x: np.ndarray, axes: Sequence[int], alpha: float, beta: float, bias: flo
     """
     out = np.empty(x.shape, dtype=F32)
     n = x.shape[0] if x.ndim else 1
-    step = n if 0 in axes else max(1, min(n, (4 << 20) // max(x[:1].nbytes, 1)))
+    step = n if 0 in axes else max(1, min(n, _CHUNK_BYTES // max(x[:1].nbytes, 1)))
     lo = hi = (size - 1) // 2  # an even size uses size - 1 neighbours, as OpenVINO does
     scale, beta_f = F32(alpha / size ** len(axes)), F32(beta)
     for b0 in range(0, n, step):

@@ -383,7 +383,11 @@ class HardwareBackend(Backend):
         if streams is None or streams == -1:
             streams = 1 if (self.mode == hint.PerformanceMode.LATENCY and streams is None) \
                 else spec.streams_throughput
-        streams = max(1, min(int(streams), spec.range_for_streams[1]))
+        # the CPU clamps NUM_STREAMS to its range (measured: 4 -> 2 on 2 cores); the GPU plugin
+        # keeps a value the user set (intel_gpu execution_config.cpp)
+        streams = max(1, int(streams))
+        if spec.plugin == "CPU" or "NUM_STREAMS" not in config:
+            streams = min(streams, spec.range_for_streams[1])
         if self.num_requests:
             streams = min(streams, self.num_requests)
         self.streams = streams
