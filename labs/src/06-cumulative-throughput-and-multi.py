@@ -348,20 +348,17 @@ pd.DataFrame(rows).set_index(["config", "device"])
 
 # %% [markdown]
 # The CPU went from THROUGHPUT with 4 streams and 4 workers to LATENCY with 1 stream and 1 worker,
-# with profiling on; the model now asks for 5 requests instead of 8.
+# with profiling on, and the GPU from 2 streams (THROUGHPUT's own choice) to the 4 streams asked
+# for, so 8 workers: the model now asks for 9 requests instead of 8. (A `NUM_STREAMS` you set is
+# kept by the GPU plugin, which applies the hint's stream count only when you did not set one; the
+# CPU plugin clamps it to its `RANGE_FOR_STREAMS`.) Each device gets only its own settings.
 #
-# **The GPU's 4 streams became 2.** ovlab caps `NUM_STREAMS` at the upper end of the device's
-# `RANGE_FOR_STREAMS`, which is 2 for these GPUs. The real GPU plugin keeps a `NUM_STREAMS` you set
-# (its `execution_config.cpp` applies the hint's stream count only when you did not set one), so
-# on a real Iris Xe you would get 4 streams and 8 requests here. The point of the example stands:
-# each device gets only its own settings.
-#
-# Profiling is now on for the CPU only. Five requests at once fill the GPU's 4 workers and send
-# the fifth to the CPU; only that one has executed profiling rows:
+# Profiling is now on for the CPU only. Nine requests at once fill the GPU's 8 workers and send
+# the ninth to the CPU; only that one has executed profiling rows:
 
 # %%
 m = laptop.compile_model(googlenet, "AUTO:GPU,CPU", {**CTPUT, **variants["DEVICE_PROPERTIES"]})
-requests = [m.create_infer_request() for _ in range(5)]
+requests = [m.create_infer_request() for _ in range(9)]
 laptop.trace.clear()
 for r in requests:
     r.start_async()
