@@ -35,8 +35,8 @@ class _Dashboard:
         self.platform, self.seed = platform, seed
         self.model = zoo.load(model, precision)
         self.model_label = f"{model} {precision}"
-        style = {"description_width": "150px"}
-        layout = widgets.Layout(width="460px")
+        style = {"description_width": "200px"}
+        layout = widgets.Layout(width="520px")
         self.device = widgets.Combobox(value=device, options=list(self.devices),
                                        description="device", style=style, layout=layout,
                                        ensure_option=False)

@@ -94,7 +94,7 @@ def test_dashboard_reacts_to_widgets(lab, page, shot_dir, notebook):
     assert dash.locator(".widget-toggle-buttons").count() >= 2  # hint and batching
     assert dash.locator(".widget-slider").count() >= 1
     page.screenshot(path=str(shot_dir / f"{stem}-1-ran.png"), full_page=False)
-    live.screenshot(path=str(shot_dir / f"{stem}-dashboard.png"))
+    dash.screenshot(path=str(shot_dir / f"{stem}-dashboard.png"))  # widgets and live plot
 
     timings = {}
     # 1. AUTO_BATCH_TIMEOUT: the first slider; one step right (+50 ms)
