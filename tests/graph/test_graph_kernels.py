@@ -230,3 +230,25 @@ def test_f16_model_types_round_without_f16_precision(rng):
     (got,) = run(ops.matmul(p, w, False, False), [p], x)
     assert got.dtype == np.float16
     np.testing.assert_allclose(got, f16(x.astype(np.float64) @ w.get_data()), rtol=1e-3)
+
+
+def test_large_batches_are_chunked_consistently(rng):
+    """Pooling, LRN and convolution work a few images at a time on big batches; the result
+    must equal running every image on its own."""
+    x = rng.standard_normal((3, 64, 96, 96)).astype(np.float32)  # 2.4 MB per image
+    p = ops.parameter(x.shape, np.float32)
+    one = ops.parameter([1, *x.shape[1:]], np.float32)
+    w = rng.standard_normal((8, 64, 3, 3)).astype(np.float32) * 0.1
+
+    def heads(src):
+        return [ops.max_pool(src, [2, 2], [1, 1], [1, 1], [1, 1], [3, 3], "ceil").output(0),
+                ops.avg_pool(src, [1, 1], [1, 1], [1, 1], [3, 3], False),
+                ops.lrn(src, np.array([1], np.int64), 1e-2, 0.75, 1.0, 5),
+                ops.convolution(src, w, [1, 1], [1, 1], [1, 1], [1, 1])]
+
+    big = Model(heads(p), [p])._evaluate({0: x})
+    small = Model(heads(one), [one])
+    singles = [small._evaluate({0: x[i:i + 1]}) for i in range(len(x))]
+    for k, got in enumerate(big):
+        np.testing.assert_allclose(got, np.concatenate([s[k] for s in singles]), rtol=1e-5,
+                                   atol=1e-5)
