@@ -16,7 +16,7 @@ import numpy as np
 
 from .costs import OpCost, op_costs
 from .evaluate import Plan, evaluate, make_plan
-from .node import Node, NodeValidationError, Output
+from .node import Named, Node, NodeValidationError, Output
 from .ops import RESULT, Parameter, Result
 from .types import PartialShape, Shape, Type, shape_str
 
@@ -81,7 +81,7 @@ def _dims(shape: Any) -> tuple[int, ...]:
     return dims
 
 
-class Model:
+class Model(Named):
     """A neural network: Results computed from Parameters (``openvino.Model``).
 
     ``Model(results, parameters, name=None)``: ``results`` are Result nodes, or nodes/outputs
@@ -149,19 +149,6 @@ class Model:
     def get_name(self) -> str:
         return self._name
 
-    def get_friendly_name(self) -> str:
-        return self._friendly_name or self._name
-
-    def set_friendly_name(self, name: str) -> None:
-        self._friendly_name = str(name)
-
-    @property
-    def friendly_name(self) -> str:
-        return self.get_friendly_name()
-
-    @friendly_name.setter
-    def friendly_name(self, name: str) -> None:
-        self.set_friendly_name(name)
 
     def get_rt_info(self, *path: str) -> Any:
         """The model's runtime info dict (or one value of it: ``get_rt_info("key")``)."""

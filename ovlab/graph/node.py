@@ -199,7 +199,28 @@ class Input:
         return f"<Input: shape{shape_str(src.get_shape())} type: {src.get_element_type().get_type_name()}>"
 
 
-class Node:
+class Named:
+    """A unique ``_name`` and a friendly name defaulting to it (nodes and models alike)."""
+
+    _name: str
+    _friendly_name: str | None
+
+    def get_friendly_name(self) -> str:
+        return self._friendly_name or self._name
+
+    def set_friendly_name(self, name: str) -> None:
+        self._friendly_name = str(name)
+
+    @property
+    def friendly_name(self) -> str:
+        return self.get_friendly_name()
+
+    @friendly_name.setter
+    def friendly_name(self, name: str) -> None:
+        self.set_friendly_name(name)
+
+
+class Node(Named):
     """One operation in a graph (``openvino.Node``).
 
     Shapes and element types are inferred when the node is built, so a bad argument fails at
@@ -259,19 +280,6 @@ class Node:
         """Unique name ``<Type>_<n>`` (process-wide counter, like OpenVINO)."""
         return self._name
 
-    def get_friendly_name(self) -> str:
-        return self._friendly_name or self._name
-
-    def set_friendly_name(self, name: str) -> None:
-        self._friendly_name = str(name)
-
-    @property
-    def friendly_name(self) -> str:
-        return self.get_friendly_name()
-
-    @friendly_name.setter
-    def friendly_name(self, name: str) -> None:
-        self.set_friendly_name(name)
 
     def get_rt_info(self) -> dict[str, Any]:
         """Runtime info: a plain dict kept on the node (HETERO reads ``"affinity"``)."""
