@@ -78,7 +78,6 @@ class Core:
         self._core_props: dict[str, Any] = {"CACHE_DIR": ""}
         self._shares: dict[str, DeviceShare] = {}  # device -> its running inferences
         self._plugins = make_plugins(self)
-        self._default_core_request = None
 
     def __repr__(self) -> str:
         return f"<ovlab.Core on {self.platform.name}: {', '.join(self.available_devices)}>"
