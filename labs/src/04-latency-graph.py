@@ -204,7 +204,7 @@ for hint in ["LATENCY", "THROUGHPUT"]:
 
 # %% [markdown]
 # What to look for in the plot: the same CPU band as before, a switch at ~14.5 s (iteration
-# ~480), and then latencies of 0.05 to 0.6 s that oscillate, with tall spikes near 1 s.
+# ~480), and then latencies of 0.05 to about 0.55 s that oscillate, with tall spikes near 1 s.
 
 # %%
 ov.viz.show(ov.viz.latency_figure(tput_run, "Inference Latency (THROUGHPUT)"))
@@ -216,7 +216,7 @@ ov.viz.show(ov.viz.latency_figure(tput_run, "Inference Latency (THROUGHPUT)"))
 # (`AUTO_BATCH_TIMEOUT`, 1000 ms) fires.
 # - AUTO gives each request the lowest-numbered idle worker request, so worker 0 fills first: 16
 #   arrivals at 30 ms take ~480 ms, so its first request waits ~0.5 s and its last one almost
-#   nothing. That is the saw-tooth between ~0.05 and ~0.6 s.
+#   nothing. That is the saw-tooth between ~0.05 and ~0.55 s.
 # - While worker 0's batch runs on the GPU, its 16 requests are busy, so the next arrivals go to
 #   worker 1. Worker 1 never gets 16: its timer fires first, and the few requests it holds then run
 #   **alone, at batch 1** (status `timeout-alone`), after waiting up to 1000 ms. Those are the
@@ -250,8 +250,8 @@ print("  timer expiries per batch worker:", {int(w): int(n) for w, n in per_work
 # (batching turns on after the switch, and latency grows and jitters). The numbers differ:
 # - the seed switches at iteration ~670 and shows a ramp to 0.1-0.4 s from ~450; ovlab switches at
 #   ~480 (two GPU compiles of ~7.4 s each) with no ramp before it;
-# - the seed's band is about 0.05-0.35 s with spikes of 0.75-1.95 s; ovlab's is 0.05-0.6 s with
-#   spikes up to ~1.05 s, because a request can wait at most one timeout plus its own run.
+# - the seed's band is about 0.05-0.35 s with spikes of 0.75-1.95 s; ovlab's is 0.05-0.55 s with
+#   spikes up to ~1 s, because a request can wait at most one timeout plus its own run.
 #
 # The seed does not say what batch size its GPU chose or what else the laptop ran; ovlab's iGPU
 # picks 16. Spikes near 2 s would need a request to wait almost two timer periods, while in

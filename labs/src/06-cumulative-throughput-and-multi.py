@@ -262,7 +262,8 @@ ov.viz.show(fig)
 
 # %% [markdown]
 # What to read here:
-# - One GPU saturates at 2 requests (its 2 streams); more requests only queue.
+# - One GPU is nearly saturated by one request in flight and fully by 2 (its 2 streams keep it
+#   busy between inferences); more requests only queue.
 # - `MULTI` with the GPUs first grows by one GPU's worth for every 4 more requests, and saturates
 #   near the sum of all devices once its 28 workers are busy.
 # - Plain `AUTO` + CTPUT is *slow* at light load: DEVICE_PRIORITY sends everything to the CPU
@@ -315,12 +316,13 @@ for name, config in [("GPU", {}), ("MULTI:GPU,CPU", NO_BATCH), ("AUTO:GPU,CPU", 
 pd.DataFrame(rows).set_index("device")
 
 # %% [markdown]
-# The synchronous loop on `MULTI:GPU,CPU` is *slower* than on the GPU alone (the GPU runs 2
-# streams, each at about half speed), and on plain `AUTO` + CTPUT it runs on one of the CPU's 4
-# streams. With an `AsyncInferQueue` of the optimal size, both devices work and the throughput
-# adds up. In ovlab's cost model a stream owns a fixed share of its device, whether or not the
-# other streams are busy; that is how CPU streams behave (each has its own cores), and a
-# simplification for GPU streams, which share the GPU's execution units.
+# The synchronous loop on `MULTI:GPU,CPU` runs every inference on the GPU, one at a time: no faster
+# than the GPU alone, and the CPU never works. On plain `AUTO` + CTPUT it is much slower: each
+# inference goes to the CPU (first in the list), on one of its 4 THROUGHPUT streams. With an
+# `AsyncInferQueue` of the optimal size both devices work and the throughput adds up. (In ovlab's
+# cost model a CPU stream owns its share of the cores even when the others are idle, while GPU
+# streams are queues onto the whole GPU: one inference alone runs at full speed, and busy streams
+# share the execution units.)
 
 # %% [markdown]
 # ## 6. Per-device configuration: DEVICE_PROPERTIES

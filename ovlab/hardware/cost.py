@@ -4,8 +4,9 @@ Each op is timed as a roofline, ``max(flops / (peak * efficiency), bytes / bandw
 fixed dispatch cost. Batching helps for the reasons it helps on real hardware: the per-op and
 per-inference costs are paid once per batch, and weights are read once per batch (the graph layer
 counts them once), so a batch of N costs more than one inference and less than N. Streams split a
-device: with S streams each inference takes ``S ** stream_scaling`` times as long, so total
-throughput grows by ``S ** (1 - stream_scaling)``. Jitter is lognormal and seeded.
+device: with S busy streams each inference takes ``S ** stream_scaling`` times as long, so total
+throughput grows by ``S ** (1 - stream_scaling)`` (how idle streams are treated depends on the
+device's ``stream_share``, see ``runtime/sharing.py``). Jitter is lognormal and seeded.
 """
 
 from __future__ import annotations

@@ -56,7 +56,8 @@ def _gpu(full_name, *, device_type, gflops_f32, bw, mem, link, caps, per_op=20e-
         cached_load_s=0.35, streams_throughput=2, range_for_streams=(1, 2),
         range_for_async_infer_requests=(1, 2, 1), requests_per_stream=2, stream_scaling=0.9,
         jitter=jitter, optimal_batch=16, max_batch=256, inference_precision="f16",
-        compile_host_load=host_load, architecture="GPU: vendor=0x8086 arch=v12.0.0", **kw)
+        compile_host_load=host_load, architecture="GPU: vendor=0x8086 arch=v12.0.0",
+        stream_share="dynamic", **kw)
 
 
 LAPTOP_CPU = _cpu(
@@ -77,7 +78,7 @@ AI_BOOST_NPU = DeviceSpec(
     per_op_s=10e-6, per_infer_s=400e-6, first_infer_factor=1.5, compile_base_s=3.0,
     compile_per_op_s=60e-3, compile_per_mb_s=30e-3, cached_load_s=0.5, streams_throughput=1,
     range_for_streams=(1, 1), range_for_async_infer_requests=(1, 4, 1), requests_per_stream=4,
-    stream_scaling=1.0, jitter=0.05, inference_precision="f16",
+    stream_scaling=1.0, jitter=0.05, inference_precision="f16", stream_share="dynamic",
     supported_ops=KNOWN_OPS - NPU_UNSUPPORTED, compile_host_load=0.3, architecture="3720")
 SERVER_CPU = _cpu(
     "Intel(R) Xeon(R) Gold 6438Y+", gflops_f32=4000.0, cores_streams=16, bw=300.0, mem=256.0,

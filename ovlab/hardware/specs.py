@@ -40,13 +40,17 @@ class DeviceSpec:
     range_for_streams: tuple[int, int]
     range_for_async_infer_requests: tuple[int, int, int]
     requests_per_stream: int  # OPTIMAL_NUMBER_OF_INFER_REQUESTS = streams x this (GPU: 2 under THROUGHPUT)
-    stream_scaling: float  # one inference with S streams takes S**stream_scaling x as long
+    stream_scaling: float  # S busy streams: each inference takes S**stream_scaling x as long
     jitter: float  # sigma of the lognormal noise on each inference time
     optimal_batch: int | None = None  # base OPTIMAL_BATCH_SIZE (GPUs); None: not reported
     max_batch: int | None = None
     inference_precision: str = "f32"  # default INFERENCE_PRECISION_HINT: CPU f32, GPU f16
     supported_ops: frozenset[str] | None = ALL_OPS
     compile_host_load: float = 0.0  # while this device compiles, CPU inferences slow by 1 + this
+    # "fixed": a stream owns 1/S of the device (CPU streams are pinned to their cores), so a lone
+    # inference is slow too; "dynamic": streams are queues onto the whole device (GPU, NPU), so a
+    # lone inference runs at full speed and only busy streams share the device
+    stream_share: str = "fixed"
     architecture: str = "intel64"
     extra: dict = field(default_factory=dict, compare=False, hash=False)
 

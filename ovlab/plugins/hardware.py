@@ -406,7 +406,14 @@ class HardwareBackend(Backend):
         self.perf_count = bool(config.get("PERF_COUNT", False))
         self._op_costs = model._cost(model._batch_size())
         self._base = cost.inference_time(spec, self._op_costs, self.compute_precision)
-        self._stream_factor = cost.stream_factor(spec, streams)
+        if spec.stream_share == "dynamic":
+            # whole-device speed alone; S busy streams together demand S**scaling of the device,
+            # so processor sharing stretches each to S**scaling x, as a fixed share would
+            self._stream_factor = 1.0
+            self._demand = cost.stream_factor(spec, streams) / streams
+        else:
+            self._stream_factor = cost.stream_factor(spec, streams)
+            self._demand = 1.0 / streams
         self._idle_rows = self._profile(0.0)  # without PERF_COUNT every run reports these
         self._free = list(range(streams))
         self._queue: deque[Job] = deque()
@@ -442,7 +449,7 @@ class HardwareBackend(Backend):
             nominal *= 0.5
         # the device is shared with every other inference running on it (processor sharing)
         core._device_share(self.device).start(
-            nominal, 1.0 / self.streams, lambda: self._finish(job, stream, now, fail))
+            nominal, self._demand, lambda: self._finish(job, stream, now, fail))
 
     def _finish(self, job: Job, stream: int, started: float, fail: bool) -> None:
         core = self.core

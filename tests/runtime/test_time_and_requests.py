@@ -375,3 +375,23 @@ def test_throughput_streams_fill_the_device_without_slowing_each_other(small_cnn
     for r in reqs:
         r.wait()
     assert peak == pytest.approx(1.0)  # 4 streams x 1/4 of the device
+
+
+def test_gpu_streams_share_the_whole_gpu_cpu_streams_own_their_cores(small_cnn):
+    def lone_latency(device, hint):
+        core = ovlab.Core(seed=9)
+        cfg = {"PERFORMANCE_HINT": hint, "ALLOW_AUTO_BATCHING": False}
+        req = core.compile_model(small_cnn, device, cfg).create_infer_request()
+        req.infer()  # warm-up
+        times = []
+        for _ in range(30):
+            req.start_async()
+            req.wait()
+            times.append(req.latency)
+        return np.median(times)
+
+    # a lone inference on a 2-stream GPU model runs at whole-GPU speed ...
+    assert lone_latency("GPU", "THROUGHPUT") == pytest.approx(lone_latency("GPU", "LATENCY"),
+                                                              rel=0.25)
+    # ... while a lone inference on a 4-stream CPU model gets one stream's cores
+    assert lone_latency("CPU", "THROUGHPUT") > 2 * lone_latency("CPU", "LATENCY")
