@@ -28,6 +28,17 @@ def _same(a: Any, b: Any) -> bool:
     return a == b
 
 
+def error_message(fn) -> str:
+    """The message of the RuntimeError that ``fn()`` raises, without OpenVINO's chain of
+    ``Exception from src/...`` lines (so a lab prints what matters); ``"no error"`` if none."""
+    try:
+        fn()
+    except RuntimeError as err:
+        lines = str(err).strip().splitlines()
+        return " ".join(x for x in lines if not x.startswith(("Exception from ", "Check '")))
+    return "no error"
+
+
 def ms(seconds: float) -> str:
     """Seconds as a short millisecond string (for prints that must not depend on float noise)."""
     return f"{seconds * 1000:.1f} ms"

@@ -412,17 +412,11 @@ laptop.compile_model(googlenet, "CPU", {hints.performance_mode: "throughput"})
 
 # %% [markdown]
 # Read-only keys cannot be set, a key the device does not know cannot be read or passed, and a
-# plugin without a device cannot compile. A small helper keeps only the message of each error:
+# plugin without a device cannot compile. A small helper (`ovlab.labtools.error_message`) keeps
+# only the message of each error:
 
 # %%
-def message(fn):
-    """The message of the RuntimeError that fn() raises, without the chain of source lines."""
-    try:
-        fn()
-    except RuntimeError as err:
-        lines = str(err).strip().splitlines()
-        return " ".join(x for x in lines if not x.startswith(("Exception from ", "Check '")))
-    return "no error"
+message = ov.labtools.error_message  # the error's message without the chain of source lines
 
 
 print(message(lambda: laptop.set_property("CPU", {props.optimal_number_of_infer_requests: 3})))

@@ -64,14 +64,7 @@ def paced_workload(machine, compiled, n, interval_ms):
 # inferences in red and compiles as grey bars.
 
 # %%
-def message(fn):
-    """The message of the RuntimeError that fn() raises, without the chain of source lines."""
-    try:
-        fn()
-    except RuntimeError as err:
-        lines = str(err).strip().splitlines()
-        return " ".join(x for x in lines if not x.startswith(("Exception from ", "Check '")))
-    return "no error"
+message = ov.labtools.error_message  # the error's message without the chain of source lines
 
 
 def fallback_gantt(machine, t0, t1, title):
