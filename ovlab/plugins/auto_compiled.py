@@ -75,16 +75,22 @@ class _MetaBackend(Backend):
     def set_property(self, props: dict[str, Any]) -> None:
         raise PluginError(_SET_REFUSED, f"{self.source.rsplit(':', 1)[0]}:29")
 
-    def _common(self, key: str) -> tuple[bool, Any]:
+    def get_property(self, key: str) -> Any:
+        """The keys AUTO and MULTI answer alike, then the subclass's own."""
         if key == "SUPPORTED_PROPERTIES":
-            return True, dict(self.supported)
+            return dict(self.supported)
         if key == "MULTI_DEVICE_PRIORITIES":
-            return True, self.str_devices
+            return self.str_devices
         if key == "MODEL_PRIORITY":
-            return True, self.settings.priority
+            return self.settings.priority
         if key == "PERF_COUNT":
-            return True, self.settings.flag("PERF_COUNT")
-        return False, None
+            return self.settings.flag("PERF_COUNT")
+        if key == "EXECUTION_DEVICES":
+            return self.schedule.execution_devices()
+        return self._own_property(key)
+
+    def _own_property(self, key: str) -> Any:  # pragma: no cover - abstract
+        raise self._unsupported(key)
 
 
 class AutoBackend(_MetaBackend):
@@ -120,15 +126,10 @@ class AutoBackend(_MetaBackend):
             return self.model
 
     # --- properties ------------------------------------------------------------------------
-    def get_property(self, key: str) -> Any:
+    def _own_property(self, key: str) -> Any:
         s = self.schedule
-        found, value = self._common(key)
-        if found:
-            return value
         if key == "PERFORMANCE_HINT":
             return self.settings.hint
-        if key == "EXECUTION_DEVICES":
-            return s.execution_devices()
         if key == "OPTIMAL_NUMBER_OF_INFER_REQUESTS":
             return self.optimal_number()
         if key == "NETWORK_NAME":
@@ -228,19 +229,14 @@ class CumulativeBackend(_MetaBackend):
         compiled = self.schedule.compiled()
         return compiled[0].runtime_model() if compiled else self.model
 
-    def get_property(self, key: str) -> Any:
+    def _own_property(self, key: str) -> Any:
         s = self.schedule
-        found, value = self._common(key)
-        if found:
-            return value
         if key == "PERFORMANCE_HINT":
             # MULTI always reports THROUGHPUT; AUTO reports the CUMULATIVE_THROUGHPUT it was given
             return PerformanceMode.THROUGHPUT if self.plugin_name == "MULTI" \
                 else PerformanceMode.CUMULATIVE_THROUGHPUT
         if key == "SCHEDULE_POLICY":
             return s.policy
-        if key == "EXECUTION_DEVICES":
-            return s.execution_devices()
         if key == "OPTIMAL_NUMBER_OF_INFER_REQUESTS":
             return sum(int(b.optimal_requests()) for b in s.compiled())
         if key == "NETWORK_NAME":
