@@ -9,6 +9,7 @@
 from . import properties
 from .graph import Model, PartialShape, Shape, Type
 from .hardware import DeviceSpec, Platform, preset
+from .plugins import PLUGINS as _PLUGINS
 from .runtime import (
     OPENVINO_VERSION,
     AsyncInferQueue,
@@ -20,6 +21,9 @@ from .runtime import (
     Tensor,
     Version,
 )
+from .runtime.core import register_plugins as _register_plugins
+
+_register_plugins(_PLUGINS)
 
 __version__ = "0.1.0"
 

@@ -1,6 +1,6 @@
 """Cutting a model into submodels, the mechanism under HETERO.
 
-HETERO decides which ops go together (``plugins/hetero.py``); this module builds each piece as
+HETERO decides which ops go together (``plugins/hetero/``); this module builds each piece as
 a runnable ``Model``, following OpenVINO's rules: every tensor that enters the piece from
 outside becomes one Parameter (shared by all readers inside), every tensor read outside becomes
 one Result, and Constants are not transferred but copied into each piece that reads them.

@@ -54,6 +54,17 @@ def _flatten_device_properties(config: dict[str, Any]) -> dict[str, dict[str, An
     return per_device
 
 
+# The plugin list the Core reads, as OpenVINO's Core reads plugins.xml: device name -> a factory
+# ``factory(core, name)``. ``ovlab/__init__.py`` registers ovlab's plugins here when ovlab is
+# imported; the runtime itself never imports them.
+_PLUGIN_FACTORIES: dict[str, Any] = {}
+
+
+def register_plugins(factories: dict[str, Any]) -> None:
+    """Add plugin factories (``{"CPU": factory, ...}``) that every new Core creates."""
+    _PLUGIN_FACTORIES.update(factories)
+
+
 class Core:
     """The entry point, as in OpenVINO, plus the simulation: ``clock``, ``trace``, ``platform``.
 
@@ -64,8 +75,6 @@ class Core:
 
     def __init__(self, platform: str | Platform = "laptop", seed: int = 0,
                  realtime: float | None = None) -> None:
-        from ..plugins import make_plugins
-
         self.platform = preset(platform) if isinstance(platform, str) else platform
         self.seed = seed
         self.clock = Clock(realtime)
@@ -77,7 +86,10 @@ class Core:
         self._blob_cache: dict[tuple, float] = {}  # the virtual disk behind CACHE_DIR
         self._core_props: dict[str, Any] = {"CACHE_DIR": ""}
         self._shares: dict[str, DeviceShare] = {}  # device -> its running inferences
-        self._plugins = make_plugins(self)
+        if not _PLUGIN_FACTORIES:
+            raise RuntimeError("ovlab: no plugins are registered (import ovlab, which registers "
+                               "them, before making a Core)")
+        self._plugins = {name: factory(self, name) for name, factory in _PLUGIN_FACTORIES.items()}
 
     def __repr__(self) -> str:
         return f"<ovlab.Core on {self.platform.name}: {', '.join(self.available_devices)}>"

@@ -32,7 +32,7 @@ _SHORT = {"Convolution": "Conv", "GroupConvolution": "GConv", "MaxPool": "Max", 
 def _facts(obj: Any, affinity: Mapping[str, str] | None
            ) -> tuple[Model, dict[Node, str], dict[Node, int], str]:
     """(model, {node: device}, {node: submodel}, what was drawn) from whatever the user has."""
-    from ..plugins.hetero_split import HeteroPlan, split
+    from ..plugins.hetero.split import HeteroPlan, split
 
     plan = None
     backend = getattr(obj, "_backend", obj)

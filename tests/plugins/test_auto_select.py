@@ -5,7 +5,7 @@ import pytest
 import ovlab
 import ovlab.properties as props
 from ovlab import zoo
-from ovlab.plugins.auto_select import DeviceInfo
+from ovlab.plugins.auto.select import DeviceInfo
 from ovlab.properties import hint
 
 

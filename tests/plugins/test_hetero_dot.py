@@ -12,7 +12,7 @@ import ovlab
 import ovlab.opset as ops
 from ovlab import zoo
 from ovlab.graph import Constant, Parameter
-from ovlab.plugins.hetero_dot import PALETTE
+from ovlab.plugins.hetero.dot import PALETTE
 from ovlab.viz.hetero import graph_figure
 
 # the .dot files the real runtime wrote (shared/ sits beside the project root); none -> skipped

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 import ovlab
 import ovlab.opset as ops
 from ovlab.graph import Constant, Parameter, Result
-from ovlab.plugins.hetero_split import greedy_affinities, make_plan, split
+from ovlab.plugins.hetero.split import greedy_affinities, make_plan, split
 
 
 def names(group):

@@ -11,7 +11,7 @@ measured (``reference/openvino-measured.md`` sections 4-8):
 * Device list: ``HETERO:GPU,CPU``, ``HETERO`` + ``MULTI_DEVICE_PRIORITIES`` (a trailing comma from
   ``props.device.priorities("GPU", "CPU")`` is fine), or ``core.set_property("HETERO", ...)``.
 * Automatic mode (no op has an ``"affinity"`` in its rt_info): greedy ``query_model``, the first
-  device takes every op it supports (:mod:`.hetero_split`). Manual mode (any op has one): every
+  device takes every op it supports (:mod:`.split`). Manual mode (any op has one): every
   op must have one, the list is not consulted, an affinity may even name a device that is not in
   it. Combined mode is manual mode with affinities copied from ``query_model``.
 * Each submodel is compiled in turn (the HETERO compile time is the sum) through the Core, so a
@@ -40,16 +40,16 @@ from typing import Any
 
 import numpy as np
 
-from .. import _errors
-from .._errors import PluginError
-from ..hardware import cost
-from ..hardware.specs import DeviceSpec
-from ..properties import hint
-from ..runtime import device_name as dn
-from ..runtime.backend import Backend, Job, Outputs, ProfilingInfo
-from ..runtime.plugin import Plugin
-from . import hetero_dot
-from .hetero_split import HeteroPlan, greedy_affinities, make_plan
+from ... import _errors
+from ..._errors import PluginError
+from ...hardware import cost
+from ...hardware.specs import DeviceSpec
+from ...properties import hint
+from ...runtime import device_name as dn
+from ...runtime.backend import Backend, Job, Outputs, ProfilingInfo
+from ...runtime.plugin import Plugin
+from . import dot as hetero_dot
+from .split import HeteroPlan, greedy_affinities, make_plan
 
 __all__ = ["HeteroPlugin", "HeteroBackend", "format_counters", "difficult_model"]
 
@@ -588,8 +588,8 @@ def difficult_model(blocks: int = 8, channels: int = 64, size: int = 56, seed: i
     trunk on the NPU and the whole tail on the CPU by hand needs one transfer and is faster than
     either (claim H09).
     """
-    from .. import opset as ops
-    from ..graph import Model
+    from ... import opset as ops
+    from ...graph import Model
 
     rng = np.random.default_rng(seed)
 

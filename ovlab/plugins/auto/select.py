@@ -20,11 +20,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .._errors import PluginError
-from ..properties.hint import PerformanceMode
-from ..runtime import config as cfgmod
-from ..runtime import device_name as dn
-from .auto_config import CORE_PASS_KEYS
+from ..._errors import PluginError
+from ...properties.hint import PerformanceMode
+from ...runtime import config as cfgmod
+from ...runtime import device_name as dn
+from .config import CORE_PASS_KEYS
 
 PLUGIN_SRC = "src/plugins/auto/src/plugin.cpp"
 BLOCKED_PLUGINS = ("NPU",)

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..graph import Constant, Model, Node, Output, Parameter, Result, Submodel, submodel
+from ...graph import Constant, Model, Node, Output, Parameter, Result, Submodel, submodel
 
 __all__ = ["greedy_affinities", "split", "make_plan", "Group", "SubgraphPlan", "HeteroPlan",
            "Intermediate", "tensor_bytes"]

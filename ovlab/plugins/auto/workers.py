@@ -10,7 +10,7 @@ very moment it is ready: the queue moves on the next completion.
 
 ovlab keeps the queue strictly FIFO. The real code pops a task and, if no worker is idle, pushes
 it back at the *end* of the queue, which can reorder waiting inferences; ovlab keeps the order a
-learner expects (see ``auto_schedule.py`` for the other scheduling rules).
+learner expects (see ``schedule.py`` for the other scheduling rules).
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
-from .._errors import PluginError
-from ..runtime.backend import Backend, Job
+from ..._errors import PluginError
+from ...runtime.backend import Backend, Job
 
 HELPER = "CPU_HELP"
 

@@ -19,12 +19,12 @@ again on the others.
 
 from __future__ import annotations
 
-from .._errors import PluginError
-from ..properties.intel_auto import SchedulePolicy
-from ..runtime.backend import Backend, Job
-from .auto_schedule import error_text, start_device_compile
-from .auto_select import DeviceInfo
-from .auto_workers import WorkerPool, WorkerSchedule, pool_size
+from ..._errors import PluginError
+from ...properties.intel_auto import SchedulePolicy
+from ...runtime.backend import Backend, Job
+from .schedule import error_text, start_device_compile
+from .select import DeviceInfo
+from .workers import WorkerPool, WorkerSchedule, pool_size
 
 CUMU_SRC = "src/plugins/auto/src/cumulative_schedule.cpp"
 

@@ -30,7 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..graph import Constant, Model, Node, Parameter, Result
+from ...graph import Constant, Model, Node, Parameter, Result
 
 __all__ = ["PALETTE", "affinity_dot", "subgraphs_dot", "write_dot_files", "ENV_VAR"]
 

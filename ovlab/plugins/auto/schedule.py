@@ -3,7 +3,7 @@
 Follows ``src/plugins/auto/src/auto_schedule.cpp``. There are three compile contexts:
 
 * the CPU helper (``CPU_HELP``): CPU compiled with LATENCY while the chosen device compiles;
-* the actual device (chosen by :class:`~ovlab.plugins.auto_select.PriorityRegistry`); when its
+* the actual device (chosen by :class:`~ovlab.plugins.auto.select.PriorityRegistry`); when its
   compile fails AUTO unregisters it and tries the next candidate, except that a CPU with the
   helper's very config is not compiled twice (the helper then simply keeps serving);
 * the fallback device, compiled when an inference fails (runtime fallback).
@@ -26,11 +26,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import _errors
-from .._errors import PluginError
-from ..runtime.backend import Backend, Job
-from .auto_select import DeviceInfo, PriorityRegistry
-from .auto_workers import HELPER, WorkerPool, WorkerSchedule, pool_size
+from ... import _errors
+from ..._errors import PluginError
+from ...runtime.backend import Backend, Job
+from .select import DeviceInfo, PriorityRegistry
+from .workers import HELPER, WorkerPool, WorkerSchedule, pool_size
 
 SCHEDULE_SRC = "src/plugins/auto/src/auto_schedule.cpp"
 COMPILE_FAILED_SRC = f"{SCHEDULE_SRC}:439"
@@ -143,7 +143,7 @@ class AutoSchedule(WorkerSchedule):
                            f"{'found' if cached else 'not found'} cached blob")
             if cached:
                 return  # the device will load quickly: no helper
-        from ..properties.hint import PerformanceMode
+        from ...properties.hint import PerformanceMode
 
         cfg = dict(cpu.config)
         cfg["PERFORMANCE_HINT"] = PerformanceMode.LATENCY

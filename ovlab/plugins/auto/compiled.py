@@ -14,12 +14,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._errors import PluginError
-from ..properties.hint import PerformanceMode
-from ..runtime import config as cfgmod
-from ..runtime.backend import Backend, Job
-from .auto_cumulative import CumulativeSchedule
-from .auto_schedule import AutoSchedule
+from ..._errors import PluginError
+from ...properties.hint import PerformanceMode
+from ...runtime import config as cfgmod
+from ...runtime.backend import Backend, Job
+from .cumulative import CumulativeSchedule
+from .schedule import AutoSchedule
 
 AUTO_COMPILED_SRC = "src/plugins/auto/src/auto_compiled_model.cpp"
 CUMU_COMPILED_SRC = "src/plugins/auto/src/cumulative_compiled_model.cpp"

@@ -1,12 +1,12 @@
 """AUTO and MULTI: the automatic device selection plugin, registered under two names.
 
 One class, two behaviours (``src/plugins/auto/src/plugin.cpp``): as ``AUTO`` it picks one device
-and hides that device's compile behind a CPU helper (:mod:`.auto_schedule`), or, with the
-``CUMULATIVE_THROUGHPUT`` hint, runs on every candidate at once (:mod:`.auto_cumulative`); as
+and hides that device's compile behind a CPU helper (:mod:`.schedule`), or, with the
+``CUMULATIVE_THROUGHPUT`` hint, runs on every candidate at once (:mod:`.cumulative`); as
 ``MULTI`` it always runs cumulatively, needs a device list and reports ``THROUGHPUT``.
 
-``compile_model`` goes: config (:mod:`.auto_config`) -> candidate names -> one
-:class:`~.auto_select.DeviceInfo` per device -> (not cumulative) validity and order ->
+``compile_model`` goes: config (:mod:`.config`) -> candidate names -> one
+:class:`~.select.DeviceInfo` per device -> (not cumulative) validity and order ->
 the scheduler, whose start-up event is what the Core waits for.
 """
 
@@ -14,16 +14,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._errors import PluginError
-from ..properties.hint import PerformanceMode
-from ..runtime import device_name as dn
-from ..runtime.plugin import Plugin
-from . import auto_config
-from .auto_compiled import AutoBackend, CumulativeBackend
-from .auto_cumulative import CumulativeSchedule
-from .auto_log import AutoLog
-from .auto_schedule import AutoSchedule
-from .auto_select import (
+from ..._errors import PluginError
+from ...properties.hint import PerformanceMode
+from ...runtime import device_name as dn
+from ...runtime.plugin import Plugin
+from . import config as auto_config
+from .compiled import AutoBackend, CumulativeBackend
+from .cumulative import CumulativeSchedule
+from .log import AutoLog
+from .schedule import AutoSchedule
+from .select import (
     PLUGIN_SRC,
     PriorityRegistry,
     device_list,
@@ -81,7 +81,7 @@ class AutoPlugin(Plugin):
     # --- compiling ---------------------------------------------------------------------------
     def start_compile(self, model, priorities: str | None, device_id: str | None,
                       config: dict[str, Any]):
-        from ..graph import model_precision
+        from ...graph import model_precision
 
         core = self.core
         call = dict(config)

@@ -9,7 +9,7 @@ the simulation. Source lines that were measured are kept (``plugin.cpp:479/484``
 
 from __future__ import annotations
 
-from ..properties import log
+from ...properties import log
 
 _LETTER = {log.Level.ERR: "E", log.Level.WARNING: "W", log.Level.INFO: "I", log.Level.DEBUG: "D",
            log.Level.TRACE: "T"}

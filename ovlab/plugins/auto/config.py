@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._errors import PluginError
-from ..properties import hint, intel_auto, log
-from ..runtime import config as cfgmod
+from ..._errors import PluginError
+from ...properties import hint, intel_auto, log
+from ...runtime import config as cfgmod
 
 CONFIG_SRC = "src/plugins/auto/src/plugin_config.cpp"
 _VALIDATOR_CHECK = f"Check 'property_validators.at(name)->is_valid(val)' failed at {CONFIG_SRC}:102"

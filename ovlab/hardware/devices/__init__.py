@@ -1,0 +1,8 @@
+"""The device catalogue: every CPU, GPU and NPU a preset is built from, one module per kind."""
+
+from .cpus import LAPTOP_CPU, SERVER_CPU, VM_CPU
+from .gpus import FLEX_170, IRIS_XE, IRIS_XE_MAX
+from .npus import AI_BOOST_NPU, KNOWN_OPS, NPU_UNSUPPORTED
+
+__all__ = ["AI_BOOST_NPU", "FLEX_170", "IRIS_XE", "IRIS_XE_MAX", "KNOWN_OPS", "LAPTOP_CPU",
+           "NPU_UNSUPPORTED", "SERVER_CPU", "VM_CPU"]

@@ -1,0 +1,29 @@
+"""NPUs: Intel's neural processing units, with the ops their compiler takes.
+
+An NPU compiles a whole model or refuses it; ops outside ``supported_ops`` make a bare-NPU compile
+fail and send those ops elsewhere under HETERO (the "difficult topology" story).
+"""
+
+from __future__ import annotations
+
+from ..specs import DeviceSpec
+
+# Ops an accelerator in these presets cannot run (the "difficult topology" story of HETERO).
+NPU_UNSUPPORTED = frozenset({"LRN", "Sigmoid", "Clamp"})
+KNOWN_OPS = frozenset({
+    "Parameter", "Constant", "Result", "Convolution", "GroupConvolution", "Relu", "Clamp",
+    "Sigmoid", "MaxPool", "AvgPool", "LRN", "Concat", "Add", "Multiply", "Subtract", "MatMul",
+    "Reshape", "Transpose", "Softmax", "Convert", "FakeQuantize", "Squeeze", "Unsqueeze",
+    "ReduceMean", "Divide", "Tanh", "Exp",
+})
+
+
+AI_BOOST_NPU = DeviceSpec(
+    plugin="NPU", full_name="Intel(R) AI Boost", device_type="integrated",
+    capabilities=("FP16", "INT8", "EXPORT_IMPORT"), peak_gflops={"f16": 5500.0, "i8": 11000.0},
+    efficiency=0.5, mem_bw_gbs=60.0, mem_size_gb=8.0, link_gbs=20.0, link_latency_s=40e-6,
+    per_op_s=10e-6, per_infer_s=400e-6, first_infer_factor=1.5, compile_base_s=3.0,
+    compile_per_op_s=60e-3, compile_per_mb_s=30e-3, cached_load_s=0.5, streams_throughput=1,
+    range_for_streams=(1, 1), range_for_async_infer_requests=(1, 4, 1), requests_per_stream=4,
+    stream_scaling=1.0, jitter=0.05, inference_precision="f16", stream_share="dynamic",
+    supported_ops=KNOWN_OPS - NPU_UNSUPPORTED, compile_host_load=0.3, architecture="3720")
