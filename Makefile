@@ -29,7 +29,7 @@ test: $(STAMP) chromium
 	$(BIN)/ruff check ovlab tests benchmarks
 	$(BIN)/pytest -n 2 --dist loadfile -m "not browser and not binder" tests $(PYTEST_ARGS)
 	$(BIN)/pytest -p no:cacheprovider --nbval --nbval-current-env \
-		--nbval-sanitize-with labs/nbval-sanitize.cfg --nbval-cell-timeout=300 labs $(PYTEST_ARGS)
+		--nbval-sanitize-with tests/nbval-sanitize.cfg --nbval-cell-timeout=300 labs $(PYTEST_ARGS)
 	$(BIN)/pytest -m browser tests/browser $(PYTEST_ARGS)
 	$(BIN)/pytest -m binder tests/test_binder.py $(PYTEST_ARGS)
 
@@ -38,7 +38,7 @@ unit: $(STAMP)
 	$(BIN)/pytest -n 2 --dist loadfile -m "not browser and not binder" tests $(PYTEST_ARGS)
 notebooks: $(STAMP)
 	$(BIN)/pytest -p no:cacheprovider --nbval --nbval-current-env \
-		--nbval-sanitize-with labs/nbval-sanitize.cfg labs $(PYTEST_ARGS)
+		--nbval-sanitize-with tests/nbval-sanitize.cfg labs $(PYTEST_ARGS)
 browser: $(STAMP) chromium
 	$(BIN)/pytest -m browser tests/browser $(PYTEST_ARGS)
 binder: $(STAMP)

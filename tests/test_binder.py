@@ -53,7 +53,7 @@ def test_binder_environment_runs_the_labs(tmp_path):
     _run([py, "-m", "pip", "install", "-q", "-r", "binder/constraints-test.txt"], env=env)
     result = subprocess.run(
         [py, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--nbval", "--nbval-current-env",
-         "--nbval-sanitize-with", "labs/nbval-sanitize.cfg", "labs"],
+         "--nbval-sanitize-with", "tests/nbval-sanitize.cfg", "labs"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=1800)
     print(result.stdout[-3000:])
     assert result.returncode == 0, result.stdout[-5000:] + result.stderr[-2000:]

@@ -1,11 +1,14 @@
 """Build the labs from their sources and execute them, so stored outputs match the code.
 
-Each lab is written as a jupytext "percent" script in ``labs/src/NN-topic.py`` (reviewable
-diffs, no outputs). This script turns each into ``labs/NN-topic.ipynb``, executes it in a fresh
+Each lab is written as a jupytext "percent" script in ``lab-sources/NN-topic.py`` (reviewable
+diffs, no outputs; kept out of ``labs/`` so a learner's file browser shows only the notebooks). This script turns each into ``labs/NN-topic.ipynb``, executes it in a fresh
 kernel from ``labs/`` (as a learner would), and saves it with its outputs, without widget state
 (the plotly FigureWidget state would add megabytes), and adds a PNG beside every plotly figure
 (``ovlab.viz.static.add_static_images``) for GitHub and HTML exports. ``make labs`` runs it; nbval then checks that
 a fresh run gives the same outputs.
+
+Rebuilds are stable: cell ids come from each cell's position and source and no execution
+timestamps are stored, so rebuilding an unchanged lab leaves ``git diff`` empty.
 
     python tools/run_labs.py              # every lab
     python tools/run_labs.py 04 05        # labs whose name starts with 04 or 05
@@ -13,6 +16,7 @@ a fresh run gives the same outputs.
 
 from __future__ import annotations
 
+import hashlib
 import sys
 import time
 from pathlib import Path
@@ -25,6 +29,7 @@ from ovlab.viz.static import add_static_images
 
 ROOT = Path(__file__).resolve().parents[1]
 LABS = ROOT / "labs"
+SOURCES = ROOT / "lab-sources"
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 
 
@@ -33,17 +38,23 @@ def build(src: Path, execute: bool = True) -> Path:
     nb.metadata["kernelspec"] = KERNELSPEC
     nb.metadata.pop("jupytext", None)
     nb.metadata["language_info"] = {"name": "python"}
-    for cell in nb.cells:
+    for index, cell in enumerate(nb.cells):
         cell.metadata.pop("lines_to_next_cell", None)
+        # a stable id: the same cell at the same place keeps its id across rebuilds
+        digest = hashlib.sha1(f"{cell.cell_type}\n{cell.source}".encode()).hexdigest()[:8]
+        cell.id = f"c{index:03d}-{digest}"
     out = LABS / (src.stem + ".ipynb")
     if execute:
         t0 = time.monotonic()
         client = NotebookClient(nb, timeout=600, kernel_name="python3",
                                 resources={"metadata": {"path": str(LABS)}},
-                                store_widget_state=False)
+                                store_widget_state=False, record_timing=False)
         client.execute()
         print(f"  executed {out.name} in {time.monotonic() - t0:.1f} s")
     nb.metadata.pop("widgets", None)
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.outputs = _coalesce_streams(cell.outputs)
     n = add_static_images(nb)  # a PNG beside every plotly figure, for GitHub / HTML exports
     if n:
         print(f"  added {n} static image(s)")
@@ -51,8 +62,22 @@ def build(src: Path, execute: bool = True) -> Path:
     return out
 
 
+def _coalesce_streams(outputs: list) -> list:
+    """Join consecutive stdout (stderr) chunks: how a kernel splits a stream depends on when it
+    flushes, so the stored text is kept as one piece per run of the same stream."""
+    merged: list = []
+    for out in outputs:
+        prev = merged[-1] if merged else None
+        if (out.get("output_type") == "stream" and prev is not None
+                and prev.get("output_type") == "stream" and prev.get("name") == out.get("name")):
+            prev["text"] = prev["text"] + out["text"]
+        else:
+            merged.append(out)
+    return merged
+
+
 def main(argv: list[str]) -> None:
-    sources = sorted((LABS / "src").glob("*.py"))
+    sources = sorted(SOURCES.glob("*.py"))
     if argv:
         sources = [s for s in sources if any(s.name.startswith(a) for a in argv)]
     for src in sources:
