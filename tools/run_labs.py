@@ -55,8 +55,8 @@ def build(src: Path, execute: bool = True) -> Path:
     for cell in nb.cells:
         if cell.cell_type == "code":
             cell.outputs = _coalesce_streams(cell.outputs)
-            for n, out in enumerate(cell.outputs):
-                view = out.get("data", {}).get("application/vnd.jupyter.widget-view+json")
+            for n, output in enumerate(cell.outputs):
+                view = output.get("data", {}).get("application/vnd.jupyter.widget-view+json")
                 if view is not None:  # widget state is not stored: the id only needs to be stable
                     view["model_id"] = hashlib.sha1(f"{cell.id}/{n}".encode()).hexdigest()[:32]
     n = add_static_images(nb)  # a PNG beside every plotly figure, for GitHub / HTML exports
