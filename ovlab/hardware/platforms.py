@@ -21,11 +21,14 @@ from dataclasses import dataclass, field
 
 from .devices import (  # noqa: F401  (re-exported: the catalogue's names)
     AI_BOOST_NPU,
+    ARC_IGPU_165H,
+    CORE_ULTRA_7_165H_CPU,
     FLEX_170,
     IRIS_XE,
     IRIS_XE_MAX,
     KNOWN_OPS,
     LAPTOP_CPU,
+    NPU_3720,
     NPU_UNSUPPORTED,
     SERVER_CPU,
     VM_CPU,
@@ -85,4 +88,8 @@ PRESETS = {
         "multi-gpu",
         {"CPU": SERVER_CPU, "GPU.0": FLEX_170, "GPU.1": FLEX_170, "GPU.2": FLEX_170},
         "A server: Xeon CPU and three Flex 170 discrete GPUs."),
+    "core-ultra-7-165h": lambda: Platform(
+        "core-ultra-7-165h",
+        {"CPU": CORE_ULTRA_7_165H_CPU, "GPU.0": ARC_IGPU_165H, "NPU": NPU_3720},
+        "An AI PC: Core Ultra 7 165H CPU, its Arc iGPU and the NPU 3720."),
 }

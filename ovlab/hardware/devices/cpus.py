@@ -36,3 +36,11 @@ VM_CPU = _cpu(
     "AMD EPYC", gflops_f32=190.0, cores_streams=2, bw=40.0, mem=24.0,
     caps=("BF16", "WINOGRAD", "FP32", "INT8", "BIN", "EXPORT_IMPORT"), range_streams=(1, 2),
     range_req=(1, 1, 1))
+# Core Ultra 7 165H (Meteor Lake-H, 2023): 6 P-cores (12 threads) + 8 E-cores + 2 LP E-cores,
+# AVX2 + AVX-VNNI, no AVX-512; LPDDR5x-7467 (~120 GB/s). Peak f32 ~ 6 P x 32 flop/cycle x ~4 GHz
+# + 8 E x 16 x ~3.3 GHz. A first estimate from public figures, to be fitted on Intel's published
+# benchmark rows (reference/calibration/).
+CORE_ULTRA_7_165H_CPU = _cpu(
+    "Intel(R) Core(TM) Ultra 7 165H", gflops_f32=1200.0, cores_streams=4, bw=120.0, mem=32.0,
+    caps=("FP32", "FP16", "INT8", "BIN", "EXPORT_IMPORT"), range_streams=(1, 22),
+    range_req=(1, 1, 1))

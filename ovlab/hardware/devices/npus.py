@@ -27,3 +27,6 @@ AI_BOOST_NPU = DeviceSpec(
     range_for_streams=(1, 1), range_for_async_infer_requests=(1, 4, 1), requests_per_stream=4,
     stream_scaling=1.0, jitter=0.05, inference_precision="f16", stream_share="dynamic",
     supported_ops=KNOWN_OPS - NPU_UNSUPPORTED, compile_host_load=0.3, architecture="3720")
+# NPU 3720 of the Core Ultra 7 165H ("Intel(R) AI Boost", 2 neural compute tiles, ~11 TOPS INT8).
+NPU_3720 = AI_BOOST_NPU.with_(peak_gflops={"f16": 5700.0, "i8": 11500.0}, mem_bw_gbs=120.0,
+                              mem_size_gb=16.0)
