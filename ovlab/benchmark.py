@@ -28,9 +28,9 @@ What differs, and why:
   and 120 s otherwise (``AUTO``, ``MULTI``...), with the real tool's warning; the brief's "60 s"
   holds for the hardware devices. ``-t`` also accepts fractions of a second here.
 - ``-pc`` prints the counters of every request (the 0-th first), as the real tool does.
-- The sync loop times ``start_async()`` + ``wait()`` on its one request: the same simulated
-  timeline as ``infer()``, without computing the outputs ``infer()`` would return (real NumPy
-  work nobody reads in a benchmark).
+- The sync loop runs its one request as ``infer()`` does (the synchronous path, without the
+  asynchronous hand-off a device may charge), without computing the outputs ``infer()`` would
+  return (real NumPy work nobody reads in a benchmark).
 - Only the options listed by ``-h`` exist; others (``-nstreams``, ``-i``, ``-shape``...) are
   reported as unrecognized.
 """
@@ -640,7 +640,7 @@ _MIN_DURATION_S = 1e-9  # the real tool's floor is the timer resolution
 def _infer(request) -> None:
     """A sync inference as ``infer()`` times it (``start_async`` then ``wait``: the request has
     no callback), without computing the outputs ``infer()`` returns and nobody reads here."""
-    request.start_async()
+    request._begin(silent=True)  # infer()'s path, without reading the outputs
     request.wait()
 
 

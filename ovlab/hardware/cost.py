@@ -7,38 +7,142 @@ counts them once), so a batch of N costs more than one inference and less than N
 device: with S busy streams each inference takes ``S ** stream_scaling`` times as long, so total
 throughput grows by ``S ** (1 - stream_scaling)`` (how idle streams are treated depends on the
 device's ``stream_share``, see ``runtime/sharing.py``). Jitter is lognormal and seeded.
+
+The fitted devices (``fuse_ops=True``, issue 13) refine this the way OpenVINO's plugins execute a
+graph, so that a device fitted on one model predicts others:
+
+* **Op kinds.** A dense convolution, a depthwise convolution, a matrix product and everything
+  else (pooling, concatenation, normalisation, element-wise ops) reach different fractions of
+  the peak: ``efficiency_by_precision`` (dense convolutions) times ``kind_efficiency[kind]``.
+  Memory-bound ops reach ``mem_efficiency`` of the bandwidth.
+* **Fusion.** Bias additions, activations, residual sums and FakeQuantize that follow a
+  convolution or a matrix product run inside its kernel (the CPU plugin reports them
+  ``NOT_RUN``/``undef``; the GPU plugin fuses the same post-ops): they cost nothing. Ops that do
+  no work (views, constant folding) cost nothing either, not even a dispatch.
+* **Precision.** ``bf16`` (the CPU's default on AVX512_BF16 / AMX machines) and ``f16`` move half
+  the bytes of f32, ``i8`` a quarter, and each has its own peak.
+
+The seed's presets (``fuse_ops=False``) keep the single-efficiency model they were calibrated with.
 """
 
 from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 
 from .specs import DeviceSpec
 
-# f16 / int8 tensors move half / a quarter of the bytes the graph layer counts (it counts f32)
-_BYTES_SCALE = {"f32": 1.0, "f16": 0.5, "i8": 0.25}
+# f16 / bf16 / int8 tensors move half / half / a quarter of the bytes the graph layer counts (f32)
+_BYTES_SCALE = {"f32": 1.0, "f16": 0.5, "bf16": 0.5, "i8": 0.25}
+KINDS = ("conv", "depthwise", "matmul", "other")
+# ops a convolution or matrix product takes in as post-ops (oneDNN / clDNN fusions)
+FUSABLE = frozenset({
+    "Add", "Multiply", "Subtract", "Relu", "Clamp", "Sigmoid", "Tanh", "Elu", "Gelu", "Swish",
+    "HSwish", "HSigmoid", "Mish", "PRelu", "FakeQuantize", "Exp", "SoftPlus", "Abs", "Sqrt",
+})
+_PRODUCERS = frozenset({"Convolution", "GroupConvolution", "MatMul"})
 
 
 def compute_precision(spec: DeviceSpec, model_precision: str, inference_precision: str) -> str:
-    """Which arithmetic the device uses: INT8 models use int8 where the device has INT8."""
+    """Which arithmetic the device uses: INT8 models use int8 where the device has INT8; a
+    bf16 or f16 hint uses that precision where the device has a peak for it."""
     if model_precision == "INT8" and "INT8" in spec.capabilities and "i8" in spec.peak_gflops:
         return "i8"
-    if inference_precision in ("f16", "bf16") and "f16" in spec.peak_gflops:
-        return "f16"
+    if inference_precision in ("f16", "bf16"):
+        if inference_precision in spec.peak_gflops:
+            return inference_precision
+        if "f16" in spec.peak_gflops:
+            return "f16"
     return "f32" if "f32" in spec.peak_gflops else next(iter(spec.peak_gflops))
 
 
-def inference_time(spec: DeviceSpec, op_costs, precision: str) -> float:
-    """Seconds for one (possibly batched) inference of ``op_costs`` on one whole stream."""
-    peak = spec.peak_gflops[precision] * 1e9 * spec.efficiency
-    bw = spec.mem_bw_gbs * 1e9
+def efficiency(spec: DeviceSpec, kind: str, precision: str) -> float:
+    """Fraction of ``peak_gflops[precision]`` an op of ``kind`` reaches on ``spec``."""
+    base = spec.efficiency_by_precision.get(precision, spec.efficiency)
+    return base * spec.kind_efficiency.get(kind, 1.0)
+
+
+def op_kind(type_name: str, node=None) -> str:
+    """``conv``, ``depthwise``, ``matmul`` or ``other`` (see the module docstring)."""
+    if type_name == "Convolution":
+        return "conv"
+    if type_name == "GroupConvolution":
+        if node is not None:
+            shape = node.get_input_shape(1)  # [G, O/G, I/G, kh, kw]
+            if len(shape) >= 3 and shape[1] == 1 and shape[2] == 1:
+                return "depthwise"
+        return "conv"
+    if type_name == "MatMul":
+        return "matmul"
+    return "other"
+
+
+def graph_facts(model, n_costs: int) -> tuple[list[str], list[bool]] | None:
+    """(kind, fused) for each compute op of ``model``, aligned with ``model._cost()``.
+
+    An op is fused when it is one of ``FUSABLE`` and its data input (the first input that is
+    not a constant) comes from a convolution, a matrix product or an op already fused into one.
+    None when the model's ops do not line up with ``n_costs`` cost rows.
+    """
+    ops = [op for op in model.get_ordered_ops()
+           if op.get_type_name() not in ("Parameter", "Constant", "Result")]
+    if len(ops) != n_costs:
+        return None
+    constant: set[int] = set()
+    into_kernel: set[int] = set()  # ops whose output is a conv/matmul kernel's output
+    kinds: list[str] = []
+    fused: list[bool] = []
+    for op in model.get_ordered_ops():
+        t = op.get_type_name()
+        if t == "Constant":
+            constant.add(id(op))
+            continue
+        if t in ("Parameter", "Result"):
+            continue
+        producers = [op.input_value(i).get_node() for i in range(op.get_input_size())]
+        data = [p for p in producers if id(p) not in constant]
+        if not data and producers:
+            constant.add(id(op))  # folded when compiled
+        is_fused = (t in FUSABLE and bool(data) and id(data[0]) in into_kernel)
+        if t in _PRODUCERS or is_fused:
+            into_kernel.add(id(op))
+        kinds.append(op_kind(t, op))
+        fused.append(is_fused)
+    return kinds, fused
+
+
+def _op_seconds(spec: DeviceSpec, op, kind: str, precision: str, scale: float) -> float:
+    peak = spec.peak_gflops[precision] * 1e9
+    t_compute = op.flops / (peak * efficiency(spec, kind, precision))
+    t_memory = (op.bytes_read + op.bytes_written) * scale / (spec.mem_bw_gbs * 1e9
+                                                             * spec.mem_efficiency)
+    return max(t_compute, t_memory)
+
+
+def inference_time(spec: DeviceSpec, op_costs: Sequence, precision: str, model=None) -> float:
+    """Seconds for one (possibly batched) inference of ``op_costs`` on one whole stream.
+
+    ``model`` (the graph the costs come from) lets a ``fuse_ops`` device fuse post-ops and tell
+    depthwise from dense convolutions; without it every op is timed on its own.
+    """
     scale = _BYTES_SCALE.get(precision, 1.0)
     total = spec.per_infer_s
-    for op in op_costs:
-        t_compute = op.flops / peak
-        t_memory = (op.bytes_read + op.bytes_written) * scale / bw
-        total += max(t_compute, t_memory) + spec.per_op_s
+    if not spec.fuse_ops:
+        peak = spec.peak_gflops[precision] * 1e9 * spec.efficiency
+        bw = spec.mem_bw_gbs * 1e9
+        for op in op_costs:
+            total += max(op.flops / peak, (op.bytes_read + op.bytes_written) * scale / bw)
+            total += spec.per_op_s
+        return total
+    facts = graph_facts(model, len(op_costs)) if model is not None else None
+    for i, op in enumerate(op_costs):
+        if facts is not None and facts[1][i]:
+            continue  # a post-op inside the kernel before it
+        if op.flops == 0 and op.bytes_read == 0 and op.bytes_written == 0:
+            continue  # a view or a folded constant: not executed
+        kind = facts[0][i] if facts is not None else op_kind(op.type_name)
+        total += _op_seconds(spec, op, kind, precision, scale) + spec.per_op_s
     return total
 
 

@@ -52,6 +52,19 @@ class DeviceSpec:
     # lone inference runs at full speed and only busy streams share the device
     stream_share: str = "fixed"
     architecture: str = "intel64"
+    # --- the fitted cost model (issue 13); the defaults keep the seed's presets as they were ---
+    # dense-conv efficiency per compute precision ("f32", "bf16", "f16", "i8"); missing: efficiency
+    efficiency_by_precision: dict[str, float] = field(default_factory=dict)
+    # other op kinds relative to dense convolutions: "depthwise", "matmul", "other" (see cost.py)
+    kind_efficiency: dict[str, float] = field(default_factory=dict)
+    mem_efficiency: float = 1.0  # fraction of mem_bw_gbs that memory-bound ops reach
+    # fold post-ops (bias, activations, residual sums, FakeQuantize) into the conv / matmul before
+    # them and skip ops that do no work, as OpenVINO's plugins do; False: the seed's cost model
+    fuse_ops: bool = False
+    # an asynchronous request completes this much after its device work ends (the runtime's
+    # thread hand-off and callback); the stream is free meanwhile, sync infer() does not pay it
+    async_overhead_s: float = 0.0
+    # public figures that document the spec (cores, clocks, EUs, TOPS, TDP); not used in timing
     extra: dict = field(default_factory=dict, compare=False, hash=False)
 
     def with_(self, **changes) -> DeviceSpec:

@@ -405,7 +405,7 @@ class HardwareBackend(Backend):
                                                         self.precision_hint)
         self.perf_count = bool(config.get("PERF_COUNT", False))
         self._op_costs = model._cost(model._batch_size())
-        self._base = cost.inference_time(spec, self._op_costs, self.compute_precision)
+        self._base = cost.inference_time(spec, self._op_costs, self.compute_precision, model)
         if spec.stream_share == "dynamic":
             # whole-device speed alone; S busy streams together demand S**scaling of the device,
             # so processor sharing stretches each to S**scaling x, as a fixed share would
@@ -477,8 +477,13 @@ class HardwareBackend(Backend):
                 device=self.device)
             return
         outputs = LazyEval(self.model, job.inputs, self.numeric_precision)
-        job.done(outputs, profile=self._profile(duration) if self.perf_count else self._idle_rows,
-                 device=self.device)
+        profile = self._profile(duration) if self.perf_count else self._idle_rows
+        delay = 0.0 if job.tags.get("sync") else self.spec.async_overhead_s
+        if delay > 0:  # the async path's hand-off: the stream is already free (cost.py)
+            core.clock.call_at_delay(delay, lambda: job.done(outputs, profile=profile,
+                                                             device=self.device))
+            return
+        job.done(outputs, profile=profile, device=self.device)
 
     def _profile(self, duration: float) -> list[ProfilingInfo]:
         """Per-op rows like the CPU plugin reports (fused Relu NOT_RUN, MatMul as FullyConnected)."""

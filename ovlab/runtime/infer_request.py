@@ -178,6 +178,8 @@ class InferRequest:
         self._t_start = core.clock.now
         job = Job(core._next_seq(), self._index, self._backend.name, self._input_buffers(),
                   self._t_start, self._finish, self._ctx)
+        if silent:
+            job.tags["sync"] = True  # infer(): no async hand-off (DeviceSpec.async_overhead_s)
         self._backend.submit(job)
 
     def _finish(self, outputs: Outputs | None, error: BaseException | None, profile: list,
