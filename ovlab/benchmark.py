@@ -204,8 +204,13 @@ def build_parser() -> argparse.ArgumentParser:
                    help="Optional. Batch size: reshape the model's inputs to it.")
     p.add_argument("-pc", "--perf_counts", type=_str2bool, nargs="?", const=True, default=None,
                    help="Optional. Report performance counters.")
+    p.add_argument("-infer_precision", "--infer_precision", default=None,
+                   help="Optional. Inference precision: 'f32', or per device "
+                        "'CPU:bf16,GPU:f32' (with AUTO/MULTI/HETERO only the per-device form "
+                        "reaches the devices, as in the real tool).")
     p.add_argument("--platform", default="laptop",
-                   help="ovlab: the virtual platform (laptop, workstation, cpu, multi-gpu).")
+                   help="ovlab: the virtual platform: a preset (" + ", ".join(_preset_names())
+                        + ") or a platform file (my-machine.json, from 'ovlab calibrate').")
     p.add_argument("--seed", type=int, default=0, help="ovlab: the seed of the simulation.")
     return p
 
@@ -231,7 +236,7 @@ def resolve_model(text: str) -> tuple[str, str | None]:
 
     path = PurePath(text)
     if path.suffix.lower() not in MODEL_SUFFIXES:
-        return text, None
+        return _resolve_name(text)
     stem = path.stem
     candidates = [n for n in zoo.names()
                   if stem == n or stem.startswith(n + "-") or stem.startswith(n + "_")]
@@ -245,6 +250,64 @@ def resolve_model(text: str) -> tuple[str, str | None]:
     note = (f"ovlab reads '{text}' as the zoo model {name} ({precision}); "
             "no file is opened")
     return f"{name}:{precision}", note
+
+
+# Intel's benchmark tables and the Open Model Zoo name models by source framework
+# (resnet-50-tf, mobilenet-v2-pytorch, yolo_v3_tiny): these suffixes and spellings map to the
+# zoo's names; a model of those tables that the zoo does not have gets a clear error.
+FRAMEWORK_SUFFIXES = ("-tf", "-pytorch", "-onnx", "-caffe", "-caffe2", "-paddle", "-mxnet",
+                      "-onnx-0001", "-0001")
+ALIASES = {"resnet50": "resnet-50", "inception-v1": "googlenet-v1", "googlenet": "googlenet-v1",
+           "mobilenetv2": "mobilenet-v2", "mobilenet-v2-1.0-224": "mobilenet-v2",
+           "yolov3-tiny": "yolo-v3-tiny", "tiny-yolo-v3": "yolo-v3-tiny",
+           "squeezenet1-1": "squeezenet1.1", "squeezenet-1.1": "squeezenet1.1"}
+PUBLISHED_NOT_IN_ZOO = ("bert-base-cased", "bert-large-uncased-whole-word-masking-squad",
+                        "efficientdet-d0", "mask-rcnn-resnet50", "ssd-resnet34-1200",
+                        "ssd-mobilenet-v1-coco", "unet-camvid", "yolo-v8n", "yolo-v5",
+                        "llama", "chatglm", "mistral", "stable-diffusion", "gemma", "phi")
+
+
+def zoo_name(name: str) -> str | None:
+    """The zoo model an Intel-table / Open Model Zoo name stands for, or None."""
+    from . import zoo
+
+    names = zoo.names()
+    if name in names:
+        return name
+    key = name.lower().replace("_", "-")
+    for _ in range(2):
+        if key in names:
+            return key
+        if ALIASES.get(key) in names:
+            return ALIASES[key]
+        for suffix in FRAMEWORK_SUFFIXES:
+            if key.endswith(suffix):
+                key = key[: -len(suffix)]
+                break
+    return key if key in names else ALIASES.get(key) if ALIASES.get(key) in names else None
+
+
+def _resolve_name(text: str) -> tuple[str, str | None]:
+    """``NAME[:PRECISION]`` with NAME a zoo name or an alias of one; models of Intel's tables
+    that the zoo does not have raise BenchmarkError; anything else goes to read_model."""
+    from . import zoo
+
+    name, sep, precision = text.partition(":")
+    found = zoo_name(name)
+    if found == name or (found is None and not _published(name)):
+        return text, None
+    if found is None:
+        raise BenchmarkError(
+            f"model '{name}' (from Intel's benchmark tables) is not in ovlab's zoo, so ovlab "
+            f"cannot time it; zoo models: {', '.join(zoo.names())}")
+    spec = found + (sep + precision if sep else "")
+    return spec, f"ovlab reads '{name}' as the zoo model {found}"
+
+
+def _published(name: str) -> bool:
+    key = name.lower().replace("_", "-")
+    return any(key.startswith(p) for p in PUBLISHED_NOT_IN_ZOO) or key.startswith(
+        ("mobilenet-v2", "yolo-v3-tiny", "bert"))
 
 
 def _shape(ps) -> str:
@@ -367,6 +430,39 @@ def _device_config(core, args: argparse.Namespace, api: str, device_name: str,
         if device_name.startswith(device):
             chosen = config[device]
     return chosen
+
+
+def _preset_names() -> list[str]:
+    from .hardware.platforms import PRESETS
+
+    return list(PRESETS)
+
+
+def _set_infer_precision(config: dict[str, Any], device_name: str, text: str) -> None:
+    """benchmark_app's ``-infer_precision``: ``f32`` for a hardware device, or
+    ``DEV:prec,...``; on AUTO/MULTI/HETERO the per-device values become DEVICE_PROPERTIES and a
+    bare value is dropped (the real tool's ``parse_value_for_virtual_device`` does the same)."""
+    devices = parse_devices(device_name)
+    bare: str | None = None
+    named: dict[str, str] = {}
+    for part in text.split(","):
+        dev, sep, value = part.partition(":")
+        if not sep:
+            bare = dev
+        elif dev in devices:
+            named[dev] = value
+        else:
+            raise BenchmarkError(f"Failed to set property to '{dev}' which is not found in the "
+                                 f"target devices list '{' '.join(devices)}'!")
+    target = devices[0]
+    if target in META_DEVICES:
+        named.pop(target, None)
+        if named:
+            props = config.setdefault("DEVICE_PROPERTIES", {})
+            for dev, value in named.items():
+                props.setdefault(dev, {})["INFERENCE_PRECISION_HINT"] = value
+    elif target in named or bare is not None:
+        config["INFERENCE_PRECISION_HINT"] = named.get(target, bare)
 
 
 def compiled_property_lines(compiled) -> list[str]:
@@ -497,6 +593,8 @@ def _run(argv: list[str], log: _Log, core: Any) -> BenchmarkReport:
     log.step()
     device_config = _device_config(core, args, api, device_name, log)
     perf_counts = bool(args.perf_counts)
+    if args.infer_precision:
+        _set_infer_precision(device_config, device_name, args.infer_precision)
     if args.batch_size:
         log.warning("Batch size is set. Auto batching will be disabled")
         device_config["ALLOW_AUTO_BATCHING"] = False

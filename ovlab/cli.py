@@ -1,4 +1,5 @@
-"""The ``ovlab`` console script: ``ovlab benchmark ...`` runs benchmark_app on virtual devices.
+"""The ``ovlab`` console script: ``ovlab benchmark ...`` runs benchmark_app on virtual devices;
+``ovlab calibrate -o my-machine.json`` measures this machine's real runtime into a platform file.
 
 Subcommands are dispatched by hand rather than with argparse sub-parsers because benchmark_app's
 options are single-dash words (``-niter``, ``-nireq``) that the subcommand must receive untouched.
@@ -16,12 +17,14 @@ OpenVINO's tools on ovlab's virtual devices (simulated time, real NumPy numerics
 commands:
   benchmark    benchmark_app: ovlab benchmark -m googlenet-v1 -d AUTO -niter 128
                (also spelled benchmark_app; 'ovlab benchmark -h' lists its options)
+  calibrate    measure this machine with the real openvino and write a platform file:
+               ovlab calibrate -o my-machine.json  ('ovlab calibrate -h' for options)
 
 options:
   -h, --help   show this message and exit
   --version    print the OpenVINO version ovlab emulates and ovlab's own"""
 
-_COMMANDS = {"benchmark": "benchmark", "benchmark_app": "benchmark"}
+_COMMANDS = {"benchmark": "benchmark", "benchmark_app": "benchmark", "calibrate": "calibrate"}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -40,9 +43,41 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"[ ERROR ] unknown command {args[0]!r}; commands: "
               f"{', '.join(sorted(set(_COMMANDS.values())))} (see: ovlab -h)")
         return 1
+    if command == "calibrate":
+        return calibrate_main(args[1:])
     from . import benchmark
 
     return benchmark.main(args[1:])
+
+
+def calibrate_main(argv: Sequence[str]) -> int:
+    """``ovlab calibrate``: see :mod:`ovlab.hardware.calibrate`."""
+    import argparse
+
+    from .hardware.calibrate import DEFAULT_MODELS, CalibrateError, calibrate
+
+    parser = argparse.ArgumentParser(
+        prog="ovlab calibrate", description="Measure this machine's devices with the real "
+        "openvino (benchmark_app's method) and write an ovlab platform file.")
+    parser.add_argument("-o", "--output", default="my-machine.json",
+                        help="the platform file to write (default: my-machine.json)")
+    parser.add_argument("--name", default=None, help="the platform's name (default: the file's)")
+    parser.add_argument("-m", "--models", default=",".join(DEFAULT_MODELS),
+                        help="zoo models to measure, comma-separated (default: %(default)s)")
+    parser.add_argument("-d", "--devices", default=None,
+                        help="devices to measure, comma-separated (default: all the runtime "
+                             "lists)")
+    parser.add_argument("--repeat", type=int, default=2,
+                        help="passes over the models (more: steadier on a busy machine)")
+    args = parser.parse_args(list(argv))
+    try:
+        calibrate(args.output, name=args.name, models=args.models.split(","),
+                  devices=args.devices.split(",") if args.devices else None,
+                  repeat=max(1, args.repeat))
+    except CalibrateError as err:
+        print(f"[ ERROR ] {err}")
+        return 1
+    return 0
 
 
 if __name__ == "__main__":

@@ -163,11 +163,22 @@ def stream_factor(spec: DeviceSpec, streams: int) -> float:
     return float(streams) ** spec.stream_scaling if streams > 1 else 1.0
 
 
-def optimal_batch_size(spec: DeviceSpec, op_costs) -> int:
+def optimal_batch_size(spec: DeviceSpec, op_costs, model=None) -> int:
     """OPTIMAL_BATCH_SIZE as the GPU plugin derives it: 16 x a power of two from how
-    compute-bound the model is on this device, capped by MAX_BATCH_SIZE and 256."""
+    compute-bound the model is on this device, capped by MAX_BATCH_SIZE and 256.
+
+    With ``spec.cache_mb`` and the model, the plugin's own heuristic
+    (``mem_bandwidth_pressure_tolerance``): the worst ratio, over 1x1 convolutions and matrix
+    products, of the cache to the data the op moves (f16, or int8 for quantized weights), rounded
+    down to a power of two. Otherwise the seed's estimate from arithmetic intensity."""
     if not spec.optimal_batch:
         return 1
+    if spec.cache_mb > 0 and model is not None:
+        tolerance = _cache_tolerance(model, spec.cache_mb * 1024 * 1024)
+        if tolerance is None:
+            return 1
+        batch = max(1.0, spec.optimal_batch * 2.0 ** math.floor(math.log2(tolerance)))
+        return int(min(batch, 256, spec.max_batch or 256))
     flops = sum(op.flops for op in op_costs)
     nbytes = sum(op.bytes_read + op.bytes_written for op in op_costs) * 0.5 or 1.0
     intensity = flops / nbytes
@@ -176,6 +187,30 @@ def optimal_batch_size(spec: DeviceSpec, op_costs) -> int:
     batch = spec.optimal_batch * 2.0 ** round(math.log2(tolerance))
     cap = min(256, spec.max_batch or 256)
     return int(max(1, min(batch, cap)))
+
+
+def _cache_tolerance(model, cache_bytes: float) -> float | None:
+    """``ov::mem_bandwidth_pressure_tolerance``: min of cache / data moved over the 1x1 (not
+    >= 3x3) convolutions and the MatMuls; None when the model has none (UNKNOWN)."""
+    import numpy as np
+
+    quantized = any(op.get_type_name() == "FakeQuantize" for op in model.get_ordered_ops())
+    size = 1 if quantized else 2  # after the GPU plugin's transformations: i8 or f16
+    worst = None
+    for op in model.get_ordered_ops():
+        t = op.get_type_name()
+        if t not in ("Convolution", "MatMul"):
+            continue
+        w = op.get_input_shape(1)
+        if t == "Convolution" and len(w) >= 4 and w[2] >= 3 and w[3] >= 3:
+            continue  # compute-bound
+        moved = int(np.prod(op.get_input_shape(0))) + int(np.prod(op.get_output_shape(0)))
+        if t == "MatMul" and op.input_value(1).get_node().get_type_name() not in (
+                "Constant", "FakeQuantize", "Convert"):
+            moved += int(np.prod(w))
+        factor = cache_bytes / (moved * size)
+        worst = factor if worst is None else min(worst, factor)
+    return worst
 
 
 class Jitter:

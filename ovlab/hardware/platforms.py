@@ -11,20 +11,33 @@ The devices themselves are in :mod:`ovlab.hardware.devices`.
 
 Presets: ``laptop`` (default; Core i7-1165G7 + Iris Xe), ``workstation`` (CPU, iGPU ``GPU.0``, dGPU
 ``GPU.1`` like Iris Xe MAX, ``NPU``), ``cpu`` (CPU only, like Binder or the measured 2-vCPU VM) and
-``multi-gpu`` (a server CPU and three discrete GPUs). Make your own with :class:`Platform`, or
-change one device with ``platform.with_device("GPU.0", spec.with_(compile_base_s=20))``.
+``multi-gpu`` (a server CPU and three discrete GPUs): the seed's machines, and (issue 13) the
+platforms of Intel's published OpenVINO 2024.3 benchmarks, fitted on their ResNet-50 rows:
+``i7-1185g7`` (CPU + Iris Xe, with a shared power budget), ``core-ultra-7-165h`` (CPU, Arc iGPU,
+NPU 3720, shared power budget), ``arc-a770m`` (host CPU + Arc A770M dGPU), ``flex-170`` (Xeon +
+Flex 170) and ``i9-13900k`` (CPU only). ``cpu`` is fitted on the real OpenVINO runtime measured
+on this project's machine (``benchmarks/bench_fidelity.py``). Make your own with
+:class:`Platform`, ``ovlab calibrate`` (a platform file of your machine) or change one device with
+``platform.with_device("GPU.0", spec.with_(compile_base_s=20))``.
 """
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 
 from .devices import (  # noqa: F401  (re-exported: the catalogue's names)
     AI_BOOST_NPU,
+    ARC_A770M,
     ARC_IGPU_165H,
     CORE_ULTRA_7_165H_CPU,
     FLEX_170,
+    FLEX_170_FITTED,
+    I7_1185G7_CPU,
+    I7_12700H_CPU,
+    I9_13900K_CPU,
     IRIS_XE,
+    IRIS_XE_1185G7,
     IRIS_XE_MAX,
     KNOWN_OPS,
     LAPTOP_CPU,
@@ -33,17 +46,21 @@ from .devices import (  # noqa: F401  (re-exported: the catalogue's names)
     SERVER_CPU,
     VM_CPU,
 )
+from .devices.fitted import FITTED
+from .power import PowerBudget
 from .specs import DeviceSpec
 
 
 @dataclass
 class Platform:
-    """A machine: named devices (``"CPU"``, ``"GPU.0"``, ``"NPU"``...) with their specs."""
+    """A machine: named devices (``"CPU"``, ``"GPU.0"``, ``"NPU"``...) with their specs, and
+    optionally a power budget that devices on one package share (``power.py``)."""
 
     name: str
     devices: dict[str, DeviceSpec]
     description: str = ""
     notes: list[str] = field(default_factory=list)
+    power_budget: PowerBudget | None = None
 
     def __post_init__(self) -> None:
         for key, spec in self.devices.items():
@@ -51,26 +68,45 @@ class Platform:
             if plugin != spec.plugin:
                 raise ValueError(f"device {key!r} is driven by the {spec.plugin} plugin: "
                                  f"name it {spec.plugin} or {spec.plugin}.<id>")
+        if self.power_budget is not None:
+            unknown = sorted(set(self.power_budget.draws) - set(self.devices))
+            if unknown:
+                raise ValueError(f"power budget: the platform has no device {unknown[0]!r} "
+                                 f"(devices: {', '.join(self.devices)})")
 
     def with_device(self, name: str, spec: DeviceSpec) -> Platform:
         """A copy of this platform with ``name`` added or replaced by ``spec``."""
         devices = dict(self.devices)
         devices[name] = spec
-        return Platform(f"{self.name}+{name}", devices, self.description, list(self.notes))
+        return Platform(f"{self.name}+{name}", devices, self.description, list(self.notes),
+                        self.power_budget)
 
     def without(self, name: str) -> Platform:
         devices = {k: v for k, v in self.devices.items() if k != name}
-        return Platform(f"{self.name}-{name}", devices, self.description, list(self.notes))
+        budget = self.power_budget.without(name) if self.power_budget is not None else None
+        return Platform(f"{self.name}-{name}", devices, self.description, list(self.notes),
+                        budget)
+
+    def with_power_budget(self, budget: PowerBudget | None) -> Platform:
+        """A copy with another shared power budget (None: every device runs on its own)."""
+        return Platform(self.name, dict(self.devices), self.description, list(self.notes),
+                        budget)
 
     def __repr__(self) -> str:
         return f"<Platform {self.name}: {', '.join(self.devices)}>"
 
 
 def preset(name: str) -> Platform:
-    """A fresh copy of a preset platform."""
-    if name not in PRESETS:
-        raise ValueError(f"unknown platform {name!r}; presets are {', '.join(PRESETS)}")
-    return PRESETS[name]()
+    """A fresh copy of a preset platform, or the platform of a platform file (``*.json``, as
+    ``ovlab calibrate`` writes them)."""
+    if name in PRESETS:
+        return PRESETS[name]()
+    if name.lower().endswith(".json") or os.path.sep in name or "/" in name:
+        from .platform_file import load
+
+        return load(name)
+    raise ValueError(f"unknown platform {name!r}; presets are {', '.join(PRESETS)}, "
+                     "or give a platform file (my-machine.json)")
 
 
 PRESETS = {
@@ -91,5 +127,25 @@ PRESETS = {
     "core-ultra-7-165h": lambda: Platform(
         "core-ultra-7-165h",
         {"CPU": CORE_ULTRA_7_165H_CPU, "GPU.0": ARC_IGPU_165H, "NPU": NPU_3720},
-        "An AI PC: Core Ultra 7 165H CPU, its Arc iGPU and the NPU 3720."),
+        "An AI PC: Core Ultra 7 165H CPU, its Arc iGPU and the NPU 3720 (fitted on Intel's "
+        "OpenVINO 2024.3 ResNet-50 rows).",
+        power_budget=PowerBudget(FITTED["power"]["core-ultra-7-165h"],
+                                 {"CPU": 28.0, "GPU.0": 20.0})),
+    "i7-1185g7": lambda: Platform(
+        "i7-1185g7", {"CPU": I7_1185G7_CPU, "GPU.0": IRIS_XE_1185G7},
+        "Core i7-1185G7 and its Iris Xe iGPU, as in Intel's OpenVINO 2024.3 benchmarks (the "
+        "seed laptop's sibling; fitted on the ResNet-50 rows).",
+        power_budget=PowerBudget(FITTED["power"]["i7-1185g7"], {"CPU": 28.0, "GPU.0": 20.0})),
+    "arc-a770m": lambda: Platform(
+        "arc-a770m", {"CPU": I7_12700H_CPU, "GPU.0": ARC_A770M},
+        "A laptop with an Arc A770M dGPU (GPU.0) and a Core i7-12700H host, as in Intel's "
+        "OpenVINO 2024.3 benchmarks (the dGPU fitted on the ResNet-50 rows)."),
+    "flex-170": lambda: Platform(
+        "flex-170", {"CPU": SERVER_CPU, "GPU.0": FLEX_170_FITTED},
+        "A Xeon server with one Data Center GPU Flex 170, as in Intel's OpenVINO 2024.3 "
+        "benchmarks (the GPU fitted on the ResNet-50 rows)."),
+    "i9-13900k": lambda: Platform(
+        "i9-13900k", {"CPU": I9_13900K_CPU},
+        "A Core i9-13900K desktop, CPU only, as in Intel's OpenVINO 2024.3 benchmarks (fitted "
+        "on the ResNet-50 rows)."),
 }

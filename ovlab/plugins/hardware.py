@@ -235,7 +235,7 @@ class HardwarePlugin(Plugin):
         }
         if self.name == "GPU":
             model = (options or {}).get("MODEL_PTR")
-            values["OPTIMAL_BATCH_SIZE"] = (cost.optimal_batch_size(spec, model._cost(1))
+            values["OPTIMAL_BATCH_SIZE"] = (cost.optimal_batch_size(spec, model._cost(1), model)
                                             if model is not None else 1)
             values["MAX_BATCH_SIZE"] = int(spec.max_batch or 1)
             values["GPU_DEVICE_TOTAL_MEM_SIZE"] = spec.gpu_total_mem_bytes
@@ -548,7 +548,7 @@ class HardwareBackend(Backend):
             "LOADED_FROM_CACHE": self.loaded_from_cache,
             "DEVICE_ID": self.device.split(".", 1)[1] if "." in self.device else "",
             "MODEL_PRIORITY": self.config.get("MODEL_PRIORITY", hint.Priority.MEDIUM),
-            "OPTIMAL_BATCH_SIZE": cost.optimal_batch_size(self.spec, self._op_costs),
+            "OPTIMAL_BATCH_SIZE": cost.optimal_batch_size(self.spec, self._op_costs, self.model),
             "MAX_BATCH_SIZE": int(self.spec.max_batch or 1),
         }
         if key in values and (key in self.supported_properties() or key in _CPU_UNLISTED):

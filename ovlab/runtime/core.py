@@ -86,6 +86,7 @@ class Core:
         self._blob_cache: dict[tuple, float] = {}  # the virtual disk behind CACHE_DIR
         self._core_props: dict[str, Any] = {"CACHE_DIR": ""}
         self._shares: dict[str, DeviceShare] = {}  # device -> its running inferences
+        self._power = None  # the platform's shared power budget in use (hardware/power.py)
         if not _PLUGIN_FACTORIES:
             raise RuntimeError("ovlab: no plugins are registered (import ovlab, which registers "
                                "them, before making a Core)")
@@ -98,6 +99,13 @@ class Core:
         share = self._shares.get(device)
         if share is None:
             share = self._shares[device] = DeviceShare(self.clock)
+            budget = getattr(self.platform, "power_budget", None)
+            if budget is not None and device in budget.draws:  # devices sharing package power
+                if self._power is None:
+                    from ..hardware.power import PowerState
+
+                    self._power = PowerState(budget)
+                self._power.attach(device, share)
         return share
 
     def _next_seq(self) -> int:

@@ -7,6 +7,10 @@ and a user's own CPU model: all of them draw from the same device. Each running 
 *demands* ``1 / streams`` of the device; while the demands add up to 1 or less every inference
 runs at its nominal speed, and beyond that all of them slow down by the total demand (egalitarian
 processor sharing). Completion times are recomputed whenever an inference starts or ends.
+
+A device on a shared power budget (``hardware/power.py``) also runs at ``speed`` (< 1 while
+other devices of the package are busy): ``on_busy`` reports when the device becomes busy or idle,
+and the budget sets every coupled device's speed.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ _EPS = 1e-12
 class DeviceShare:
     """The running inferences of one device and when the next of them completes."""
 
-    __slots__ = ("clock", "running", "_last", "_gen", "_next_id")
+    __slots__ = ("clock", "running", "_last", "_gen", "_next_id", "speed", "on_busy")
 
     def __init__(self, clock) -> None:
         self.clock = clock
@@ -27,6 +31,8 @@ class DeviceShare:
         self._last = clock.now
         self._gen = 0
         self._next_id = 0
+        self.speed = 1.0  # < 1 while a shared power budget slows the device
+        self.on_busy: Callable[[bool], None] | None = None
 
     @property
     def demand(self) -> float:
@@ -34,7 +40,14 @@ class DeviceShare:
 
     def _rate(self) -> float:
         total = self.demand
-        return 1.0 / total if total > 1.0 else 1.0
+        return (1.0 / total if total > 1.0 else 1.0) * self.speed
+
+    def set_speed(self, speed: float) -> None:
+        """Run at ``speed`` from now on (work done so far was done at the old speed)."""
+        if speed != self.speed:
+            self._advance()
+            self.speed = speed
+            self._schedule()
 
     def _advance(self) -> None:
         now = self.clock.now
@@ -48,9 +61,12 @@ class DeviceShare:
         """Run ``nominal`` seconds of work needing ``demand`` of the device; call ``callback``
         when it is done."""
         self._advance()
+        was_idle = not self.running
         self.running[self._next_id] = [nominal, demand, callback]
         self._next_id += 1
         self._schedule()
+        if was_idle and self.on_busy is not None:
+            self.on_busy(True)
 
     def _schedule(self) -> None:
         self._gen += 1
@@ -66,5 +82,7 @@ class DeviceShare:
         finished = [k for k, job in self.running.items() if job[0] <= _EPS]
         callbacks = [self.running.pop(k)[2] for k in finished]
         self._schedule()
+        if callbacks and not self.running and self.on_busy is not None:
+            self.on_busy(False)
         for cb in callbacks:
             cb()

@@ -1,0 +1,229 @@
+"""The ``cpu`` preset against the real OpenVINO CPU plugin, on the same graphs, in one run.
+
+Run: ``python benchmarks/bench_fidelity.py`` (``make bench``). For every zoo model
+(``ovlab.zoo.names()``) in FP32 and INT8 it measures the real ``openvino`` CPU plugin of this
+machine with benchmark_app's method (``ovlab.hardware.measure``: LATENCY hint, sync, one request;
+THROUGHPUT hint, async, OPTIMAL_NUMBER_OF_INFER_REQUESTS requests, batch 1), runs the same
+benchmark_app command on ovlab's ``cpu`` preset (``ovlab.benchmark``), and prints measured,
+simulated and their ratio. The graphs are the zoo's, built once for each runtime with its own
+opset module from the same code and weights.
+
+The machine is usually shared, so the measurement reports two figures: ``quiet`` (the windows in
+which other processes used almost no CPU, read from /proc/stat; what a quiet machine gives) and
+``typical`` (every window, as benchmark_app would report it here), with the spread of the windows
+and the load average. The ratio that must lie in 0.8-1.25 is simulated / quiet.
+
+Options: ``--repeat N`` passes (default 4); ``--fit`` fits the ``cpu`` preset to this run and
+rewrites ``ovlab/hardware/devices/fitted.py`` (``ovlab.hardware.fit.fit_measured``);
+``--holdout`` also fits a copy on ResNet-50 alone and reports how well it predicts the other
+models (the error to expect from presets fitted on one model); ``--save`` writes
+``benchmarks/results/fidelity-<date>.json`` (the lab reads these files); ``--from FILE`` re-uses
+the measurements of a saved file instead of measuring.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform as pyplatform
+import sys
+import time
+from pathlib import Path
+
+from ovlab import zoo
+from ovlab.hardware import fit, measure
+from ovlab.hardware.validation import RESULTS_DIR, summary
+
+PRECISIONS = ("FP32", "INT8")
+LOW, HIGH = 0.8, 1.25
+CPU_FIT_PARAMS = ("per_infer_s", "per_op_s", "eff.bf16", "eff.i8", "kind.matmul", "kind.other",
+                  "mem_efficiency", "stream_scaling", "async_overhead_s")
+HOLDOUT_PARAMS = ("eff.bf16", "eff.i8", "stream_scaling")
+
+
+def simulate(name: str, precision: str, mode: str, platform: str = "cpu") -> float:
+    """ovlab's benchmark_app figure on ``platform`` (ms for latency, FPS for throughput)."""
+    from ovlab.benchmark import run
+
+    if mode == "latency":
+        report = run(["-m", f"{name}:{precision}", "-d", "CPU", "-hint", "latency", "-niter",
+                      "200", "--platform", platform])
+        return report.latency_median_ms
+    report = run(["-m", f"{name}:{precision}", "-d", "CPU", "-hint", "throughput", "-niter",
+                  "2000", "--platform", platform])
+    return report.throughput_fps
+
+
+def machine() -> dict:
+    info = {"platform": pyplatform.platform(), "cpus": os.cpu_count(),
+            "python": pyplatform.python_version()}
+    try:
+        with open("/proc/cpuinfo", encoding="ascii", errors="replace") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    info["cpu"] = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    real = measure.openvino_or_none()
+    if real is not None:
+        info["openvino"] = real.get_version()
+    return info
+
+
+def _ratio(sim: float, real: float, mode: str) -> float:
+    """simulated / measured, in the mode's own unit (ms or FPS); 0.8-1.25 is the same band
+    either way up."""
+    return sim / real
+
+
+def compare(measurements: list[measure.Measurement]) -> list[dict]:
+    rows = []
+    for m in measurements:
+        sim = simulate(m.model, m.precision, m.mode)
+        lo, hi = m.spread
+        rows.append({
+            "model": m.model, "precision": m.precision, "mode": m.mode,
+            "measured_quiet": round(m.quiet, 6), "measured_typical": round(m.typical, 6),
+            "windows_p10_p90": [round(lo, 6), round(hi, 6)], "ovlab": round(sim, 6),
+            "ratio": round(_ratio(sim, m.quiet, m.mode), 4),
+            "ratio_typical": round(_ratio(sim, m.typical, m.mode), 4),
+            "nireq": m.nireq, "streams": m.streams,
+            "inference_precision": m.inference_precision, "load": list(m.load)})
+    return rows
+
+
+def print_table(rows: list[dict], title: str) -> None:
+    print(title)
+    print("| model | mode | measured quiet | measured typical (windows p10-p90) | ovlab | "
+          "ratio | ratio typical |")
+    print("|---|---|---|---|---|---|---|")
+    for r in rows:
+        unit = "ms" if r["mode"] == "latency" else "FPS"
+        lo, hi = r["windows_p10_p90"]
+        flag = "" if LOW <= r["ratio"] <= HIGH else " **out**"
+        print(f"| {r['model']}:{r['precision']} | {r['mode']} | {r['measured_quiet']:.4g} {unit} | "
+              f"{r['measured_typical']:.4g} ({lo:.4g}-{hi:.4g}) | {r['ovlab']:.4g} {unit} | "
+              f"{r['ratio']:.2f}{flag} | {r['ratio_typical']:.2f} |")
+    inside = sum(LOW <= r["ratio"] <= HIGH for r in rows)
+    errs = [r["ratio"] - 1 for r in rows]
+    s = summary(errs)
+    print(f"{inside}/{len(rows)} ratios in {LOW}-{HIGH}; median |error| "
+          f"{100 * s['median_abs_error']:.1f}%, worst {s['worst_ratio']:.2f}x "
+          "(ratio: ovlab / the real runtime's quiet windows)")
+
+
+def fit_cpu(measurements: list[measure.Measurement], params=CPU_FIT_PARAMS,
+            models: set[str] | None = None):
+    from ovlab.hardware import platforms
+
+    base = platforms.preset("cpu").devices["CPU"]
+    targets = [fit.Target(m.model, m.precision, m.mode, m.quiet) for m in measurements
+               if models is None or m.model in models]
+    return fit.fit_measured(base, targets, params)
+
+
+def holdout(measurements: list[measure.Measurement]) -> list[dict]:
+    """Fit efficiencies and stream scaling on ResNet-50 alone (everything else as fitted on all
+    models); predict the others. The error a preset fitted on one model carries."""
+    spec = fit_cpu(measurements, HOLDOUT_PARAMS, {"resnet-50"})
+    rows = []
+    for m in measurements:
+        if m.model == "resnet-50":
+            continue
+        sim = fit.predict(spec, m.model, m.precision, m.mode)
+        rows.append({"model": m.model, "precision": m.precision, "mode": m.mode,
+                     "measured_quiet": m.quiet, "predicted": round(sim, 6),
+                     "ratio": round(_ratio(sim, m.quiet, m.mode), 4)})
+    return rows
+
+
+def write_cpu_fit(spec) -> None:
+    from fit_presets import _install, write_fitted
+
+    entry = {"efficiency_by_precision": {k: _r(v) for k, v in
+                                         spec.efficiency_by_precision.items()},
+             "kind_efficiency": {k: _r(v) for k, v in spec.kind_efficiency.items()},
+             "mem_efficiency": _r(min(spec.mem_efficiency, 1.0))}
+    entry.update({p: _r(getattr(spec, p)) for p in ("per_op_s", "per_infer_s", "stream_scaling",
+                                                    "async_overhead_s")})
+    entry["efficiency_by_precision"]["f32"] = entry["efficiency_by_precision"]["bf16"]
+    _install("cpu/CPU", entry)
+    write_fitted()
+
+
+def _r(x: float) -> float:
+    return float(f"{x:.4g}")
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--repeat", type=int, default=4)
+    parser.add_argument("--models", nargs="*", default=None)
+    parser.add_argument("--fit", action="store_true")
+    parser.add_argument("--holdout", action="store_true")
+    parser.add_argument("--save", action="store_true")
+    parser.add_argument("--from", dest="source", default=None)
+    args = parser.parse_args(argv)
+    sys.path.insert(0, str(Path(__file__).parent))
+
+    info = machine()
+    if args.source:
+        saved = json.loads(Path(args.source).read_text(encoding="utf-8"))
+        measurements = [measure.Measurement.from_dict(d) for d in saved["measurements"]]
+        info = saved.get("machine", info)
+        print(f"Measurements from {args.source} ({saved.get('date')})")
+    else:
+        if measure.openvino_or_none() is None:
+            print("openvino is not installed: nothing to compare with (pip install openvino)")
+            return 0
+        names = args.models or zoo.names()
+        models = []
+        for name in names:
+            try:
+                measure.real_model(name, "FP32")
+            except Exception as exc:  # noqa: BLE001 - a model the real opset cannot build
+                print(f"  skipped {name}: {type(exc).__name__}: {exc}")
+                continue
+            models += [(name, p) for p in PRECISIONS]
+        start_load = measure.load_average()
+        print(f"Measuring the real OpenVINO {info.get('openvino')} CPU plugin on {info.get('cpu')} "
+              f"({info['cpus']} CPUs), load average {start_load:.2f}, {args.repeat} passes")
+        t0 = time.perf_counter()
+        measurements = measure.measure(models, repeat=args.repeat, echo=print)
+        print(f"  measured in {time.perf_counter() - t0:.0f} s, load average now "
+              f"{measure.load_average():.2f}")
+    if args.fit:
+        spec = fit_cpu(measurements)
+        write_cpu_fit(spec)
+        print("fitted the cpu preset: " + ", ".join(
+            f"{p}={fit.get_param(spec, p):.4g}" for p in CPU_FIT_PARAMS))
+    rows = compare(measurements)
+    loads = [x for m in measurements for x in m.load]
+    print_table(rows, f"\nThe cpu preset against the real runtime ({datetime.date.today()}, "
+                      f"{info.get('cpu')}, load average {min(loads):.1f}-{max(loads):.1f}):")
+    result = {"date": datetime.date.today().isoformat(), "machine": info, "rows": rows,
+              "measurements": [m.to_dict() for m in measurements],
+              "quiet_cores": measure.QUIET_CORES}
+    if args.holdout:
+        held = holdout(measurements)
+        print("\nFitted on ResNet-50 alone, the other models predicted:")
+        for r in held:
+            print(f"  {r['model']}:{r['precision']} {r['mode']}: ratio {r['ratio']:.2f}")
+        s = summary(r["ratio"] - 1 for r in held)
+        print(f"  median |error| {100 * s['median_abs_error']:.1f}%, worst "
+              f"{s['worst_ratio']:.2f}x over {s['n']} predictions")
+        result["holdout"] = {"fitted_on": "resnet-50", "params": list(HOLDOUT_PARAMS),
+                             "rows": held, "summary": s}
+    if args.save:
+        RESULTS_DIR.mkdir(parents=True, exist_ok=True)
+        path = RESULTS_DIR / f"fidelity-{result['date']}.json"
+        path.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+        print(f"saved {path}")
+    return 0  # a report; tests/runtime/test_calibration_cpu.py guards the stored figures
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
