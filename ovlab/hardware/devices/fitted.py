@@ -24,90 +24,90 @@ FITTED = {
     },
     "i7-1185g7/CPU": {
         "efficiency_by_precision": {
-            "f32": 0.7961,
+            "f32": 0.79,
             "i8": 0.7503
         },
         "per_op_s": 3e-06,
         "per_infer_s": 1e-05,
-        "stream_scaling": 0.9224,
+        "stream_scaling": 0.9242,
         "async_overhead_s": 1e-05
     },
     "core-ultra-7-165h/CPU": {
         "efficiency_by_precision": {
-            "f32": 0.2076,
+            "f32": 0.2069,
             "i8": 0.2186
         },
         "per_op_s": 3e-06,
         "per_infer_s": 1e-05,
-        "stream_scaling": 0.6239,
+        "stream_scaling": 0.6265,
         "async_overhead_s": 1e-05
     },
     "i9-13900k/CPU": {
         "efficiency_by_precision": {
-            "f32": 0.4617,
+            "f32": 0.4601,
             "i8": 0.4039
         },
         "per_op_s": 3e-06,
         "per_infer_s": 1e-05,
-        "stream_scaling": 0.7962,
+        "stream_scaling": 0.7981,
         "async_overhead_s": 1e-05
     },
     "i7-1185g7/GPU.0": {
         "efficiency_by_precision": {
-            "f32": 0.3298,
-            "f16": 0.3298,
-            "i8": 0.2617
+            "f32": 0.3155,
+            "f16": 0.3155,
+            "i8": 0.2508
         },
-        "per_op_s": 1.207e-05,
+        "per_op_s": 9.608e-06,
         "per_infer_s": 0.0001,
         "stream_scaling": 0.9,
         "async_overhead_s": 1e-05
     },
     "core-ultra-7-165h/GPU.0": {
         "efficiency_by_precision": {
-            "f32": 0.2917,
-            "f16": 0.2917,
-            "i8": 0.2314
+            "f32": 0.2828,
+            "f16": 0.2828,
+            "i8": 0.2248
         },
-        "per_op_s": 1.207e-05,
+        "per_op_s": 9.608e-06,
         "per_infer_s": 0.0001,
         "stream_scaling": 0.9,
         "async_overhead_s": 1e-05
     },
     "arc-a770m/GPU.0": {
         "efficiency_by_precision": {
-            "f32": 0.1719,
-            "f16": 0.1719,
-            "i8": 0.125
+            "f32": 0.1705,
+            "f16": 0.1705,
+            "i8": 0.1242
         },
-        "per_op_s": 1.717e-05,
+        "per_op_s": 1.715e-05,
         "per_infer_s": 0.0001,
         "stream_scaling": 0.9,
         "async_overhead_s": 1e-05
     },
     "flex-170/GPU.0": {
         "efficiency_by_precision": {
-            "f32": 0.1407,
-            "f16": 0.1407,
-            "i8": 0.111
+            "f32": 0.1398,
+            "f16": 0.1398,
+            "i8": 0.1105
         },
-        "per_op_s": 6.685e-06,
+        "per_op_s": 6.662e-06,
         "per_infer_s": 0.0001,
         "stream_scaling": 0.9,
         "async_overhead_s": 1e-05
     },
     "core-ultra-7-165h/NPU": {
         "efficiency_by_precision": {
-            "f16": 0.5016,
-            "i8": 0.5948
+            "f16": 0.5017,
+            "i8": 0.5947
         },
         "per_op_s": 1e-06,
         "per_infer_s": 0.0003,
-        "stream_scaling": 0.7294,
+        "stream_scaling": 0.7313,
         "async_overhead_s": 1e-05
     },
     "power": {
-        "i7-1185g7": 40.52,
-        "core-ultra-7-165h": 42.65
+        "i7-1185g7": 37.57,
+        "core-ultra-7-165h": 36.29
     }
 }
