@@ -48,10 +48,12 @@ binder: $(STAMP)
 labs: $(STAMP)
 	$(BIN)/python tools/run_labs.py
 
-## simulator speed figures quoted in the README
+## simulator speed figures and the fidelity tables quoted in the README
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_runtime.py
 	$(BIN)/python benchmarks/bench_models.py
+	$(BIN)/python benchmarks/bench_fidelity.py
+	$(BIN)/python benchmarks/fit_presets.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check ovlab tests benchmarks

@@ -34,7 +34,7 @@ from pathlib import Path
 
 from ovlab import zoo
 from ovlab.hardware import fit, measure
-from ovlab.hardware.validation import RESULTS_DIR, summary
+from ovlab.hardware.validation import RESULTS_DIR, simulate_benchmark, summary
 
 PRECISIONS = ("FP32", "INT8")
 LOW, HIGH = 0.8, 1.25
@@ -45,15 +45,7 @@ HOLDOUT_PARAMS = ("eff.bf16", "eff.i8", "stream_scaling")
 
 def simulate(name: str, precision: str, mode: str, platform: str = "cpu") -> float:
     """ovlab's benchmark_app figure on ``platform`` (ms for latency, FPS for throughput)."""
-    from ovlab.benchmark import run
-
-    if mode == "latency":
-        report = run(["-m", f"{name}:{precision}", "-d", "CPU", "-hint", "latency", "-niter",
-                      "200", "--platform", platform])
-        return report.latency_median_ms
-    report = run(["-m", f"{name}:{precision}", "-d", "CPU", "-hint", "throughput", "-niter",
-                  "2000", "--platform", platform])
-    return report.throughput_fps
+    return simulate_benchmark(name, precision, mode, platform)
 
 
 def machine() -> dict:

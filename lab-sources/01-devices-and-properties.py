@@ -494,3 +494,47 @@ _slow = _stock.with_device("GPU.0", _stock.devices["GPU.0"].with_(compile_base_s
 _ = check(answer, round(_gpu_compile_seconds(_slow) - _gpu_compile_seconds(_stock), 1),
           explain="only the fixed part changed: 20 s minus the preset's compile_base_s.",
           hint="read ov.preset('laptop').devices['GPU.0'].compile_base_s.")
+
+# %% [markdown]
+# ## Appendix · The seed's laptop beside Intel's benchmark laptop
+#
+# The `laptop` preset reproduces the seed documents: a Core i7-1165G7 with its Iris Xe, where
+# GoogLeNet-v1 takes about 14 ms on the CPU and about 7 ms on the iGPU. Intel's own *OpenVINO
+# 2024.3 performance data* measured the sibling Core i7-1185G7 (the same Tiger Lake design: 4
+# cores, a 96-EU Iris Xe, slightly higher clocks). The `i7-1185g7` preset is fitted on those
+# published tables (lab 11 shows how closely). Run both with benchmark_app's method:
+
+# %%
+from ovlab.benchmark import run as benchmark_app  # ovlab only: benchmark_app on virtual devices
+
+rows = []
+for dev in ["CPU", "GPU"]:
+    for hint in ["latency", "throughput"]:
+        row = {"device": dev, "hint": hint}
+        for platform in ["laptop", "i7-1185g7"]:
+            rep = benchmark_app(["-m", "googlenet-v1:FP16", "-d", dev, "-hint", hint,
+                                 "-t", "10", "--platform", platform])
+            row[platform] = (f"{rep.latency_median_ms:.1f} ms" if hint == "latency"
+                             else f"{rep.throughput_fps:.0f} FPS")
+            row[f"_{platform}"] = (1 / rep.latency_median_ms if hint == "latency"
+                                   else rep.throughput_fps)
+        row["i7-1185g7 / laptop"] = f"{row.pop('_i7-1185g7') / row.pop('_laptop'):.1f}x faster"
+        rows.append(row)
+pd.DataFrame(rows).set_index(["device", "hint"])
+
+# %% [markdown]
+# The same kind of laptop, yet Intel's figures are close to twice as fast. Nothing here is a
+# bug; the two sources measured different things:
+# - **OpenVINO version.** The seed ran OpenVINO 2022.x; by 2024.3 the CPU plugin runs oneDNN's
+#   brgemm convolution kernels and fuses bias, activations and residual sums into them, and the
+#   GPU plugin gained fused and oneDNN kernels too. Same chip, fewer and faster kernels.
+# - **Power limits.** A Core i7-11x5G7 may run at 12 to 28 W and turbo from 3.0 up to 4.8 GHz.
+#   Benchmark systems run flat out (the fitted `i7-1185g7` CPU sits at its 4.3 GHz all-core turbo:
+#   at the 3.0 GHz base, Intel's ResNet-50 INT8 latency would need 100 % of the peak); a laptop
+#   on a balanced power plan, sharing its 28 W between CPU and iGPU, does not.
+# - **The measurement.** The seed timed its own loop (a request every 30 ms through AUTO, with a
+#   GPU compiling in the background); the tables use benchmark_app with one model alone.
+#
+# Use `laptop` to reproduce the seed's experiments (labs 02 to 08 do), and the fitted presets
+# (`i7-1185g7`, `core-ultra-7-165h`, `arc-a770m`, `flex-170`, `i9-13900k`) to compare with
+# Intel's published figures. Lab 11 shows how far either can be trusted.

@@ -92,6 +92,27 @@ def simulate(row: Row, platform=None, seed: int = 0) -> float:
     return report.throughput_fps if row.mode == "throughput" else report.latency_median_ms
 
 
+def simulate_benchmark(name: str, precision: str, mode: str, platform="cpu",
+                       device: str = "CPU") -> float:
+    """benchmark_app's figure for a zoo model on ``platform`` (ms for latency, FPS for
+    throughput); the simulation of what ``benchmarks/bench_fidelity.py`` measures."""
+    from ..benchmark import run
+    from ..runtime.core import Core
+
+    core = Core(platform, seed=0)
+    if mode == "latency":
+        return run(["-m", f"{name}:{precision}", "-d", device, "-hint", "latency", "-niter",
+                    "200"], core=core).latency_median_ms
+    return run(["-m", f"{name}:{precision}", "-d", device, "-hint", "throughput", "-niter",
+                "2000"], core=core).throughput_fps
+
+
+def latest_results(kind: str, directory: str | Path = RESULTS_DIR) -> Path | None:
+    """The newest ``<kind>-<date>.json`` the benchmarks stored (``fidelity``, ``presets``)."""
+    files = sorted(Path(directory).glob(f"{kind}-*.json"))
+    return files[-1] if files else None
+
+
 def error(simulated: float, published: float) -> float:
     """Relative error of ``simulated`` against ``published`` (0.1: 10 % too high)."""
     return simulated / published - 1.0

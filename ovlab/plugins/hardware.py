@@ -477,13 +477,8 @@ class HardwareBackend(Backend):
                 device=self.device)
             return
         outputs = LazyEval(self.model, job.inputs, self.numeric_precision)
-        profile = self._profile(duration) if self.perf_count else self._idle_rows
-        delay = 0.0 if job.tags.get("sync") else self.spec.async_overhead_s
-        if delay > 0:  # the async path's hand-off: the stream is already free (cost.py)
-            core.clock.call_at_delay(delay, lambda: job.done(outputs, profile=profile,
-                                                             device=self.device))
-            return
-        job.done(outputs, profile=profile, device=self.device)
+        job.done(outputs, profile=self._profile(duration) if self.perf_count else self._idle_rows,
+                 device=self.device)
 
     def _profile(self, duration: float) -> list[ProfilingInfo]:
         """Per-op rows like the CPU plugin reports (fused Relu NOT_RUN, MatMul as FullyConnected)."""

@@ -178,12 +178,23 @@ class InferRequest:
         self._t_start = core.clock.now
         job = Job(core._next_seq(), self._index, self._backend.name, self._input_buffers(),
                   self._t_start, self._finish, self._ctx)
-        if silent:
-            job.tags["sync"] = True  # infer(): no async hand-off (DeviceSpec.async_overhead_s)
         self._backend.submit(job)
 
     def _finish(self, outputs: Outputs | None, error: BaseException | None, profile: list,
                 device: str) -> None:
+        # an asynchronous request on a hardware device reaches the application through the
+        # runtime's executor thread and callback: that hand-off (DeviceSpec.async_overhead_s)
+        # delays its completion while the device is already free for the next inference;
+        # infer() returns without it, and meta devices (AUTO, BATCH, HETERO) keep their own timing
+        spec = getattr(self._backend, "spec", None)
+        handoff = getattr(spec, "async_overhead_s", 0.0) if not self._silent else 0.0
+        if handoff > 0:
+            self._core.clock.call_at_delay(handoff, self._complete, outputs, error, profile)
+            return
+        self._complete(outputs, error, profile)
+
+    def _complete(self, outputs: Outputs | None, error: BaseException | None,
+                  profile: list) -> None:
         self._busy = False
         done_event = self._done_event  # the callback may start the next inference
         self._t_end = self._core.clock.now
