@@ -38,8 +38,8 @@ from .specs import DeviceSpec
 
 DEFAULT_MODELS = ("small-cnn", "squeezenet1.1", "googlenet-v1", "resnet-50")
 PRECISIONS = ("FP32", "INT8")
-CPU_PARAMS = ("per_infer_s", "per_op_s", "eff.{float}", "eff.i8", "kind.matmul", "kind.other",
-              "mem_efficiency", "stream_scaling", "async_overhead_s")
+CPU_PARAMS = ("per_infer_s", "per_op_s", "eff.{float}", "eff.i8", "kind.depthwise", "kind.matmul",
+              "kind.other", "mem_efficiency", "stream_scaling", "async_overhead_s")
 ACCEL_PARAMS = ("per_infer_s", "per_op_s", "eff.{float}", "eff.i8")
 
 
