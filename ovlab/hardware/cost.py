@@ -131,9 +131,10 @@ def inference_time(spec: DeviceSpec, op_costs: Sequence, precision: str, model=N
     if not spec.fuse_ops:
         peak = spec.peak_gflops[precision] * 1e9 * spec.efficiency
         bw = spec.mem_bw_gbs * 1e9
-        for op in op_costs:
-            total += max(op.flops / peak, (op.bytes_read + op.bytes_written) * scale / bw)
-            total += spec.per_op_s
+        for op in op_costs:  # (the seed's exact arithmetic: stored lab outputs depend on it)
+            t_compute = op.flops / peak
+            t_memory = (op.bytes_read + op.bytes_written) * scale / bw
+            total += max(t_compute, t_memory) + spec.per_op_s
         return total
     facts = graph_facts(model, len(op_costs)) if model is not None else None
     for i, op in enumerate(op_costs):
