@@ -15,7 +15,7 @@ from ovlab import zoo
 # tested once
 CASES = []
 _seen = set()
-for _platform in ("laptop", "workstation", "cpu", "multi-gpu"):
+for _platform in ovlab.hardware.PRESETS:  # the seed's machines and the fitted ones
     for _name, _spec in ovlab.preset(_platform).devices.items():
         if id(_spec) not in _seen:
             _seen.add(id(_spec))

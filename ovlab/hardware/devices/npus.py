@@ -43,6 +43,7 @@ def _fitted_npu(key: str) -> DeviceSpec:
         kind_efficiency={"depthwise": 0.3, "matmul": 1.0, "other": 0.1}, mem_efficiency=0.7,
         fuse_ops=True, streams_throughput=2, range_for_streams=(1, 2), requests_per_stream=2,
         stream_scaling=fitted["stream_scaling"], async_overhead_s=fitted["async_overhead_s"],
+        supported_ops=None,  # the real 3720 compiles LRN, Sigmoid, Clamp (Intel's NPU rows)
         extra={"tiles": 2, "tops_int8": 11.5, "memory": "shared LPDDR5x-7467"})
 
 
