@@ -13,7 +13,8 @@ which other processes used almost no CPU, read from /proc/stat; what a quiet mac
 ``typical`` (every window, as benchmark_app would report it here), with the spread of the windows
 and the load average. The ratio that must lie in 0.8-1.25 is simulated / quiet.
 
-Options: ``--repeat N`` passes (default 4); ``--fit`` fits the ``cpu`` preset to this run and
+Options: ``--repeat N`` passes (default 4); ``--quiet-wait S``: let each window wait for a
+quiet moment, up to S seconds over the whole run (a shared machine); ``--fit`` fits the ``cpu`` preset to this run and
 rewrites ``ovlab/hardware/devices/fitted.py`` (``ovlab.hardware.fit.fit_measured``);
 ``--holdout`` also fits a copy on ResNet-50 alone and reports how well it predicts the other
 models (the error to expect from presets fitted on one model); ``--save`` writes
@@ -158,6 +159,8 @@ def _r(x: float) -> float:
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeat", type=int, default=4)
+    parser.add_argument("--quiet-wait", type=float, default=0.0,
+                        help="seconds (in total) the windows may wait for a quiet machine")
     parser.add_argument("--models", nargs="*", default=None)
     parser.add_argument("--fit", action="store_true")
     parser.add_argument("--holdout", action="store_true")
@@ -189,7 +192,8 @@ def main(argv: list[str]) -> int:
         print(f"Measuring the real OpenVINO {info.get('openvino')} CPU plugin on {info.get('cpu')} "
               f"({info['cpus']} CPUs), load average {start_load:.2f}, {args.repeat} passes")
         t0 = time.perf_counter()
-        measurements = measure.measure(models, repeat=args.repeat, echo=print)
+        measurements = measure.measure(models, repeat=args.repeat, echo=print,
+                                       quiet_budget_s=args.quiet_wait)
         print(f"  measured in {time.perf_counter() - t0:.0f} s, load average now "
               f"{measure.load_average():.2f}")
     if args.fit:

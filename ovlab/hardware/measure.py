@@ -236,17 +236,41 @@ class _Throughput:
         del self.queue, self.compiled
 
 
+class QuietWaiter:
+    """Before a window, wait (up to a total budget) until other processes leave the machine
+    alone, so that a measurement on a shared machine runs in its quiet moments instead of its
+    busy ones and adds no load while others work."""
+
+    def __init__(self, budget_s: float) -> None:
+        self.left = budget_s
+
+    def wait(self) -> None:
+        while self.left > 0:
+            meter = OtherLoad()
+            meter.start()
+            time.sleep(0.2)
+            others = meter.stop()
+            if others is None or others < QUIET_CORES:
+                return
+            time.sleep(0.8)
+            self.left -= 1.0
+
+
 def measure(models: Iterable[tuple[str, str]], *, device: str = "CPU", repeat: int = 4,
             window_s: float = 0.2, n_windows: int = 2, patience: int = 3,
+            quiet_budget_s: float = 0.0,
             echo: Callable[[str], None] | None = None) -> list[Measurement]:
     """Latency and throughput of each (zoo name, precision) on the real ``device``.
 
     ``repeat`` passes over all models (they spread a model's windows over time, so one burst of
     load cannot spoil them all); in each pass and mode, windows of ``window_s`` until
-    ``n_windows`` of them were quiet or ``patience`` x ``n_windows`` were tried.
+    ``n_windows`` of them were quiet or ``patience`` x ``n_windows`` were tried. With
+    ``quiet_budget_s``, each window first waits for a quiet moment (:class:`QuietWaiter`), up to
+    that many seconds in total over the whole run.
     """
     import openvino
 
+    waiter = QuietWaiter(quiet_budget_s)
     core = openvino.Core()
     models = list(models)
     built = {key: real_model(*key) for key in models}
@@ -258,6 +282,7 @@ def measure(models: Iterable[tuple[str, str]], *, device: str = "CPU", repeat: i
                 runner = runner_cls(core, built[key], device)
                 got: list[Window] = []
                 for _ in range(n_windows * patience):
+                    waiter.wait()
                     got.append(runner.window(window_s))
                     if sum(1 for w in got if w.others is None or w.others < QUIET_CORES) \
                             >= n_windows:
