@@ -17,7 +17,6 @@ import pytest
 import ovlab
 
 
-
 def _request(core, model, device="CPU"):
     return core.compile_model(model, device).create_infer_request()
 
