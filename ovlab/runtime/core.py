@@ -79,7 +79,7 @@ class Core:
         self.seed = seed
         self.clock = Clock(realtime)
         self.trace = Trace()
-        self.faults = Faults()
+        self.faults = Faults(self)
         self.jitter = Jitter(seed)
         self._seq = 0
         self._host_load = 0.0  # extra load on the CPU while other devices compile (A16)
