@@ -229,6 +229,7 @@ class BatchPlugin(Plugin):
         if plugin is None or parsed.priorities is not None:
             raise PluginError(f'Device with "{name}" name is not registered in the OpenVINO '
                               "Runtime", _errors.CORE_IMPL)
+        plugin = self.core._load(parsed.plugin)  # a plugin a core-level key broke fails here
         if not isinstance(plugin, HardwarePlugin):
             raise PluginError(f"ovlab's BATCH batches on one hardware device (CPU, GPU, NPU); "
                               f"'{name}' is a virtual device", f"{_PLUGIN_SRC}:141")
