@@ -10,6 +10,7 @@ from collections import Counter, defaultdict
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from pbt_budget import budget
 
 import ovlab
 
@@ -38,7 +39,7 @@ def workloads(draw):
     return setup, gaps, lead, failure
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=budget(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(workloads())
 def test_auto_invariants_under_random_workloads(small_cnn, workload):
     (platform, device, config), gaps, lead, failure = workload
