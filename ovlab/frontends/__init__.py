@@ -80,18 +80,19 @@ def read_file(path: str | os.PathLike, weights: Any = None) -> Model:
         if model is None:
             raise _unreadable_path(path)
         return model
-    if weights is None or weights == "":
-        bin_path = path.with_suffix(".bin")
-        buffer = _map(bin_path) if bin_path.is_file() else None
-    elif isinstance(weights, (str, os.PathLike)):
-        bin_path = Path(os.fsdecode(weights))
-        if not bin_path.is_file():
-            raise FrontendError(f"Loading input model\nCan not open file {bin_path} for mapping. "
-                                "Ensure that file exists and has appropriate permissions.",
-                                E.MAP_FILE)
-        buffer = _map(bin_path)
-    else:
-        buffer = _weights_buffer(weights)
+    def buffer() -> memoryview | bytes | None:
+        if weights is None or weights == "":
+            bin_path = path.with_suffix(".bin")
+            return _map(bin_path) if bin_path.is_file() else None
+        if isinstance(weights, (str, os.PathLike)):
+            bin_path = Path(os.fsdecode(weights))
+            if not bin_path.is_file():
+                raise FrontendError(f"Loading input model\nCan not open file {bin_path} for "
+                                    "mapping. Ensure that file exists and has appropriate "
+                                    "permissions.", E.MAP_FILE)
+            return _map(bin_path)
+        return _weights_buffer(weights)
+
     return read_ir(path.read_bytes(), buffer, _unreadable_path(path))
 
 

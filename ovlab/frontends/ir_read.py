@@ -12,7 +12,7 @@ naming the layer; no partial model is returned.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from xml.etree.ElementTree import Element, ParseError
@@ -312,10 +312,15 @@ def _result_names(layer: Layer, node: Node, ir_version: int) -> set[str]:
     return names
 
 
-def read_ir(xml: bytes, weights: Buffer, unreadable: E.FrontendError) -> Model:
+def read_ir(xml: bytes, weights: Buffer | Callable[[], Buffer],
+            unreadable: E.FrontendError) -> Model:
     """Build the model an IR describes. ``weights`` is the .bin content (a memory map, bytes,
-    or None when there is no .bin); ``unreadable`` is the error for a file that is not IR."""
+    or None when there is no .bin), or a function that opens it once the XML is known to be
+    IR (as OpenVINO, which reports a non-IR file before a missing weights file);
+    ``unreadable`` is the error for a file that is not IR."""
     root, version = _parse(xml, unreadable)
+    if callable(weights):
+        weights = weights()
     layers = _layers(root)
     incoming = _edges(root, layers)
     order = _order(layers, incoming)
