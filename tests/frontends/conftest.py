@@ -6,6 +6,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 HERE = Path(__file__).resolve().parent
@@ -36,3 +37,8 @@ def convnet_copy(reference_ir, tmp_path) -> Path:
     for ext in (".xml", ".bin"):
         shutil.copy(reference_ir / f"tiny_convnet{ext}", tmp_path / f"tiny_convnet{ext}")
     return tmp_path / "tiny_convnet.xml"
+
+
+@pytest.fixture
+def rng() -> np.random.Generator:
+    return np.random.default_rng(0)
