@@ -249,7 +249,12 @@ def _attributes(layer: Layer, op: Any, legacy: S.Legacy | None, rank: int) -> di
                                       E.INCONSISTENT)
         else:
             attrs[a.name] = a.default
-    return legacy.adapt(attrs, rank) if legacy is not None else attrs
+    if legacy is not None:
+        attrs = legacy.adapt(attrs, rank)
+        for a in desc:  # the adapter's defaults in the kind this op keeps them in
+            if a.kind == "type" and isinstance(attrs.get(a.name), str):
+                attrs[a.name] = S.parse("type", attrs[a.name])
+    return attrs
 
 
 def _node(layer: Layer, inputs: list[Output], weights: Buffer) -> Node:

@@ -38,7 +38,7 @@ class Attr(NamedTuple):
     """One ``<data>`` attribute: its IR name, kind, default and the key ovlab keeps it under."""
 
     ir: str
-    kind: str  # bool int float str enum ints floats type type_name
+    kind: str  # bool int float str enum ints floats strs shape type type_name
     default: Any = REQUIRED
     key: str | None = None
 
@@ -82,11 +82,22 @@ for _t in ("Relu", "Sigmoid", "Squeeze", "Unsqueeze", "Transpose", "Result"):
 
 
 def attrs_of(op: OpDef) -> tuple[Attr, ...] | None:
-    """The op's attribute description, or None where ovlab has none (generic conversion)."""
+    """The op's attribute description, or None where ovlab has none (generic conversion).
+
+    An ``OpDef`` that describes its own attributes (``op.attrs``: entries with ``name`` = the IR
+    name, ``kind`` and ``default``, as ``ovlab.graph.attrs.Attr``) is used as it is; the table
+    above covers ops defined without one."""
     own = getattr(op, "attrs", None)
-    if own is not None:
-        return tuple(Attr(*a) if not isinstance(a, Attr) else a for a in own)
-    return _ATTRS.get(op.type_name)
+    if own is None or (not own and op.type_name in _ATTRS):
+        return _ATTRS.get(op.type_name)
+    return tuple(a if isinstance(a, Attr) else _from_graph(a) for a in own)
+
+
+def _from_graph(a: Any) -> Attr:
+    """An attribute description of the graph layer (``name``, ``kind``, ``default``)."""
+    required = repr(a.default) == "REQUIRED"
+    kind = {"shape": "shape", "strs": "strs", "type": "type"}.get(a.kind, a.kind)
+    return Attr(a.name, kind, REQUIRED if required else a.default)
 
 
 def ir_type_name(op: OpDef) -> str:
@@ -232,6 +243,10 @@ def parse(kind: str, text: str) -> Any:
         return [_int(p, text) for p in _list(text)]
     if kind == "floats":
         return [_float(p, text) for p in _list(text)]
+    if kind == "shape":
+        return [_int(p, text) for p in _list(text)]
+    if kind == "strs":
+        return _list(text)
     if kind == "type":
         from .ir_types import element_type
         return element_type(text, "attribute")
@@ -290,6 +305,10 @@ def fmt(kind: str | None, value: Any) -> str:
         return ", ".join(str(int(v)) for v in value)
     if kind == "floats":
         return ", ".join(_num(v) for v in value)
+    if kind == "shape":
+        return ",".join(str(int(v)) for v in value)
+    if kind == "strs":
+        return ",".join(str(v) for v in value)
     if kind in ("type", "type_name"):
         return as_type(value).get_type_name()
     if kind == "enum":

@@ -198,3 +198,32 @@ def test_ir_file_of_every_zoo_model_reads_back_identically(tmp_path):
                 == [(n.get_type_name(), n.get_friendly_name()) for n in m.get_ordered_ops()]
             assert back._is_batchable() == m._is_batchable()
             assert [c.flops for c in back._cost()] == [c.flops for c in m._cost()]
+
+
+def test_ops_that_describe_their_own_attributes():
+    """The graph layer may describe an op's attributes itself (IR name, kind, default); the
+    reader and writer then use that description."""
+    from dataclasses import dataclass
+    from types import SimpleNamespace
+    from typing import Any
+
+    class _Required:
+        def __repr__(self) -> str:
+            return "REQUIRED"
+
+    @dataclass(frozen=True)
+    class GraphAttr:  # the shape of ovlab.graph.attrs.Attr
+        name: str
+        kind: str
+        default: Any = _Required()
+        choices: tuple = ()
+
+    op = SimpleNamespace(type_name="AvgPool", attrs=(
+        GraphAttr("kernel", "ints"), GraphAttr("strides", "ints"), GraphAttr("pads_begin", "ints"),
+        GraphAttr("pads_end", "ints"), GraphAttr("exclude-pad", "bool"),
+        GraphAttr("auto_pad", "str", "explicit"), GraphAttr("rounding_type", "str", "floor")))
+    desc = ir_schema.attrs_of(op)
+    assert [a.ir for a in desc][4] == "exclude-pad" and desc[4].name == "exclude-pad"
+    assert desc[0].default is ir_schema.REQUIRED and desc[5].default == "explicit"
+    assert ir_schema.parse("shape", "1,3,224,224") == [1, 3, 224, 224]
+    assert ir_schema.fmt("shape", [1, 3]) == "1,3" and ir_schema.parse("strs", "a, b") == ["a", "b"]
