@@ -52,13 +52,10 @@ labs: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_runtime.py
 	$(BIN)/python benchmarks/bench_models.py
-<<<<<<< HEAD
-	$(BIN)/python benchmarks/bench_fidelity.py
-	$(BIN)/python benchmarks/fit_presets.py
-=======
 	$(BIN)/python benchmarks/bench_ir.py
 	$(BIN)/python benchmarks/bench_soak.py
->>>>>>> main
+	$(BIN)/python benchmarks/bench_fidelity.py
+	$(BIN)/python benchmarks/fit_presets.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check ovlab tests benchmarks
