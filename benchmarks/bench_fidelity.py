@@ -5,8 +5,8 @@ Run: ``python benchmarks/bench_fidelity.py`` (``make bench``). For every zoo mod
 machine with benchmark_app's method (``ovlab.hardware.measure``: LATENCY hint, sync, one request;
 THROUGHPUT hint, async, OPTIMAL_NUMBER_OF_INFER_REQUESTS requests, batch 1), runs the same
 benchmark_app command on ovlab's ``cpu`` preset (``ovlab.benchmark``), and prints measured,
-simulated and their ratio. The graphs are the zoo's, built once for each runtime with its own
-opset module from the same code and weights.
+simulated and their ratio. Both run one IR: ovlab writes each zoo model with ``ov.save_model`` and
+the real runtime reads it (``ovlab.hardware.measure.real_model``).
 
 The machine is usually shared, so the measurement reports two figures: ``quiet`` (the windows in
 which other processes used almost no CPU, read from /proc/stat; what a quiet machine gives) and
@@ -30,6 +30,7 @@ import json
 import os
 import platform as pyplatform
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -183,8 +184,9 @@ def main(argv: list[str]) -> int:
         models = []
         for name in names:
             try:
-                measure.real_model(name, "FP32")
-            except Exception as exc:  # noqa: BLE001 - a model the real opset cannot build
+                with tempfile.TemporaryDirectory() as folder:
+                    measure.real_model(name, "FP32", folder)
+            except Exception as exc:  # noqa: BLE001 - a model the real runtime cannot read
                 print(f"  skipped {name}: {type(exc).__name__}: {exc}")
                 continue
             models += [(name, p) for p in PRECISIONS]
@@ -206,6 +208,7 @@ def main(argv: list[str]) -> int:
     print_table(rows, f"\nThe cpu preset against the real runtime ({datetime.date.today()}, "
                       f"{info.get('cpu')}, load average {min(loads):.1f}-{max(loads):.1f}):")
     result = {"date": datetime.date.today().isoformat(), "machine": info, "rows": rows,
+              "graphs": measure.GRAPH_SOURCE,
               "measurements": [m.to_dict() for m in measurements],
               "quiet_cores": measure.QUIET_CORES}
     if args.holdout:

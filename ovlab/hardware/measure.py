@@ -16,8 +16,8 @@ over every window (median latency, median window throughput); ``quiet`` is the m
 windows in which others kept less than ``QUIET_CORES`` busy, the figure a quiet machine gives.
 Both are stored with every window's figure and load, so a reader can judge the noise.
 
-The models are ovlab's zoo networks built with ``openvino.opset13`` (the same layers, shapes and
-weights as ``ovlab.zoo.load``), so the two runtimes time the same graph.
+The models are ovlab's zoo networks written as OpenVINO IR by ``ovlab.save_model`` and read by the
+real ``openvino.Core.read_model`` (:func:`real_model`), so the two runtimes time the same graph.
 """
 
 from __future__ import annotations
@@ -126,12 +126,27 @@ def openvino_or_none():
     return openvino
 
 
-def real_model(name: str, precision: str):
-    """Zoo model ``name`` built for the real runtime (same graph and weights as ovlab's)."""
+GRAPH_SOURCE = "IR written by ovlab.save_model (f32 weights), read by openvino.Core.read_model"
+
+
+def real_model(name: str, precision: str, directory: str | None = None):
+    """Zoo model ``name`` for the real runtime: the IR ovlab writes for it (``ov.save_model``,
+    weights kept in f32), read by the real ``read_model``, so both runtimes run one IR; where
+    ovlab cannot write IR, the same network built with ``openvino.opset13``."""
     import openvino
-    import openvino.opset13 as ops
 
     from .. import zoo
+
+    save = getattr(__import__("ovlab"), "save_model", None)
+    if save is not None:
+        import tempfile
+        from pathlib import Path
+
+        folder = Path(directory or tempfile.mkdtemp(prefix="ovlab-ir-"))
+        path = folder / f"{name}-{precision}.xml"
+        save(zoo.load(name, precision), str(path), compress_to_fp16=False)
+        return openvino.Core().read_model(str(path))
+    import openvino.opset13 as ops
 
     return zoo.build(name, precision, opset=ops, model_cls=openvino.Model)
 
@@ -268,12 +283,18 @@ def measure(models: Iterable[tuple[str, str]], *, device: str = "CPU", repeat: i
     ``quiet_budget_s``, each window first waits for a quiet moment (:class:`QuietWaiter`), up to
     that many seconds in total over the whole run.
     """
+    import tempfile
+
     import openvino
 
-    waiter = QuietWaiter(quiet_budget_s)
-    core = openvino.Core()
-    models = list(models)
-    built = {key: real_model(*key) for key in models}
+    with tempfile.TemporaryDirectory(prefix="ovlab-ir-") as folder:
+        return _measure(openvino.Core(), list(models), folder, device, repeat, window_s,
+                        n_windows, patience, QuietWaiter(quiet_budget_s), echo)
+
+
+def _measure(core, models, folder, device, repeat, window_s, n_windows, patience, waiter,
+             echo) -> list[Measurement]:
+    built = {key: real_model(*key, directory=folder) for key in models}
     acc: dict[tuple[str, str, str], dict[str, Any]] = {}
     for _ in range(max(1, repeat)):
         for key in models:
