@@ -43,7 +43,7 @@ class Measurement:
     device: str
     mode: str  # "latency" (ms) or "throughput" (FPS)
     typical: float  # benchmark_app's figure over every window
-    quiet: float  # the best window
+    quiet: float  # over the quiet windows (see quiet_value)
     windows: list[float] = field(default_factory=list)  # per-window figure, in run order
     iterations: int = 0
     nireq: int = 1
