@@ -175,8 +175,10 @@ def main(argv: list[str]) -> int:
         saved = json.loads(Path(args.source).read_text(encoding="utf-8"))
         measurements = [measure.Measurement.from_dict(d) for d in saved["measurements"]]
         info = saved.get("machine", info)
+        carried = {k: saved[k] for k in ("graphs", "quiet_estimator", "runs") if k in saved}
         print(f"Measurements from {args.source} ({saved.get('date')})")
     else:
+        carried = {}
         if measure.openvino_or_none() is None:
             print("openvino is not installed: nothing to compare with (pip install openvino)")
             return 0
@@ -209,8 +211,10 @@ def main(argv: list[str]) -> int:
                       f"{info.get('cpu')}, load average {min(loads):.1f}-{max(loads):.1f}):")
     result = {"date": datetime.date.today().isoformat(), "machine": info, "rows": rows,
               "graphs": measure.GRAPH_SOURCE,
+              "quiet_estimator": f"median of the windows where others kept < "
+                                 f"{measure.QUIET_CORES} cores busy",
               "measurements": [m.to_dict() for m in measurements],
-              "quiet_cores": measure.QUIET_CORES}
+              "quiet_cores": measure.QUIET_CORES, **carried}
     if args.holdout:
         held = holdout(measurements)
         print("\nFitted on ResNet-50 alone, the other models predicted:")

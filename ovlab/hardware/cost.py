@@ -20,7 +20,8 @@ graph, so that a device fitted on one model predicts others:
   ``NOT_RUN``/``undef``; the GPU plugin fuses the same post-ops): they cost nothing. Ops that do
   no work (views, constant folding) cost nothing either, not even a dispatch.
 * **Precision.** ``bf16`` (the CPU's default on AVX512_BF16 / AMX machines) and ``f16`` move half
-  the bytes of f32, ``i8`` a quarter, and each has its own peak.
+  the bytes of f32, ``i8`` a quarter, and each has its own peak. In an INT8 model only the
+  convolutions and matrix products run in int8; the other ops stay in the float precision.
 
 The seed's presets (``fuse_ops=False``) keep the single-efficiency model they were calibrated with.
 """
@@ -137,14 +138,25 @@ def inference_time(spec: DeviceSpec, op_costs: Sequence, precision: str, model=N
             total += max(t_compute, t_memory) + spec.per_op_s
         return total
     facts = graph_facts(model, len(op_costs)) if model is not None else None
+    floating = float_precision(spec, precision)
     for i, op in enumerate(op_costs):
         if facts is not None and facts[1][i]:
             continue  # a post-op inside the kernel before it
         if op.flops == 0 and op.bytes_read == 0 and op.bytes_written == 0:
             continue  # a view or a folded constant: not executed
         kind = facts[0][i] if facts is not None else op_kind(op.type_name)
-        total += _op_seconds(spec, op, kind, precision, scale) + spec.per_op_s
+        prec = precision if kind != "other" else floating
+        total += _op_seconds(spec, op, kind, prec, _BYTES_SCALE.get(prec, 1.0)) + spec.per_op_s
     return total
+
+
+def float_precision(spec: DeviceSpec, precision: str) -> str:
+    """The precision of the ops an INT8 model does not quantize. OpenVINO's low-precision
+    transformations run convolutions and matrix products in int8 and leave pooling,
+    normalisation, concatenation and the like in the device's float inference precision."""
+    if precision != "i8":
+        return precision
+    return compute_precision(spec, "FP32", spec.inference_precision)
 
 
 def compile_time(spec: DeviceSpec, n_ops: int, weight_bytes: float) -> float:

@@ -97,11 +97,13 @@ def latency_s(spec: DeviceSpec, name: str, precision: str) -> float:
     ``cost.inference_time`` computes it (without jitter)."""
     w = _work(name, precision)
     prec = cost.compute_precision(spec, w.model_precision, spec.inference_precision)
-    peak = spec.peak_gflops[prec] * 1e9
-    eff = np.array([cost.efficiency(spec, k, prec) for k in w.kinds])
+    floating = cost.float_precision(spec, prec)
+    precs = [prec if k != "other" else floating for k in w.kinds]
+    peak = np.array([spec.peak_gflops[p] * 1e9 for p in precs])
+    eff = np.array([cost.efficiency(spec, k, p) for k, p in zip(w.kinds, precs, strict=True)])
+    scale = np.array([cost._BYTES_SCALE.get(p, 1.0) for p in precs])
     t_compute = w.flops / (peak * eff)
-    t_memory = w.nbytes * cost._BYTES_SCALE.get(prec, 1.0) / (spec.mem_bw_gbs * 1e9
-                                                              * spec.mem_efficiency)
+    t_memory = w.nbytes * scale / (spec.mem_bw_gbs * 1e9 * spec.mem_efficiency)
     return spec.per_infer_s + float(np.maximum(t_compute, t_memory).sum()) \
         + spec.per_op_s * len(w.kinds)
 

@@ -78,7 +78,7 @@ def _fitted_cpu(key: str, full_name: str, *, gflops_f32: float, i8_per_f32: floa
 # in bf16 by default. Peak per core and cycle: f32 64 (two 512-bit FMA pipes), bf16 128, int8 256;
 # at an assumed 3.7 GHz sustained boost (the VM reports only its 2.6 GHz TSC).
 VM_CPU = _fitted_cpu(
-    "cpu/CPU", "AMD EPYC", gflops_f32=2 * 64 * 3.7, i8_per_f32=4.0, bw=60.0, mem=24.0,
+    "cpu/CPU", "AMD EPYC", gflops_f32=2 * 64 * 3.7, i8_per_f32=4.0, bw=80.0, mem=24.0,
     caps=("BF16", "WINOGRAD", "FP32", "INT8", "BIN", "EXPORT_IMPORT"), streams=2,
     range_streams=(1, 2), bf16=True,
     extra={"cores": 2, "clock_ghz": 3.7, "isa": "AVX-512, AVX512_BF16, VNNI"})
