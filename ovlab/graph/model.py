@@ -336,6 +336,25 @@ class Model(Named):
             if not s or s[0] != 2:
                 return (f"output '{r.get_friendly_name()}' has shape {shape_str(s)} at batch 2 "
                         "(its batch dimension is not carried through)")
+        return trial._mixing_op()
+
+    def _mixing_op(self) -> str | None:
+        """The first op that mixes samples across axis 0 (a Softmax over the batch axis, a
+        reduction over it, a transpose moving it ...), as its op's batch rule says."""
+        live: set[int] = set()
+        for n in self._ops:
+            if isinstance(n, Parameter):
+                live.add(id(n))
+                continue
+            flags = [id(s._node) in live for s in n._inputs]
+            if not any(flags) or n._op.shape_only:
+                continue
+            live.add(id(n))
+            rule = n._op.batch
+            reason = rule(n, flags) if rule is not None else None
+            if reason:
+                return (f"{n.get_type_name()} '{n.get_friendly_name()}' mixes the samples of "
+                        f"the batch: {reason}")
         return None
 
     def _is_batchable(self) -> bool:
