@@ -300,8 +300,8 @@ def _prelu(node: Node, xs: list[np.ndarray], ctx: Ctx) -> list[np.ndarray]:
 
 def _hard_sigmoid(node: Node, xs: list[np.ndarray], ctx: Ctx) -> list[np.ndarray]:
     x, alpha, beta = xs
-    r = np.fmax(alpha * x + beta, F32(0.0))
-    return [np.fmin(r, F32(1.0)).astype(x.dtype)]
+    r = np.fmin(alpha * x + beta, F32(1.0))  # min first: NaN gives 1, as on the CPU plugin
+    return [np.fmax(r, F32(0.0)).astype(x.dtype)]
 
 
 _unary("Swish", "opset4", _swish, COMPOSITE, infer=_swish_infer, inplace=False)
@@ -399,11 +399,17 @@ def _int_mod(a: np.ndarray, b: np.ndarray, fn: np.ufunc) -> np.ndarray:
 
 
 def _floor_mod(a: np.ndarray, b: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
-    return _int_mod(a, b, np.mod) if a.dtype.kind in "iu" else np.mod(a, b, out=out)
+    # a - floor(a / b) * b in float32, as the CPU plugin computes it (measured: 1e30 mod 3 is
+    # 0, x mod inf is NaN, 3e38 mod -0.74 is -inf)
+    if a.dtype.kind in "iu":
+        return _int_mod(a, b, np.mod)
+    return a - np.floor(a / b) * b
 
 
 def _mod(a: np.ndarray, b: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
-    return _int_mod(a, b, np.fmod) if a.dtype.kind in "iu" else np.fmod(a, b, out=out)
+    if a.dtype.kind in "iu":
+        return _int_mod(a, b, np.fmod)
+    return a - np.trunc(a / b) * b
 
 
 def _power(a: np.ndarray, b: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
@@ -668,7 +674,9 @@ def gelu(data: NodeInput, approximation_mode: str, name: str | None = None) -> N
 
 def swish(data: NodeInput, beta: NodeInput | None = None, name: str | None = None) -> Node:
     """Swish-4: x * sigmoid(beta * x) (beta 1 if not given)."""
-    return make_node("Swish", [data] + ([beta] if beta is not None else []), name=name)
+    if beta is None:  # OpenVINO's builder always passes beta, a Constant 1.0 by default
+        beta = np.array(1.0, F32)
+    return make_node("Swish", [data, beta], name=name)
 
 
 def elu(data: NodeInput, alpha: float, name: str | None = None) -> Node:

@@ -9,6 +9,7 @@ sizes of Range and Eye and the axes come from Constants (or shapes folded to con
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Sequence
 
 import numpy as np
@@ -28,6 +29,9 @@ from .ops import (
     same_type,
 )
 from .types import Type, as_type, shape_str
+
+# the builder below takes the builtin's name (OpenVINO's), so the module uses this alias
+py_range = builtins.range
 
 __all__ = ["eye", "gather", "gather_elements", "gather_nd", "one_hot", "range",
            "scatter_elements_update", "scatter_nd_update", "scatter_update"]
@@ -156,7 +160,7 @@ def _gather_nd(node: Node, xs: list[np.ndarray], ctx: Ctx) -> list[np.ndarray]:
     ix = idx.reshape(nb, -1, k).astype(np.int64)
     bad = np.zeros(ix.shape[:2], np.bool_)
     cols = []
-    for j in range(k):
+    for j in py_range(k):
         c, out = _norm_index(ix[..., j], d.shape[1 + j])
         bad |= out
         cols.append(c)
@@ -276,7 +280,7 @@ def _scatter_nd(node: Node, xs: list[np.ndarray], ctx: Ctx) -> list[np.ndarray]:
     ix = idx.reshape(-1, k)
     bad = np.zeros(len(ix), np.bool_)
     cols = []
-    for j in range(k):
+    for j in py_range(k):
         c, out_of = _norm_index(ix[:, j], data.shape[j])
         bad |= out_of
         cols.append(c)
@@ -301,6 +305,7 @@ def _one_hot_infer(node: Node) -> list[ShapeType]:
     need(numel(node._in_shape(2)) == 1 and numel(node._in_shape(3)) == 1,
          "on_value and off_value must be scalars")
     axis = norm_axis(node._attrs["axis"], len(idx) + 1)
+    node._attrs["axis"] = axis  # stored non-negative, as OpenVINO's IR shows it
     return [(idx[:axis] + (depth,) + idx[axis:], node._in_type(2))]
 
 

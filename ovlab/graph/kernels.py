@@ -354,10 +354,11 @@ def matmul(a: np.ndarray, b: np.ndarray, transpose_a: bool, transpose_b: bool) -
 
 def fake_quantize(x: np.ndarray, il: np.ndarray, ih: np.ndarray, ol: np.ndarray, oh: np.ndarray,
                   levels: int) -> np.ndarray:
-    """FakeQuantize-0: clamp to [il, ih], snap to ``levels`` steps, map onto [ol, oh]."""
+    """FakeQuantize-0: clamp to [il, ih], snap to ``levels`` steps, map onto [ol, oh]
+    (NaN gives output_low, as on the CPU plugin)."""
     q = np.round((x - il) / (ih - il) * F32(levels - 1)) / F32(levels - 1) * (oh - ol) + ol
-    q = np.where(x <= np.minimum(il, ih), ol, q)
     q = np.where(x > np.maximum(il, ih), oh, q)
+    q = np.where(~(x > np.minimum(il, ih)), ol, q)  # (NaN > anything is False)
     return q.astype(F32, copy=False)
 
 

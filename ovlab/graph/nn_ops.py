@@ -372,17 +372,15 @@ def _deconv_geometry(node: Node) -> tuple[list[int], list[int], list[int], list[
              f"transposed convolution {full}")
         if mode == "same_lower":
             pb = [t - t // 2 for t in total]
-        else:
+        elif mode == "same_upper":
             pb = [t // 2 for t in total]
+        elif mode == "valid":
+            pb = [0] * nsp
+        # explicit: pads_begin as given (measured: the output starts there, the end is cut)
         pe = [t - b for t, b in zip(total, pb, strict=True)]
         return k, pb, pe, out
-    if mode == "valid":
+    if mode != "explicit":  # without output_shape, OpenVINO pads nothing for these (measured)
         pb, pe = [0] * nsp, [0] * nsp
-    elif mode in ("same_upper", "same_lower"):
-        want = [i * s for i, s in zip(x[2:], strides, strict=True)]
-        total = [max(0, f - w_) for f, w_ in zip(full, want, strict=True)]
-        pb = [t // 2 if mode == "same_upper" else t - t // 2 for t in total]
-        pe = [t - b for t, b in zip(total, pb, strict=True)]
     out = [f - b - e for f, b, e in zip(full, pb, pe, strict=True)]
     need(all(o > 0 for o in out), f"pads {pb} / {pe} leave no output (full size {full})")
     return k, pb, pe, out
@@ -407,7 +405,7 @@ def _deconv_infer(node: Node) -> list[ShapeType]:
 
 
 def _deconv(node: Node, xs: list[np.ndarray], ctx: Ctx) -> list[np.ndarray]:
-    x, w = xs
+    x, w = xs[0], xs[1]
     grouped = node.get_type_name() == "GroupConvolutionBackpropData"
     k, pb, pe, out = _deconv_geometry(node)
     wg = w if grouped else w[None]

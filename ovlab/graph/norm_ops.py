@@ -180,7 +180,15 @@ def mvn(data: NodeInput, axes: NodeInput, normalize_variance: bool, eps: float, 
 
 def normalize_l2(data: NodeInput, axes: NodeInput, eps: float, eps_mode: str,
                  name: str | None = None) -> Node:
-    return make_node("NormalizeL2", [data, int_const(axes)], {"eps": eps, "eps_mode": eps_mode},
+    """NormalizeL2-1: x / sqrt(sum(x^2 over axes) + eps).
+
+    As with openvino 2026.4's builder, ``eps_mode`` has no effect: that builder passes it under
+    the name ``mode``, which the op does not know, so the op keeps its default ``"add"``
+    (measured: ``get_attributes()`` says add and the CPU adds eps even for ``"max"``). A
+    NormalizeL2 read from an IR file with ``eps_mode="max"`` does use max(sum, eps).
+    """
+    del eps_mode  # ignored, as by OpenVINO's builder (see above)
+    return make_node("NormalizeL2", [data, int_const(axes)], {"eps": eps, "eps_mode": "add"},
                      name)
 
 

@@ -119,8 +119,9 @@ def _topk_args(node: Node) -> tuple[int, int]:
     need(k.size == 1 and k.dtype.kind in "iu", f"k must be an integer scalar, got {k.dtype} of "
          f"shape {shape_str(k.shape)}")
     kv = int(k.reshape(()))
-    need(kv >= 0, f"k must not be negative, got {kv}")
-    return axis, min(kv, src[axis])
+    need(0 <= kv <= src[axis], f"k ({kv}) must be between 0 and the size of axis {axis} "
+         f"({src[axis]})")
+    return axis, kv
 
 
 def _topk_infer(node: Node) -> list[ShapeType]:

@@ -3,8 +3,9 @@ with every coordinate transformation and nearest rounding mode of the specificat
 
 Each resized axis is done on its own (all four modes are separable): for every output index
 the coordinate transformation gives a position in the input, the mode turns it into a few taps
-(input indices and weights: one for nearest, two for linear, four for cubic, more for linear with
-antialias when shrinking), and the axis is replaced by the weighted sum of the gathered slices.
+(input indices and weights: one for nearest, two for linear and linear_onnx, four for cubic),
+and the axis is replaced by the weighted sum of the gathered slices. As on the CPU plugin,
+"linear" is computed as "linear_onnx" and ``antialias`` has no effect (measured).
 The Pillow modes (bilinear_pillow, bicubic_pillow) raise a clear error.
 """
 
@@ -89,26 +90,30 @@ def _infer(node: Node) -> list[ShapeType]:
 
 
 def _source_coords(node: Node, n_out: int, n_in: int, scale: float) -> np.ndarray:
-    i = np.arange(n_out, dtype=np.float64)
+    """Input coordinates of the output indices, in float32 arithmetic as the CPU plugin does
+    (a position like 2.5 must stay exactly 2.5 for the nearest rounding modes)."""
+    i = np.arange(n_out, dtype=F32)
     mode = node._attrs["coordinate_transformation_mode"]
-    s = float(np.float32(scale))
+    s, half = F32(scale), F32(0.5)
     if mode == "half_pixel":
-        return (i + 0.5) / s - 0.5
+        return (i + half) / s - half
     if mode == "pytorch_half_pixel":
-        return (i + 0.5) / s - 0.5 if n_out > 1 else np.zeros(n_out)
+        return (i + half) / s - half if n_out > 1 else np.zeros(n_out, F32)
     if mode == "asymmetric":
         return i / s
     if mode == "tf_half_pixel_for_nn":
-        return (i + 0.5) / s
-    return i * (n_in - 1) / (n_out - 1) if n_out > 1 else np.zeros(n_out)  # align_corners
+        return (i + half) / s
+    if n_out == 1:  # align_corners
+        return np.zeros(1, F32)
+    return i * F32(n_in - 1) / F32(n_out - 1)
 
 
 def _nearest(node: Node, x: np.ndarray, n_in: int, scale: float) -> np.ndarray:
     mode = node._attrs["nearest_mode"]
     if mode == "round_prefer_floor":
-        idx = np.where(x == np.floor(x) + 0.5, np.floor(x), np.round(x))
-    elif mode == "round_prefer_ceil":
-        idx = np.floor(x + 0.5)
+        idx = np.where(x == np.floor(x) + F32(0.5), np.floor(x), np.round(x))
+    elif mode == "round_prefer_ceil":  # std::round: halves away from zero
+        idx = np.trunc(x + np.copysign(F32(0.5), x))
     elif mode == "floor":
         idx = np.floor(x)
     elif mode == "ceil":
@@ -125,7 +130,9 @@ def _taps(node: Node, n_out: int, n_in: int, scale: float) -> tuple[np.ndarray, 
     if mode == "nearest":
         idx = _nearest(node, x, n_in, scale)
         return idx, np.ones(idx.shape)
-    if mode == "linear_onnx":
+    if mode in ("linear_onnx", "linear"):
+        # The CPU plugin runs "linear" as linear_onnx and ignores antialias (measured: the same
+        # values, and the same NaN from 0 * inf at a zero-weight neighbour), so ovlab does too.
         xc = np.clip(x, 0, n_in - 1)
         i0 = np.floor(xc).astype(np.int64)
         i1 = np.minimum(i0 + 1, n_in - 1)
@@ -141,18 +148,7 @@ def _taps(node: Node, n_out: int, n_in: int, scale: float) -> tuple[np.ndarray, 
         w = np.where(d <= 1, near, far)
         idx = np.clip(i0[:, None] + np.arange(-1, 3), 0, n_in - 1)
         return idx, w
-    # linear: a triangle filter, widened by 1/scale when shrinking with antialias; taps outside
-    # the input are dropped and the weights renormalised
-    aa = scale if (node._attrs["antialias"] and scale < 1) else 1.0
-    radius = 1.0 / aa
-    width = int(math.ceil(radius)) * 2 + 1
-    start = np.ceil(x - radius).astype(np.int64)
-    idx = start[:, None] + np.arange(width)
-    w = np.maximum(0.0, 1.0 - aa * np.abs(x[:, None] - idx))
-    w = np.where((idx >= 0) & (idx < n_in), w, 0.0)
-    total = w.sum(1, keepdims=True)
-    w = np.divide(w, total, out=np.zeros_like(w), where=total > 0)
-    return np.clip(idx, 0, n_in - 1), w
+    raise AssertionError(mode)  # (linear is handled as linear_onnx above)
 
 
 def _compute(node: Node, xs: list[np.ndarray], ctx: Ctx) -> list[np.ndarray]:
@@ -164,16 +160,18 @@ def _compute(node: Node, xs: list[np.ndarray], ctx: Ctx) -> list[np.ndarray]:
     y = x
     for ax, scale in zip(axes, scales, strict=True):
         n_in, n_out = y.shape[ax], out[ax]
-        if n_in == n_out and node._attrs["mode"] == "nearest" and scale == 1.0:
-            continue
+        mode = node._attrs["mode"]
+        if n_in == n_out and scale == 1.0 and mode in ("nearest", "linear", "linear_onnx"):
+            continue  # the CPU plugin leaves such an axis as it is (no 0 * inf from a neighbour)
         idx, w = _taps(node, n_out, n_in, scale)
         shape = [1] * y.ndim
         shape[ax] = n_out
         acc = None
         for t in range(idx.shape[1]):
+            wt = w[:, t]
             part = np.take(y, idx[:, t], axis=ax)
-            if not np.all(w[:, t] == 1.0):
-                part = part * w[:, t].astype(F32).reshape(shape)
+            if not np.all(wt == 1.0):
+                part = part * wt.astype(F32).reshape(shape)
             acc = part if acc is None else acc + part
         y = acc
     return [np.ascontiguousarray(y, dtype=F32)]

@@ -11,6 +11,7 @@ model is reshaped (the batch of a BATCH-plugin copy flows through it).
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Sequence
 
 import numpy as np
@@ -20,6 +21,7 @@ from .node import Node, ShapeType
 from .ops import (
     Ctx,
     NodeInput,
+    as_output,
     const_input,
     int_const,
     int_list,
@@ -33,6 +35,9 @@ from .ops import (
     same_type,
 )
 from .types import Type, shape_str
+
+# the builder below takes the builtin's name (OpenVINO's), so the module uses this alias
+py_slice = builtins.slice
 
 __all__ = [
     "batch_to_space", "broadcast", "concat", "depth_to_space", "pad", "reshape",
@@ -358,7 +363,7 @@ def _pad_infer(node: Node) -> list[ShapeType]:
 def _pad(node: Node, xs: list[np.ndarray], ctx: Ctx) -> list[np.ndarray]:
     x = xs[0]
     pb, pe = _pads(node)
-    crop = tuple(slice(max(0, -b), d - max(0, -e)) for d, b, e in zip(x.shape, pb, pe, strict=True))
+    crop = tuple(py_slice(max(0, -b), d - max(0, -e)) for d, b, e in zip(x.shape, pb, pe, strict=True))
     x = x[crop]
     width = [(max(0, b), max(0, e)) for b, e in zip(pb, pe, strict=True)]
     mode = node._attrs["pad_mode"]
@@ -404,7 +409,7 @@ def _strided_index(node: Node) -> tuple:
         elif sm[i]:
             idx.append(begin[i])
         else:
-            idx.append(slice(None if bm[i] else begin[i], None if em[i] else end[i], strides[i]))
+            idx.append(py_slice(None if bm[i] else begin[i], None if em[i] else end[i], strides[i]))
     return tuple(idx)
 
 
@@ -431,9 +436,9 @@ def _slice_index(node: Node) -> tuple:
     need(len(start) == len(stop) == len(step) == len(axes), f"start {start}, stop {stop}, step "
          f"{step} and axes {axes} must have the same length")
     need(all(s != 0 for s in step), f"Step value must not be zero, got {step}")
-    idx = [slice(None)] * len(src)
+    idx = [py_slice(None)] * len(src)
     for b, e, s, a in zip(start, stop, step, axes, strict=True):
-        idx[norm_axis(a, len(src))] = slice(b, e, s)
+        idx[norm_axis(a, len(src))] = py_slice(b, e, s)
     return tuple(idx)
 
 
@@ -448,7 +453,7 @@ def _sliced_batch(index_of) -> object:
         if not live[0]:
             return None
         idx = index_of(node)
-        first = idx[0] if idx else slice(None)
+        first = idx[0] if idx else py_slice(None)
         n0 = node._in_shape(0)[0] if node._in_shape(0) else 1
         if first is Ellipsis or (isinstance(first, slice)
                                  and range(*first.indices(n0)) == range(n0)):
@@ -580,7 +585,7 @@ def _b2s(node: Node, xs: list[np.ndarray], ctx: Ctx) -> list[np.ndarray]:
         order = [n] + _interleave(range(n + 1, 2 * n + 1), range(n))
         y = y.transpose(order).reshape([batch] + [d * k for d, k in zip(x.shape[1:], blocks,
                                                                         strict=True)])
-        crop = tuple(slice(s, y.shape[i] - e) for i, (s, e) in enumerate(zip(a, b, strict=True)))
+        crop = tuple(py_slice(s, y.shape[i] - e) for i, (s, e) in enumerate(zip(a, b, strict=True)))
         return [np.ascontiguousarray(y[crop])]
     y = np.pad(x, list(zip(a, b, strict=True)))
     batch = y.shape[0]
@@ -737,9 +742,11 @@ def strided_slice(data: NodeInput, begin: NodeInput, end: NodeInput, strides: No
 def slice(data: NodeInput, start: NodeInput, stop: NodeInput, step: NodeInput,  # noqa: A001
           axes: NodeInput | None = None, name: str | None = None) -> Node:
     """Slice-8: Python-style ``start:stop:step`` on ``axes`` (all leading axes if omitted)."""
-    inputs = [data, int_const(start), int_const(stop), int_const(step)]
-    if axes is not None:
-        inputs.append(int_const(axes))
+    start = int_const(start)
+    if axes is None:  # OpenVINO's Slice adds the default axes 0 .. len(start) - 1 as a Constant
+        shape = start.shape if isinstance(start, np.ndarray) else as_output(start).get_shape()
+        axes = np.arange(shape[0] if len(shape) else 1, dtype=np.int64)
+    inputs = [data, start, int_const(stop), int_const(step), int_const(axes)]
     return make_node("Slice", inputs, name=name)
 
 
