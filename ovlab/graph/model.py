@@ -331,12 +331,20 @@ class Model(Named):
             trial.reshape({i: (2, *p._out_shapes[0][1:]) for i, p in enumerate(self._parameters)})
         except NodeValidationError as e:
             return f"shape inference fails at batch 2: {e}"
+        mixing = trial._mixing_op()
+        if mixing:
+            return mixing
+        for r in self._results:
+            s = r._out_shapes[0]
+            if not s or s[0] != 1:
+                return (f"output '{r.get_friendly_name()}' has shape {shape_str(s)} at batch 1 "
+                        "(its first dimension is not the batch)")
         for r in trial._results:
             s = r._out_shapes[0]
             if not s or s[0] != 2:
                 return (f"output '{r.get_friendly_name()}' has shape {shape_str(s)} at batch 2 "
                         "(its batch dimension is not carried through)")
-        return trial._mixing_op()
+        return None
 
     def _mixing_op(self) -> str | None:
         """The first op that mixes samples across axis 0 (a Softmax over the batch axis, a

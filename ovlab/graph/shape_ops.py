@@ -455,7 +455,7 @@ def _sliced_batch(index_of) -> object:
         idx = index_of(node)
         first = idx[0] if idx else py_slice(None)
         n0 = node._in_shape(0)[0] if node._in_shape(0) else 1
-        if first is Ellipsis or (isinstance(first, slice)
+        if first is Ellipsis or (isinstance(first, py_slice)
                                  and range(*first.indices(n0)) == range(n0)):
             return None
         return "it slices, drops or adds the batch axis"
