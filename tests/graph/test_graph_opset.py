@@ -206,3 +206,13 @@ def test_make_node_fills_defaults_and_rejects_unknown_attributes():
         make_node("Relu", [x], {"alpha": 1})
     with pytest.raises(TypeError, match="missing attribute 'mode'"):
         make_node("TopK", [x, np.int64(2)], {"axis": 1, "sort": "value"})
+
+
+def test_the_npu_knows_every_op_type_but_the_three_of_the_hetero_story():
+    """A new op must be listed in the NPU catalogue (or the NPU would refuse it silently);
+    LRN, Sigmoid and Clamp stay unsupported (the HETERO lab relies on them)."""
+    from ovlab.hardware.devices.npus import AI_BOOST_NPU, KNOWN_OPS, NPU_UNSUPPORTED
+    assert set(REGISTRY) <= KNOWN_OPS
+    assert NPU_UNSUPPORTED == {"LRN", "Sigmoid", "Clamp"}
+    assert not any(AI_BOOST_NPU.supports(t) for t in NPU_UNSUPPORTED)
+    assert all(AI_BOOST_NPU.supports(t) for t in ("Gather", "MVN", "Gelu", "Interpolate", "PRelu"))

@@ -15,6 +15,22 @@ KNOWN_OPS = frozenset({
     "Sigmoid", "MaxPool", "AvgPool", "LRN", "Concat", "Add", "Multiply", "Subtract", "MatMul",
     "Reshape", "Transpose", "Softmax", "Convert", "FakeQuantize", "Squeeze", "Unsqueeze",
     "ReduceMean", "Divide", "Tanh", "Exp",
+}) | frozenset({  # the opset grown for issue 12 (tests/graph: every registered op is listed)
+    "Abs", "Acos", "Acosh", "AdaptiveAvgPool", "AdaptiveMaxPool", "Asin", "Asinh", "Atan",
+    "Atanh", "BatchNormInference", "BatchToSpace", "BitwiseAnd", "BitwiseNot", "BitwiseOr",
+    "BitwiseXor", "Broadcast", "Ceiling", "ConvertLike", "ConvolutionBackpropData", "Cos",
+    "Cosh", "CumSum", "DepthToSpace", "Einsum", "Elu", "Equal", "Erf", "Eye", "Floor",
+    "FloorMod", "GRN", "Gather", "GatherElements", "GatherND", "Gelu", "Greater",
+    "GreaterEqual", "GroupConvolutionBackpropData", "GroupNormalization", "HSigmoid", "HSwish",
+    "HardSigmoid", "Interpolate", "IsFinite", "IsInf", "IsNaN", "Less", "LessEqual", "Log",
+    "LogSoftmax", "LogicalAnd", "LogicalNot", "LogicalOr", "LogicalXor", "MVN", "Maximum",
+    "Minimum", "Mish", "Mod", "Negative", "NormalizeL2", "NotEqual", "OneHot", "PRelu", "Pad",
+    "Power", "Range", "ReduceL1", "ReduceL2", "ReduceLogicalAnd", "ReduceLogicalOr",
+    "ReduceMax", "ReduceMin", "ReduceProd", "ReduceSum", "ReverseSequence", "Roll", "Round",
+    "ScaledDotProductAttention", "ScatterElementsUpdate", "ScatterNDUpdate", "ScatterUpdate",
+    "Select", "Selu", "ShapeOf", "ShuffleChannels", "Sign", "Sin", "Sinh", "Slice", "SoftPlus",
+    "SoftSign", "SpaceToBatch", "SpaceToDepth", "Split", "Sqrt", "SquaredDifference",
+    "StridedSlice", "Swish", "Tan", "Tile", "TopK", "VariadicSplit",
 })
 
 
