@@ -95,7 +95,9 @@ class Model(Named):
 
     def _init(self, results: Any, parameters: Sequence[Parameter], name: str | None,
               strict: bool) -> None:
-        if isinstance(results, (Node, Output)):
+        if isinstance(results, Node) and not isinstance(results, Result):
+            results = results.outputs()  # as OpenVINO: Model(split_node, ...) has every output
+        elif isinstance(results, (Node, Output)):
             results = [results]
         if isinstance(parameters, Parameter):
             parameters = [parameters]

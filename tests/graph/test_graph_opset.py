@@ -216,3 +216,11 @@ def test_the_npu_knows_every_op_type_but_the_three_of_the_hetero_story():
     assert NPU_UNSUPPORTED == {"LRN", "Sigmoid", "Clamp"}
     assert not any(AI_BOOST_NPU.supports(t) for t in NPU_UNSUPPORTED)
     assert all(AI_BOOST_NPU.supports(t) for t in ("Gather", "MVN", "Gelu", "Interpolate", "PRelu"))
+
+
+def test_a_model_of_one_multi_output_node_has_all_its_outputs():
+    """``Model(ops.split(x, 0, 5), [x])`` has 5 outputs in OpenVINO (a list of it has one)."""
+    x = ops.parameter([5, 2], np.float32)
+    assert len(Model(ops.split(x, 0, 5), [x]).outputs) == 5
+    assert len(Model([ops.split(x, 0, 5)], [x]).outputs) == 1
+    assert len(Model(ops.topk(x, 2, 0, "max", "value"), [x]).outputs) == 2
