@@ -160,10 +160,6 @@ def constant_value(out: Output) -> np.ndarray | None:
     return res[out.index]
 
 
-def live_inputs(node: Node, live: set[int]) -> list[bool]:
-    return [id(s._node) in live for s in node._inputs]
-
-
 def const_input(node: Node, i: int, what: str) -> np.ndarray:
     v = constant_value(node._inputs[i])
     need(v is not None, f"{what} (input {i}) must be a Constant (or computed from Constants only)")
