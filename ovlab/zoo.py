@@ -350,9 +350,11 @@ def _yolo_v3_tiny(n: _Net, model_cls: Callable[..., Any]) -> Any:
     y1 = dbl(x2, 512, 3, 8)
     y1 = n.conv(y1, 255, 1, "conv2d_9", gain=0.7)
     x = dbl(x2, 128, 1, 10)
-    x = n.ops.interpolate(x, np.array([2.0, 2.0], np.float32), "nearest", "scales",
+    size = [2 * d for d in x.get_shape()[2:]]  # UpSampling2D(2): ResizeNearestNeighbor to 26x26
+    x = n.ops.interpolate(x, n.ints(size, "up_sampling2d/size"), "nearest", "sizes",
                           coordinate_transformation_mode="asymmetric", nearest_mode="floor",
-                          axes=np.array([2, 3], np.int64), name="up_sampling2d").output(0)
+                          axes=n.ints([2, 3], "up_sampling2d/axes"),
+                          name="up_sampling2d").output(0)
     x = n.concat([x, x1], "concatenate")
     y2 = dbl(x, 256, 3, 11)
     y2 = n.conv(y2, 255, 1, "conv2d_12", gain=0.7)

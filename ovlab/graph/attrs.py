@@ -14,6 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from .types import Type, as_type
 
 __all__ = ["Attr", "REQUIRED", "KINDS", "to_ir", "from_ir", "normalize", "choice"]
@@ -33,12 +35,15 @@ KINDS = ("int", "float", "bool", "str", "ints", "floats", "strs", "type", "shape
 @dataclass(frozen=True)
 class Attr:
     """One attribute of an op: IR name, kind (one of ``KINDS``), default (``REQUIRED`` if the
-    builder has none) and, for enum-like strings, the spellings the IR uses."""
+    builder has none), for enum-like strings the spellings the IR uses, and for floats whether
+    OpenVINO stores them as float32 (MVN's eps is written 9.9999997473787516e-06, LRN's alpha
+    0.0001): such values are kept rounded, so they print and compare as OpenVINO's."""
 
     name: str
     kind: str
     default: Any = REQUIRED
     choices: tuple[str, ...] = ()
+    f32: bool = False  # a "float" that OpenVINO keeps as C++ float: stored rounded to float32
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -108,7 +113,7 @@ def normalize(attr: Attr, value: Any, op: str) -> Any:
         if kind == "int":
             return int(value)
         if kind == "float":
-            return float(value)
+            return float(np.float32(value)) if attr.f32 else float(value)
         if kind == "ints":
             return [int(v) for v in _seq(value)]
         if kind == "floats":

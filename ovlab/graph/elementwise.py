@@ -235,6 +235,7 @@ _unary("Gelu", "opset7", _gelu, COMPOSITE, inplace=False,
 
 
 def _param_infer(node: Node, n_params: int) -> list[ShapeType]:
+    """Float data plus ``n_params`` parameter inputs (alpha, beta, slope ...) of its type."""
     out = _real_infer(node)
     t = node._in_type(0)
     for i in range(1, 1 + n_params):
@@ -271,24 +272,17 @@ def _selu(node: Node, xs: list[np.ndarray], ctx: Ctx) -> list[np.ndarray]:
 
 
 def _prelu_infer(node: Node) -> list[ShapeType]:
+    """The slope is a scalar, one value per channel (axis 1), or broadcasts to the data."""
     out = _param_infer(node, 1)
-    x, s = node._in_shape(0), node._in_shape(1)
-    ok = len(s) == 0 or numel1(s) or (len(s) == 1 and len(x) >= 2 and s[0] == x[1]) or (
-        len(s) <= len(x) and _broadcasts_to(s, x))
-    need(ok, f"slope shape {shape_str(s)} must be a scalar, the channel count ({x[1] if len(x) > 1 else '?'}) "
-         f"or broadcast to the data shape {shape_str(x)}")
-    return out
-
-
-def numel1(s: Sequence[int]) -> bool:
-    return len(s) == 1 and s[0] == 1
-
-
-def _broadcasts_to(s: Sequence[int], x: Sequence[int]) -> bool:
+    x, s = tuple(node._in_shape(0)), tuple(node._in_shape(1))
+    per_channel = len(s) == 1 and len(x) >= 2 and s[0] == x[1]
     try:
-        return np.broadcast_shapes(tuple(s), tuple(x)) == tuple(x)
+        broadcasts = np.broadcast_shapes(s, x) == x
     except ValueError:
-        return False
+        broadcasts = False
+    need(per_channel or broadcasts, f"slope shape {shape_str(s)} must be a scalar, one value "
+         f"per channel of {shape_str(x)}, or broadcast to it")
+    return out
 
 
 def _prelu(node: Node, xs: list[np.ndarray], ctx: Ctx) -> list[np.ndarray]:

@@ -383,13 +383,16 @@ class Model(Named):
 
 
 def model_precision(model: Model) -> str:
-    """The precision label AUTO uses: ``"INT8"`` if the model has any FakeQuantize, else the
-    weight type of the first (Group)Convolution (``"FP32"``/``"FP16"``), else ``"FP32"``."""
+    """The precision label AUTO uses (its ``get_model_precision``): ``"INT8"`` if the model has
+    any FakeQuantize, else the weight type of the first (Group)Convolution or
+    (Group)ConvolutionBackpropData (``"FP32"``/``"FP16"``), else ``"FP32"`` (so a transformer
+    without convolutions is FP32 whatever its weights, as in OpenVINO)."""
     ops = model.get_ordered_ops()
     if any(n.get_type_name() == "FakeQuantize" for n in ops):
         return "INT8"
     for n in ops:
-        if n.get_type_name() in ("Convolution", "GroupConvolution"):
+        if n.get_type_name() in ("Convolution", "GroupConvolution", "ConvolutionBackpropData",
+                                 "GroupConvolutionBackpropData"):
             t = n.get_input_element_type(1).get_type_name()
             if t in ("f32", "f16"):
                 return "FP32" if t == "f32" else "FP16"

@@ -137,7 +137,9 @@ def _conv_flops(node: Node) -> float:
 register("Convolution", "opset1", lambda n: _conv_infer(n, False), _conv, _conv_flops,
          attrs=_WINDOW, batch=_spatial_batch)
 register("GroupConvolution", "opset1", lambda n: _conv_infer(n, True), _conv, _conv_flops,
-         attrs=_WINDOW, batch=_spatial_batch)
+         attrs=[Attr("strides", "ints"), Attr("pads_begin", "ints"), Attr("pads_end", "ints"),
+                Attr("dilations", "ints"), AUTO_PAD],  # (IR order differs from Convolution's)
+         batch=_spatial_batch)
 
 
 # --- pooling ----------------------------------------------------------------------------------
@@ -427,7 +429,8 @@ _DECONV = [Attr("strides", "ints"), Attr("dilations", "ints", ()), Attr("pads_be
 register("ConvolutionBackpropData", "opset1", _deconv_infer, _deconv, _deconv_flops,
          attrs=_DECONV, batch=_spatial_batch)
 register("GroupConvolutionBackpropData", "opset1", _deconv_infer, _deconv, _deconv_flops,
-         attrs=_DECONV, batch=_spatial_batch)
+         attrs=[_DECONV[0], _DECONV[2], _DECONV[3], _DECONV[1], *_DECONV[4:]],
+         batch=_spatial_batch)
 
 
 # --- AdaptiveAvgPool, AdaptiveMaxPool -------------------------------------------------------------

@@ -63,7 +63,7 @@ def _mvn(node: Node, xs: list[np.ndarray], ctx: Ctx) -> list[np.ndarray]:
 
 
 register("MVN", "opset6", _same_shape_infer, _mvn, lambda n: 6 * out0_elems(n),
-         attrs=[Attr("eps", "float"), Attr("normalize_variance", "bool"),
+         attrs=[Attr("eps", "float", f32=True), Attr("normalize_variance", "bool"),
                 Attr("eps_mode", "str", choices=("INSIDE_SQRT", "OUTSIDE_SQRT"))],
          batch=axis_rule(_axes, "normalises"))
 
@@ -83,7 +83,7 @@ def _normalize_l2(node: Node, xs: list[np.ndarray], ctx: Ctx) -> list[np.ndarray
 
 register("NormalizeL2", "opset1", _same_shape_infer, _normalize_l2,
          lambda n: 4 * out0_elems(n),
-         attrs=[Attr("eps", "float"), Attr("eps_mode", "str", choices=("add", "max"))],
+         attrs=[Attr("eps", "float", f32=True), Attr("eps_mode", "str", choices=("add", "max"))],
          batch=axis_rule(_axes, "normalises"))
 
 
@@ -165,7 +165,7 @@ def _grn(node: Node, xs: list[np.ndarray], ctx: Ctx) -> list[np.ndarray]:
 
 
 register("GRN", "opset1", _grn_infer, _grn, lambda n: 4 * out0_elems(n),
-         attrs=[Attr("bias", "float")])
+         attrs=[Attr("bias", "float", f32=True)])
 
 
 # --- builders -----------------------------------------------------------------------------------

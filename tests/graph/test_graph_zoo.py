@@ -120,9 +120,15 @@ def test_precision_variants(precision, label):
 
 
 def test_model_precision_rules():
+    """As AUTO's get_model_precision: FakeQuantize -> INT8, else the weights of the first
+    (Group)Convolution(BackpropData); MatMul does not count."""
     import ovlab.opset13 as ops
     x = ops.parameter([1, 4], np.float32)
     assert model_precision(Model([ops.relu(x)], [x])) == "FP32"
+    h = ops.parameter([1, 4, 3, 3], np.float16)
+    w = np.ones((4, 2, 3, 3), np.float16)
+    assert model_precision(Model([ops.convolution_backprop_data(h, w, [1, 1])], [h])) == "FP16"
+    assert model_precision(zoo.load("bert-tiny", "FP16")) == "FP32"
 
 
 def test_mobilenet_v2_structure_and_flops():
