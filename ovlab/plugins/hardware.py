@@ -355,6 +355,26 @@ def model_stats(model) -> dict[str, Any]:
     return stats
 
 
+def cpu_cores(spec: DeviceSpec, config: dict[str, Any], mode) -> tuple[int, float]:
+    """(INFERENCE_NUM_THREADS, speed relative to the plugin's default) of a compiled model.
+
+    On a hybrid CPU the plugin keeps LATENCY on the P-cores and spreads THROUGHPUT over every
+    core; ``SCHEDULING_CORE_TYPE`` (``PCORE_ONLY`` / ``ECORE_ONLY``) narrows the set. The presets
+    are calibrated with the default core set, so only a narrower or slower set changes the time:
+    ``ECORE_ONLY`` under LATENCY runs at the E-cores' capacity over the P-cores' (0.55 on the Core
+    Ultra 7 165H). Devices that are not hybrid CPUs use every core at full speed.
+    """
+    if spec.plugin != "CPU" or not spec.hybrid:
+        return spec.streams_throughput, 1.0
+    latency = mode == hint.PerformanceMode.LATENCY
+    wanted = cfgmod.enum_value(hint.SchedulingCoreType,
+                               config.get("SCHEDULING_CORE_TYPE", "ANY_CORE"))
+    name = wanted.name if wanted is not None else "ANY_CORE"
+    threads, capacity = spec.cores_for(name, latency)
+    _default_threads, default_capacity = spec.cores_for("ANY_CORE", latency)
+    return threads, capacity / default_capacity
+
+
 def _follows_conv(op) -> bool:
     """Relu right after a Convolution (or its bias Add): the CPU plugin fuses it into the conv
     and reports it NOT_RUN with exec type ``undef`` (measured)."""
@@ -404,8 +424,9 @@ class HardwareBackend(Backend):
         self.compute_precision = cost.compute_precision(spec, self.model_precision,
                                                         self.precision_hint)
         self.perf_count = bool(config.get("PERF_COUNT", False))
+        self.threads, core_speed = cpu_cores(spec, config, self.mode)
         self._op_costs = model._cost(model._batch_size())
-        self._base = cost.inference_time(spec, self._op_costs, self.compute_precision)
+        self._base = cost.inference_time(spec, self._op_costs, self.compute_precision) / core_speed
         if spec.stream_share == "dynamic":
             # whole-device speed alone; S busy streams together demand S**scaling of the device,
             # so processor sharing stretches each to S**scaling x, as a fixed share would
@@ -531,7 +552,7 @@ class HardwareBackend(Backend):
             "OPTIMAL_NUMBER_OF_INFER_REQUESTS": self.optimal,
             "NUM_STREAMS": self.streams,
             "INFERENCE_NUM_THREADS": int(self.config.get("INFERENCE_NUM_THREADS", 0))
-            or self.spec.streams_throughput,
+            or self.threads,
             # the CPU plugin answers these as strings (measured), AUTO answers enums/bools
             "PERF_COUNT": cfgmod.yes_no(self.perf_count),
             "INFERENCE_PRECISION_HINT": _type_object(self.precision_hint),

@@ -100,6 +100,21 @@ class Core:
             share = self._shares[device] = DeviceShare(self.clock)
         return share
 
+    def utilization(self, device: str, window: float = 1.0) -> float:
+        """How busy ``device`` (``"GPU"``, ``"GPU.1"``, ``"NPU"``...) was over the last ``window``
+        seconds of simulated time, in percent: what resource-aware AUTO reads (ovlab's stand-in
+        for the Intel Platform Framework telemetry of the real plugin)."""
+        parsed = dn.parse(device)
+        plugin = self._plugins.get(parsed.plugin)
+        if plugin is None or plugin.virtual:
+            raise ValueError(f"utilization() takes a hardware device of this platform "
+                             f"({', '.join(self.available_devices)}), got {device!r}")
+        try:
+            name = plugin.resolve(parsed.device_id)[0]
+        except PluginError as err:
+            raise ValueError(err.message) from None
+        return 100.0 * self._device_share(name).utilization(window)
+
     def _next_seq(self) -> int:
         seq = self._seq
         self._seq += 1
