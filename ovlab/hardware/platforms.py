@@ -35,7 +35,6 @@ from .devices import (  # noqa: F401  (re-exported: the catalogue's names)
 )
 from .specs import DeviceSpec
 
-
 POWER_MODES = ("performance", "low_power")
 
 

@@ -5,7 +5,8 @@ THROUGHPUT, or NUM_STREAMS); inferences beyond the streams queue FIFO. Each infe
 cost model's time for the model on this device, stretched by the number of streams, by
 contention (a CPU slows down while another device compiles on its host threads: claim A16), by
 seeded jitter, and by the first-inference penalty. Compiling advances the clock by the compile
-time, or by the cached-load time when ``CACHE_DIR`` holds a blob of the same model (claim B09).
+time, or by the cached-load time when ``CACHE_DIR`` holds a blob of the same model (claim B09):
+a real file in a real directory (``runtime/model_cache.py``), so another Core finds it.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from ..hardware.specs import DeviceSpec
 from ..properties import device as device_props
 from ..properties import hint
 from ..runtime import config as cfgmod
+from ..runtime import model_cache
 from ..runtime.backend import Backend, Job, LazyEval, ProfilingInfo
 from ..runtime.plugin import Plugin
 from ..trace import InferenceRecord
@@ -265,15 +267,8 @@ class HardwarePlugin(Plugin):
                 f"{op.get_type_name()}. Run them on another device with HETERO.",
                 f"src/plugins/intel_{spec.plugin.lower()}/src/plugin/plugin.cpp:236")
         stats = model_stats(model)
-        # an explicit CACHE_DIR in the config (even "") wins over the Core's (HETERO passes "")
-        cache_dir = merged["CACHE_DIR"] if "CACHE_DIR" in merged else core._core_props.get(
-            "CACHE_DIR", "")
-        cache_key = None
-        if cache_dir and "EXPORT_IMPORT" in spec.capabilities:
-            cache_key = (str(cache_dir), dev_name, stats["fingerprint"],
-                         str(merged.get("PERFORMANCE_HINT", hint.PerformanceMode.LATENCY)),
-                         stats["batch"])  # unset hint = the plugin's LATENCY, as in OpenVINO
-        cached = cache_key is not None and cache_key in core._blob_cache
+        cache_dir, cache_key = self._cache_key(model, spec, merged)
+        cached = cache_key is not None and model_cache.read_blob(cache_dir, cache_key) is not None
         duration = spec.cached_load_s if cached else cost.compile_time(
             spec, stats["ops"], stats["weight_bytes"])
         duration *= float(merged.get(INTERNAL_PREFIX + "COMPILE_SCALE", 1.0))
@@ -294,29 +289,55 @@ class HardwarePlugin(Plugin):
                     f"[{spec.plugin}] compile failed on {dev_name} (ovlab injected failure)",
                     f"src/plugins/intel_{spec.plugin.lower()}/src/plugin/plugin.cpp:190"))
                 return
-            if cache_key is not None:
-                core._blob_cache[cache_key] = t
+            if cache_key is not None and not cached:
+                model_cache.write_blob(cache_dir, cache_key, {
+                    "device": dev_name, "full_device_name": spec.full_name,
+                    "network_name": model_name(model), "compile_seconds": round(duration, 6),
+                    "ops": stats["ops"], "weight_bytes": stats["weight_bytes"],
+                    "written_by": "ovlab (a simulated device: no binary inside)"})
             core.trace.event(t, "compile_end", dev_name, model_name(model), cached=cached)
             done.succeed(HardwareBackend(self, model, dev_name, spec, merged, loaded_from_cache=cached))
 
         core.clock.call_at_delay(duration * (0.3 if fail else 1.0), finish)
         return done
 
-    def has_cached_blob(self, model, device_id: str | None, config: dict[str, Any]) -> bool:
-        """Would a compile of ``model`` here load from CACHE_DIR? (AUTO skips its CPU helper.)"""
-        dev_name, spec = self.resolve(device_id)
-        merged = dict(self.config)
-        merged.update(config)
-        cache_dir = merged["CACHE_DIR"] if "CACHE_DIR" in merged else self.core._core_props.get(
-            "CACHE_DIR", "")
+    def caching_properties(self, spec: DeviceSpec, merged: dict[str, Any]) -> dict[str, Any]:
+        """The compile options a blob key is computed from (``CoreImpl::create_compile_config``
+        with the plugin's ``caching_properties``): see :mod:`ovlab.runtime.model_cache`."""
+        if spec.plugin == "CPU":
+            return {"FULL_DEVICE_NAME": spec.full_name}
+        mode = merged.get("PERFORMANCE_HINT", self.config.get("PERFORMANCE_HINT",
+                                                              hint.PerformanceMode.LATENCY))
+        if mode != "":
+            mode = cfgmod.performance_mode(mode) or mode
+        return {"DEVICE_ARCHITECTURE": spec.architecture, "FULL_DEVICE_NAME": spec.full_name,
+                "INFERENCE_PRECISION_HINT": merged.get("INFERENCE_PRECISION_HINT",
+                                                       spec.inference_precision),
+                "EXECUTION_MODE_HINT": merged.get("EXECUTION_MODE_HINT", "PERFORMANCE"),
+                "PERFORMANCE_HINT": mode}
+
+    def _cache_key(self, model, spec: DeviceSpec, merged: dict[str, Any]
+                   ) -> tuple[str, str | None]:
+        """(CACHE_DIR, blob key) of a compile with ``merged`` config; key None without a cache.
+
+        An explicit ``CACHE_DIR`` in the config (even ``""``: HETERO's submodels, AUTO's helper)
+        wins over the device's and the Core's."""
+        cache_dir = str(merged["CACHE_DIR"]) if "CACHE_DIR" in merged else str(
+            self.core._core_props.get("CACHE_DIR", ""))
         if not cache_dir or "EXPORT_IMPORT" not in spec.capabilities:
-            return False
-        stats = model_stats(model)
-        hint_value = merged.get("PERFORMANCE_HINT", hint.PerformanceMode.LATENCY)
-        if hint_value != "":
-            hint_value = cfgmod.performance_mode(hint_value) or hint_value
-        key = (str(cache_dir), dev_name, stats["fingerprint"], str(hint_value), stats["batch"])
-        return key in self.core._blob_cache
+            return cache_dir, None
+        return cache_dir, model_cache.compute_hash(model, self.caching_properties(spec, merged))
+
+    def has_cached_blob(self, model, device_id: str | None, config: dict[str, Any]) -> bool:
+        """Would a compile of ``model`` here load from CACHE_DIR? AUTO asks with the config it
+        would compile the device with (``ModelCache::compute_hash`` on that config, openvino PR
+        #29636); BATCH's batch-1 compile of the same model writes the same key, so a cached
+        batched GPU model counts too."""
+        _dev_name, spec = self.resolve(device_id)
+        merged = dict(self.config)
+        merged.update(self.validate(config, for_compile=True))
+        cache_dir, key = self._cache_key(model, spec, merged)
+        return key is not None and model_cache.read_blob(cache_dir, key) is not None
 
     def query_model(self, model, priorities, device_id, config) -> dict[str, str]:
         _dev_name, spec = self.resolve(device_id)

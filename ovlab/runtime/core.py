@@ -18,6 +18,7 @@ from ..hardware.platforms import Platform, preset
 from ..trace import Trace
 from . import config as cfgmod
 from . import device_name as dn
+from . import model_cache
 from .clock import Clock
 from .faults import Faults
 from .sharing import DeviceShare
@@ -83,7 +84,6 @@ class Core:
         self.jitter = Jitter(seed)
         self._seq = 0
         self._host_load = 0.0  # extra load on the CPU while other devices compile (A16)
-        self._blob_cache: dict[tuple, float] = {}  # the virtual disk behind CACHE_DIR
         self._core_props: dict[str, Any] = {"CACHE_DIR": ""}
         self._shares: dict[str, DeviceShare] = {}  # device -> its running inferences
         if not _PLUGIN_FACTORIES:
@@ -203,6 +203,7 @@ class Core:
                                            f"Exception is thrown while trying to call set_property "
                                            f"with unsupported property: '{key}'",
                                            "src/inference/src/dev/core_impl.cpp:1377")
+                model_cache.prepare_dir(value, "core.set_property")  # a real directory
                 self._core_props[key] = str(value)
             return
         if isinstance(properties, tuple):
@@ -222,6 +223,10 @@ class Core:
                 "set_property do not support ov::device::propreties. You can configure the "
                 "devices through the compile_model()/query_model() API.",
                 "src/inference/src/dev/core_impl.cpp:1397")
+        if "CACHE_DIR" in props and not plugin.virtual:
+            # every device takes CACHE_DIR (the Core keeps it per device), listed or not
+            model_cache.prepare_dir(props["CACHE_DIR"], "core.set_property")
+            plugin.config["CACHE_DIR"] = str(props.pop("CACHE_DIR"))
         try:
             plugin.set_property(props)
         except PluginError as err:
@@ -261,6 +266,8 @@ class Core:
         config = cfgmod.normalize(config)
         parsed = dn.parse(device_name)
         plugin = self._plugin(parsed.plugin, api)
+        if config.get("CACHE_DIR"):
+            model_cache.prepare_dir(config["CACHE_DIR"], api)
         per_device = _flatten_device_properties(config)
         if parsed.priorities is not None and "MULTI_DEVICE_PRIORITIES" in config:
             cfg_value = str(config["MULTI_DEVICE_PRIORITIES"])
