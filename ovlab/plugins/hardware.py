@@ -27,6 +27,7 @@ from ..runtime import model_cache
 from ..runtime.backend import Backend, Job, LazyEval, ProfilingInfo
 from ..runtime.plugin import Plugin
 from ..trace import InferenceRecord
+from . import npu_batching
 
 # Properties each plugin answers at core level (get_property(device, key)), RO or RW.
 _COMMON_RO = ["SUPPORTED_PROPERTIES", "AVAILABLE_DEVICES", "RANGE_FOR_ASYNC_INFER_REQUESTS",
@@ -43,6 +44,8 @@ PLUGIN_KEYS = {
                           "CACHE_DIR"]),
     "NPU": (_COMMON_RO, _COMMON_RW + ["MODEL_PRIORITY", "CACHE_DIR"]),
 }
+# Keys a plugin accepts without listing them in SUPPORTED_PROPERTIES (private options).
+_HIDDEN_KEYS = {"NPU": ("NPU_BATCH_MODE",)}
 # Keys every device accepts at compile time (the Core handles or ignores them).
 _CORE_KEYS = {"CACHE_DIR", "ALLOW_AUTO_BATCHING", "AUTO_BATCH_TIMEOUT", "MODEL_PTR"}
 # The real CPU compiled model answers these but leaves them out of its SUPPORTED_PROPERTIES.
@@ -140,13 +143,15 @@ class HardwarePlugin(Plugin):
             if key.startswith(INTERNAL_PREFIX) or (for_compile and key in _CORE_KEYS):
                 parsed[key] = value
                 continue
-            if key not in rw:
+            if key not in rw and key not in _HIDDEN_KEYS.get(self.name, ()):
                 raise PluginError(f"NotFound: Unsupported property {key} by {self.name} plugin.",
                                   f"{_CONFIG_SRC[self.name]}:505")
             parsed[key] = self._parse_value(key, value)
         return parsed
 
     def _parse_value(self, key: str, value: Any) -> Any:
+        if key == "NPU_BATCH_MODE":
+            return npu_batching.parse_mode(value)
         if key == "PERFORMANCE_HINT":
             if value == "":
                 raise PluginError("Unsupported performance mode hint",
@@ -266,7 +271,13 @@ class HardwarePlugin(Plugin):
                 f"operation(s) are not supported, e.g. {op.get_friendly_name()} of type "
                 f"{op.get_type_name()}. Run them on another device with HETERO.",
                 f"src/plugins/intel_{spec.plugin.lower()}/src/plugin/plugin.cpp:236")
-        stats = model_stats(model)
+        # the NPU compiles a batched model at batch 1 and runs its items at once (2025.3+)
+        item_model = (npu_batching.debatch(model, merged.get("NPU_BATCH_MODE", "AUTO"))
+                      if spec.plugin == "NPU" else None)
+        if item_model is not None:
+            core.trace.event(core.clock.now, "npu_plugin_batching", dev_name, model_name(model),
+                             batch_size=model._batch_size())
+        stats = model_stats(item_model if item_model is not None else model)
         cache_dir, cache_key = self._cache_key(model, spec, merged)
         cached = cache_key is not None and model_cache.read_blob(cache_dir, cache_key) is not None
         duration = spec.cached_load_s if cached else cost.compile_time(
@@ -296,7 +307,8 @@ class HardwarePlugin(Plugin):
                     "ops": stats["ops"], "weight_bytes": stats["weight_bytes"],
                     "written_by": "ovlab (a simulated device: no binary inside)"})
             core.trace.event(t, "compile_end", dev_name, model_name(model), cached=cached)
-            done.succeed(HardwareBackend(self, model, dev_name, spec, merged, loaded_from_cache=cached))
+            done.succeed(HardwareBackend(self, model, dev_name, spec, merged,
+                                         loaded_from_cache=cached, item_model=item_model))
 
         core.clock.call_at_delay(duration * (0.3 if fail else 1.0), finish)
         return done
@@ -409,8 +421,12 @@ class HardwareBackend(Backend):
     """A model compiled on one device: streams, a FIFO queue, timed inferences, records."""
 
     def __init__(self, plugin: HardwarePlugin, model, device: str, spec: DeviceSpec,
-                 config: dict[str, Any], loaded_from_cache: bool = False) -> None:
+                 config: dict[str, Any], loaded_from_cache: bool = False,
+                 item_model=None) -> None:
         super().__init__(plugin.core, model, model_name(model))
+        # NPU plugin batching: the device runs ``item_model`` (batch 1) once per sample
+        self.run_model = item_model if item_model is not None else model
+        self.items = model._batch_size() if item_model is not None else 1
         self.plugin_name = plugin.name
         self.device = device
         self.spec = spec
@@ -441,12 +457,12 @@ class HardwareBackend(Backend):
         self.numeric_precision = "f16" if self.precision_hint in ("f16",) else "f32"
         from ..graph import model_precision
 
-        self.model_precision = model_precision(model)
+        self.model_precision = model_precision(self.run_model)
         self.compute_precision = cost.compute_precision(spec, self.model_precision,
                                                         self.precision_hint)
         self.perf_count = bool(config.get("PERF_COUNT", False))
         self.threads, core_speed = cpu_cores(spec, config, self.mode)
-        self._op_costs = model._cost(model._batch_size())
+        self._op_costs = self.run_model._cost(self.run_model._batch_size())
         self._base = cost.inference_time(spec, self._op_costs, self.compute_precision) / core_speed
         if spec.stream_share == "dynamic":
             # whole-device speed alone; S busy streams together demand S**scaling of the device,
@@ -490,8 +506,22 @@ class HardwareBackend(Backend):
         if fail:
             nominal *= 0.5
         # the device is shared with every other inference running on it (processor sharing)
-        core._device_share(self.device).start(
-            nominal, self._demand, lambda: self._finish(job, stream, now, fail))
+        share = core._device_share(self.device)
+        if self.items == 1:
+            share.start(nominal, self._demand, lambda: self._finish(job, stream, now, fail))
+            return
+        # NPU plugin batching: one command list per sample, all submitted at once
+        job.tags["batch_size"] = self.items
+        left = [self.items]
+
+        def item_done() -> None:
+            left[0] -= 1
+            if left[0] == 0:
+                self._finish(job, stream, now, fail)
+
+        share.start(nominal, self._demand, item_done)
+        for _ in range(self.items - 1):
+            share.start(self.service_time() * (0.5 if fail else 1.0), self._demand, item_done)
 
     def _finish(self, job: Job, stream: int, started: float, fail: bool) -> None:
         core = self.core
@@ -518,7 +548,12 @@ class HardwareBackend(Backend):
                 f"src/plugins/intel_{self.spec.plugin.lower()}/src/sync_infer_request.cpp:140"),
                 device=self.device)
             return
-        outputs = LazyEval(self.model, job.inputs, self.numeric_precision)
+        if self.items == 1:
+            outputs = LazyEval(self.run_model, job.inputs, self.numeric_precision)
+        else:
+            outputs = npu_batching.Concatenated(
+                [LazyEval(self.run_model, npu_batching.item_inputs(job.inputs, k),
+                          self.numeric_precision) for k in range(self.items)])
         job.done(outputs, profile=self._profile(duration) if self.perf_count else self._idle_rows,
                  device=self.device)
 
