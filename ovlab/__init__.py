@@ -41,7 +41,7 @@ def compile_model(model, device_name: str | None = None, config: dict | None = N
 def __getattr__(name: str):
     # submodules that load lazily (models, plots and widgets are not needed to import ovlab)
     if name in ("opset", "opset13", "zoo", "viz", "widgets", "experiments", "labtools",
-                "benchmark"):
+                "benchmark", "workloads"):
         import importlib
 
         return importlib.import_module(f"ovlab.{name}")
