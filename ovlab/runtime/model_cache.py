@@ -11,8 +11,9 @@ does the same with small files:
   (``CoreImpl::create_compile_config``): for the CPU only ``FULL_DEVICE_NAME`` (measured on 2026.4.1:
   a THROUGHPUT or PERF_COUNT compile loads the LATENCY blob), for the GPU its architecture,
   execution units, ``INFERENCE_PRECISION_HINT``, ``EXECUTION_MODE_HINT`` and ``PERFORMANCE_HINT``
-  (``intel_gpu/src/plugin/plugin.cpp``). As measured, the key depends on friendly names but not on
-  the auto-generated unique names, and changes with any weight or rt_info (an ``affinity``).
+  (``intel_gpu/src/plugin/plugin.cpp``). As measured, the key depends on the ops' friendly names
+  but not on the auto-generated unique names nor on the model's name, and changes with any weight
+  or rt_info (an ``affinity``).
   Python cannot reproduce ``std::hash`` or ``ov::pass::Hash`` bit for bit, so the numbers differ
   from the real runtime's; what a key depends on is the same. ovlab's GPUs share one architecture
   string, so their ``FULL_DEVICE_NAME`` stands in for the execution-unit count.
@@ -76,7 +77,7 @@ def _model_hash(model) -> int:
     """``ov::pass::Hash`` stand-in: the model as its IR would serialise it."""
     ops = model.get_ordered_ops()
     index = {id(op): i for i, op in enumerate(ops)}
-    seed = hash_combine(0, model.get_friendly_name())
+    seed = 0  # the model's own name is not hashed (measured: a renamed model loads the blob)
     for op in ops:
         parts = [op.get_type_name(), op.get_friendly_name()]
         attrs = op.get_attributes()

@@ -198,8 +198,9 @@ class DynamicSchedule(WorkerSchedule):
         free = [d for d in ordered if d.unique_name not in held]
         return free or ordered[-1:]
 
-    def _select(self) -> DeviceInfo:
+    def _select(self, why: str | None = None) -> DeviceInfo:
         chosen, reason = select_device(self.core, self._ordered(), self.policy, self.log)
+        reason = why or reason
         self.selections += 1
         if self.current is None or chosen.name != self.current.name:
             self.event("switch" if self.current is not None else "select", chosen.name,
@@ -264,12 +265,11 @@ class DynamicSchedule(WorkerSchedule):
             slot.failed = error_text(result)
             self.log.warning("auto_schedule.cpp:346", f"Device: [{device.name}]: Compile model "
                              f"failure: {slot.failed}")
-            self.event("compile_failed", device.name, dynamic=True)
             if device.name.startswith("CPU"):
                 then(False)  # the CPU is the last resort: no re-selection after it
                 return
             try:
-                nxt = self._select()
+                nxt = self._select("compile_failed")
             except PluginError:
                 then(False)
                 return
