@@ -166,7 +166,7 @@ def test_n06_reselected_every_inference_serialized_one_worker(aipc, cnn):
     records = sorted(auto_records(aipc, compiled), key=lambda r: r.started)
     assert len(records) == 100 and schedule.selections == 1 + 100
     # one at a time: each starts after the previous one finished
-    assert all(b.started >= a.finished for a, b in zip(records, records[1:]))
+    assert all(b.started >= a.finished for a, b in zip(records, records[1:], strict=False))
     assert {r.worker for r in records} == {"GPU.0:0"}  # one worker on the device
     assert all(slot.pool is None or slot.pool.size == 1 for slot in schedule.slots.values())
 
@@ -182,7 +182,7 @@ def test_n06_classic_auto_keeps_more_workers_and_overlaps(aipc, cnn):
     records = sorted([r for r in aipc.trace.inferences if r.device == "GPU.0"],
                      key=lambda r: r.started)
     assert len({r.worker for r in records}) > 1
-    assert any(b.started < a.finished for a, b in zip(records, records[1:]))
+    assert any(b.started < a.finished for a, b in zip(records, records[1:], strict=False))
 
 
 def _compiles(core, name):

@@ -15,7 +15,8 @@ What it follows, as of OpenVINO 2026.4 (``src/plugins/hetero/src/plugin.cpp``, P
      model that fits the first GPU goes there whole and the second GPU gets nothing, without a
      warning** (issue #38250, 2x Arc Pro B70);
    * else, if the GPUs left together hold ``1.2 x total`` (or a CPU is in the list), the device
-     takes ``memory / (1.2 x total)`` of the model (1.0 if the model is smaller than its memory);
+     takes ``memory / (1.2 x total)`` of the model, but all of it (1.0) if its memory exceeds the
+     weights alone, so a model "fits" a GPU up to its memory, not 1/1.2 of it;
    * else its share of the GPUs' memory left, ``memory / all_gpu_left``;
    * every GPU then leaves the pool.
 3. **Which ops that is** (``ov::get_supported_nodes`` with ``QUERY_MODEL_RATIO < 1``, only GPUs
@@ -26,6 +27,9 @@ What it follows, as of OpenVINO 2026.4 (``src/plugins/hetero/src/plugin.cpp``, P
    ops whose inputs it does not take, and constants whose consumers it does not take, stay for
    the next device. If the very first constant is already above the band, the device takes
    nothing.
+
+The first branch is quoted from tag 2026.4.0 in issue #38250; the others were read in the 2024
+version of ``update_config`` (no later text was available) and are assumed unchanged.
 
 The devices are asked in priority order, each about what the ones before left. ovlab asks about
 that remainder as one graph where OpenVINO asks each remaining connected region in turn (the same
