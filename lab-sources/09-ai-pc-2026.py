@@ -341,9 +341,9 @@ for name, m, x in [("NPU", single, images[:1]), ("NPU", batched, images),
                  "outputs": request.get_output_tensor(0).data.copy()})
 table = pd.DataFrame(rows).set_index(["device", "batch"])
 npu_out, cpu_out = table["outputs"].iloc[1], table["outputs"].iloc[2]
-print(f"batch of 4, largest difference NPU vs CPU: {np.abs(npu_out - cpu_out).max():.0e} "
-      f"(the NPU computes in FP16); top-1 {npu_out.argmax(axis=1).tolist()} on both: "
-      f"{(npu_out.argmax(axis=1) == cpu_out.argmax(axis=1)).all()}")
+print(f"batch of 4: NPU and CPU outputs within 1e-3 (the NPU computes in FP16): "
+      f"{np.allclose(npu_out, cpu_out, atol=1e-3)}; top-1 {npu_out.argmax(axis=1).tolist()} "
+      f"on both: {(npu_out.argmax(axis=1) == cpu_out.argmax(axis=1)).all()}")
 table.drop(columns="outputs")
 
 # %% [markdown]
@@ -423,8 +423,8 @@ tiny = layered_model(layers=4, width=256, name="tiny")
 x = np.random.default_rng(0).standard_normal((1, 256)).astype(np.float32)
 two_gpus = server.compile_model(tiny, "HETERO:GPU.0,GPU.1", PIPELINE)
 print("EXECUTION_DEVICES:", two_gpus.get_property(props.execution_devices))
-difference = np.abs(two_gpus({0: x})[0] - server.compile_model(tiny, "CPU")({0: x})[0]).max()
-print(f"largest difference to the CPU: {difference:.1e} (the GPUs compute in FP16)")
+close = np.allclose(two_gpus({0: x})[0], server.compile_model(tiny, "CPU")({0: x})[0], atol=1e-2)
+print(f"same as the CPU within 1e-2 (the GPUs compute in FP16): {close}")
 
 # %% [markdown]
 # (The tiny model fits GPU.0, so it too goes there whole: issue #38250 again.)
