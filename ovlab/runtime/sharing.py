@@ -104,10 +104,12 @@ class DeviceShare:
         if window <= 0:
             return min(1.0, self.demand)
         total = 0.0
-        busy = self._busy
-        for i, (t, level) in enumerate(busy):
-            end = busy[i + 1][0] if i + 1 < len(busy) else now
-            lo, hi = max(t, start), min(end, now)
-            if hi > lo:
-                total += (hi - lo) * level
+        end = now
+        for t, level in reversed(self._busy):  # newest first: stop at the window's start
+            lo = t if t > start else start
+            if end > lo:
+                total += (end - lo) * level
+            if t <= start:
+                break
+            end = t
         return min(1.0, total / window)

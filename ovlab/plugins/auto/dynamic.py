@@ -87,7 +87,11 @@ def device_kind(core, device: str) -> str:
 
 def threshold_of(core, device: str, thresholds: dict[str, int]) -> int | None:
     """The threshold for ``device``: its exact name, then its base name, then iGPU/dGPU."""
-    for key in (device, _base(device), device_kind(core, device)):
+    return _threshold(device, device_kind(core, device), thresholds)
+
+
+def _threshold(device: str, kind: str, thresholds: dict[str, int]) -> int | None:
+    for key in (device, _base(device), kind):
         if key in thresholds:
             return int(thresholds[key])
     return None
@@ -113,7 +117,7 @@ def utilization_of(core, device: str) -> float | None:
 
 
 def select_device(core, ordered: list[DeviceInfo], policy: SelectionPolicy,
-                  log=None) -> tuple[DeviceInfo, str]:
+                  log=None, kinds: dict[str, str] | None = None) -> tuple[DeviceInfo, str]:
     """Pick one of ``ordered`` (already in AUTO's priority order): (device, reason).
 
     The reason is ``"low_power"``, ``"curve"``, ``"threshold"`` (the first device was over its
@@ -127,10 +131,11 @@ def select_device(core, ordered: list[DeviceInfo], policy: SelectionPolicy,
         for d in ordered:
             if _base(d.name) == _base(wanted):
                 return d, "low_power"
+    kinds = kinds if kinds is not None else {d.name: device_kind(core, d.name) for d in ordered}
     util = {d.name: utilization_of(core, d.name) for d in ordered}
     survivors = []
     for d in ordered:
-        limit = threshold_of(core, d.name, policy.thresholds)
+        limit = _threshold(d.name, kinds[d.name], policy.thresholds)
         u = util[d.name]
         if limit is not None and u is not None and u > limit:
             if log is not None:
@@ -144,7 +149,7 @@ def select_device(core, ordered: list[DeviceInfo], policy: SelectionPolicy,
     if policy.curves:
         scored = []
         for i, d in enumerate(survivors):
-            curve = policy.curves.get(device_kind(core, d.name))
+            curve = policy.curves.get(kinds[d.name])
             if curve and util[d.name] is not None:
                 scored.append((interpolate(curve, util[d.name]), i, d))
         if scored:
@@ -184,6 +189,8 @@ class DynamicSchedule(WorkerSchedule):
         self.registered: DeviceInfo | None = None
         self.busy = False  # one inference (or its device's compile) at a time
         self.selections = 0
+        self.kinds = {d.name: device_kind(self.core, d.name) for d in devices}
+        self._valid: tuple[tuple[str, ...], list[DeviceInfo]] | None = None
         self.done = self.core.clock.event()
 
     # --- selection -----------------------------------------------------------------------
@@ -193,13 +200,17 @@ class DynamicSchedule(WorkerSchedule):
         live = [d for d in self.devices if not self.slots[d.name].failed]
         if not live:
             raise PluginError("No available device to select in AUTO", f"{PLUGIN_SRC}:644")
-        ordered = valid_devices(self.core, live, self.precision, self.tag)
+        names = tuple(d.name for d in live)
+        if self._valid is None or self._valid[0] != names:  # the same devices, the same order
+            self._valid = (names, valid_devices(self.core, live, self.precision, self.tag))
+        ordered = self._valid[1]
         held = {n for r, names in self.registry.by_rank.items() if r < self.rank for n in names}
         free = [d for d in ordered if d.unique_name not in held]
         return free or ordered[-1:]
 
     def _select(self, why: str | None = None) -> DeviceInfo:
-        chosen, reason = select_device(self.core, self._ordered(), self.policy, self.log)
+        chosen, reason = select_device(self.core, self._ordered(), self.policy, self.log,
+                                       self.kinds)
         reason = why or reason
         self.selections += 1
         if self.current is None or chosen.name != self.current.name:
