@@ -35,6 +35,12 @@ the last :data:`UTILIZATION_WINDOW_S` seconds (``runtime/sharing.py``), and the 
 ``power_mode`` stands for the EPO gear. Keys: a threshold may name ``GPU.0``, ``GPU``, ``iGPU`` /
 ``dGPU``, ``CPU`` or ``NPU`` (exact, then base name, then GPU type, as ``resolve_device_key``);
 curve keys are ``CPU``, ``iGPU``, ``dGPU``, ``NPU``.
+
+Validation follows the 2026.4.1 wheel (``config.py`` and ``runtime/config.py``; the conformance
+tests compare every message): threshold *keys* are not checked (``{"FOO": 50}`` is accepted and,
+naming no candidate, has no effect), threshold values must be ints within 0..100, curve keys must
+be one of the four above, and a curve needs at least one point. What the wheel cannot show (it
+never reads utilization here) follows the source and its unit tests.
 """
 
 from __future__ import annotations
