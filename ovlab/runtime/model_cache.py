@@ -42,7 +42,6 @@ from .. import _errors
 
 _MASK = (1 << 64) - 1
 BLOB_SUFFIX = ".blob"
-_DIR_LINES = {"core.set_property": "src/inference/src/cpp/core.cpp:260"}
 
 
 # --- keys ------------------------------------------------------------------------------------------
@@ -129,9 +128,9 @@ def prepare_dir(path: Any, api: str) -> None:
     try:
         os.makedirs(text, exist_ok=True)
     except OSError as err:
-        line = _DIR_LINES.get(api, _errors.API_SOURCES[api])
         raise RuntimeError(_errors.format_chain(
-            [line], f'Couldn\'t create directory ["{text}"], err={err.strerror})')) from None
+            [_errors.API_SOURCES[api]],
+            f'Couldn\'t create directory ["{text}"], err={err.strerror})')) from None
 
 
 def blob_path(cache_dir: Any, key: str) -> Path:
