@@ -182,3 +182,12 @@ def test_n22_weights_by_device_counts_constants():
     model = layered_model(layers=2, width=8)
     aff = {op: "GPU.0" for op in model.get_ordered_ops()}
     assert weights_by_device(aff) == {"GPU.0": 2 * 8 * 8 * 2}
+
+
+def test_n22_dot_files_do_not_make_lazy_weights(server, monkeypatch):
+    monkeypatch.setenv("OPENVINO_HETERO_VISUALIZE", "1")
+    big = layered_model()
+    server.compile_model(big, "HETERO:GPU.0,GPU.1", PIPELINE)
+    assert "not made yet" in open("hetero_affinity_layered-f16.dot").read()
+    assert not any(op.materialized for op in big.get_ordered_ops()
+                   if op.get_type_name() == "Constant")
