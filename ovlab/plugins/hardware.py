@@ -280,6 +280,8 @@ class HardwarePlugin(Plugin):
         stats = model_stats(item_model if item_model is not None else model)
         cache_dir, cache_key = self._cache_key(model, spec, merged)
         cached = cache_key is not None and model_cache.read_blob(cache_dir, cache_key) is not None
+        # a submodel of a HETERO model that HETERO found in its own cache loads, not compiles
+        cached = cached or bool(merged.get(INTERNAL_PREFIX + "FROM_CACHE", False))
         duration = spec.cached_load_s if cached else cost.compile_time(
             spec, stats["ops"], stats["weight_bytes"])
         duration *= float(merged.get(INTERNAL_PREFIX + "COMPILE_SCALE", 1.0))

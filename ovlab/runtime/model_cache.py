@@ -24,6 +24,8 @@ does the same with small files:
   cannot be created fails with OpenVINO's ``Couldn't create directory`` error. An existing file
   or an unwritable directory is accepted and nothing is cached (measured; where the real runtime
   aborts the process on ``Permission denied`` while looking for a blob, ovlab only skips caching).
+* HETERO caches a split model as one blob (its submodels compile without a cache), as measured
+  with ``HETERO:CPU``; BATCH's batch-1 and batched device models are cached by the device.
 * Lazily materialised weights (``ovlab.graph.lazy``) are hashed by their recipe (shape, type,
   seed), so a huge model is keyed without being made.
 """

@@ -205,3 +205,19 @@ def test_n16_cwd_is_a_temporary_directory():
     """The conformance tests write caches under pytest's tmp_path only (conftest chdir)."""
     assert not Path(os.getcwd()).samefile(Path(__file__).resolve().parents[2])
     assert LAB.name == "ovlab" and REAL.name == "openvino"
+
+
+def test_n14_hetero_caches_the_model_as_a_whole(tmp_path):
+    def script(rt):
+        cache = tmp_path / rt.name
+        flags = []
+        for _ in range(2):
+            core = rt.new_core()
+            core.set_property({"CACHE_DIR": str(cache)})
+            flags.append(core.compile_model(tiny(rt), "HETERO:CPU").get_property(
+                "LOADED_FROM_CACHE"))
+        return flags, len(list(cache.iterdir()))
+
+    real, lab = both(script)
+    assert not real.raised and not lab.raised, (real.message, lab.message)
+    assert real.value == lab.value == ([False, True], 1)  # one blob: HETERO's, not the CPU's

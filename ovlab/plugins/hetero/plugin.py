@@ -48,6 +48,7 @@ from ...hardware import cost
 from ...hardware.specs import DeviceSpec
 from ...properties import hint
 from ...runtime import device_name as dn
+from ...runtime import model_cache
 from ...runtime.backend import Backend, Job, Outputs, ProfilingInfo
 from ...runtime.plugin import Plugin
 from . import dot as hetero_dot
@@ -264,6 +265,30 @@ class HeteroPlugin(Plugin):
         return dict(sorted((n.get_friendly_name(), d) for n, d in aff.items()))
 
     # --- compile -------------------------------------------------------------------------------
+    def _cache_key(self, model, text: str, config: dict[str, Any], plan: HeteroPlan
+                   ) -> tuple[str, str | None]:
+        """HETERO caches the whole model as one blob (its capabilities list EXPORT_IMPORT; the
+        2026.4.1 wheel writes one ``HETERO:CPU`` blob and loads it the next time); the key's
+        compile options stand in for its ``CACHING_DEVICE_PROPERTIES``: the device list and
+        each device's architecture."""
+        cache_dir = str(config["CACHE_DIR"]) if "CACHE_DIR" in config else str(
+            self.core._core_props.get("CACHE_DIR", ""))
+        if not cache_dir:
+            return cache_dir, None
+        devices = []
+        for sg in plan.subgraphs:
+            parsed, plugin = self._plugin_for(sg.device)
+            spec = None
+            if plugin is not None and not plugin.virtual:
+                try:
+                    spec = plugin.resolve(parsed.device_id)[1]
+                except PluginError:
+                    spec = None
+            devices.append(f"{sg.device}:{spec.architecture if spec else sg.device}:"
+                           f"{spec.full_name if spec else ''}")
+        return cache_dir, model_cache.compute_hash(model, {
+            "MULTI_DEVICE_PRIORITIES": text, "CACHING_DEVICE_PROPERTIES": " ".join(devices)})
+
     def _affinities(self, model, priorities: str | None, config: dict[str, Any]):
         """(``{node: device}`` for every node, mode, priority text, device config, entries)."""
         text, config, device_props, pipeline = self._split_config(priorities, config)
@@ -331,13 +356,16 @@ class HeteroPlugin(Plugin):
                          devices=[sg.device for sg in plan.subgraphs],
                          weights=weights_by_device(aff))
         done = core.clock.event()
+        cache_dir, key = self._cache_key(model, text, config, plan)
+        cached = key is not None and model_cache.read_blob(cache_dir, key) is not None
 
         def compile_in_turn():
             backends = []
             for sg, cfg in zip(plan.subgraphs, configs, strict=True):
                 try:
                     # submodels compile without a cache: HETERO caches the model as a whole
-                    ev = core._start_compile(sg.model, sg.device, {**cfg, "CACHE_DIR": ""})
+                    ev = core._start_compile(sg.model, sg.device, {
+                        **cfg, "CACHE_DIR": "", INTERNAL_PREFIX + "FROM_CACHE": cached})
                 except PluginError as err:
                     done.succeed(_standard(err))
                     return
@@ -346,6 +374,11 @@ class HeteroPlugin(Plugin):
                     done.succeed(_standard(result) if isinstance(result, PluginError) else result)
                     return
                 backends.append(result)
+            if key is not None and not cached:
+                model_cache.write_blob(cache_dir, key, {
+                    "device": "HETERO", "network_name": name,
+                    "submodels": [sg.device for sg in plan.subgraphs],
+                    "written_by": "ovlab (a simulated device: no binary inside)"})
             done.succeed(HeteroBackend(self, model, plan, backends, text))
 
         core.clock.process(compile_in_turn())
