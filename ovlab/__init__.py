@@ -22,6 +22,7 @@ from .runtime import (
     Version,
 )
 from .runtime.core import register_plugins as _register_plugins
+from .runner import install, load_ipython_extension, uninstall, unload_ipython_extension
 
 _register_plugins(_PLUGINS)
 
@@ -51,5 +52,5 @@ def __getattr__(name: str):
 __all__ = [
     "AsyncInferQueue", "CompiledModel", "Core", "DeviceSpec", "InferRequest", "Model",
     "OVDict", "PartialShape", "Platform", "ProfilingInfo", "Shape", "Tensor", "Type", "Version",
-    "compile_model", "get_version", "preset", "properties",
+    "compile_model", "get_version", "install", "preset", "properties", "uninstall",
 ]

@@ -224,6 +224,11 @@ class Core:
         if name in zoo.names():
             return zoo.load(name, precision or "FP32")
         path = Path(text)
+        from ..runner.zoo_paths import zoo_model_for_path  # a missing zoo-named file (runner)
+
+        stand_in = zoo_model_for_path(text)
+        if stand_in is not None:
+            return stand_in
         raise _errors.ov_error(
             "compile_model_path",
             f'FrontEnd API failed with GeneralFailure:\nir: Could not open the file: "{path}"\n'
