@@ -6,8 +6,12 @@
 (``core.trace``).
 """
 
-from . import properties
-from .graph import Model, PartialShape, Shape, Type
+from . import layout_helpers, properties
+from .extension import Extension
+from .graph import Dimension, Input, Model, Node, Output, PartialShape, Shape, Type
+from .graph.node import ConstOutput
+from .layout import Layout, get_batch, set_batch
+from .properties import OVAny
 from .hardware import DeviceSpec, Platform, preset
 from .plugins import PLUGINS as _PLUGINS
 from .runtime import (
@@ -50,7 +54,9 @@ def __getattr__(name: str):
 
 
 __all__ = [
-    "AsyncInferQueue", "CompiledModel", "Core", "DeviceSpec", "InferRequest", "Model",
+    "AsyncInferQueue", "CompiledModel", "ConstOutput", "Core", "DeviceSpec", "Dimension",
+    "Extension", "InferRequest", "Input", "Layout", "Model", "Node", "OVAny", "Output",
+    "get_batch", "layout_helpers", "set_batch",
     "OVDict", "PartialShape", "Platform", "ProfilingInfo", "Shape", "Tensor", "Type", "Version",
     "compile_model", "get_version", "install", "preset", "properties", "uninstall",
 ]

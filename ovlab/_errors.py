@@ -22,6 +22,8 @@ API_SOURCES = {
     "infer": "src/inference/src/cpp/infer_request.cpp:117",
     "infer.set_tensor": "src/inference/src/cpp/infer_request.cpp:67",
     "infer.port": "src/inference/src/cpp/infer_request.cpp:189",
+    "unload_plugin": "src/inference/src/cpp/core.cpp:290",
+    "add_extension": "src/inference/src/cpp/core.cpp:189",
 }
 
 # Lines that sit between the API line and the plugin's own line.

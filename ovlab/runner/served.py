@@ -197,6 +197,8 @@ def _top_module() -> types.ModuleType:
     def __getattr__(name: str) -> Any:
         if name in _TOP_OVERRIDES:
             return _TOP_OVERRIDES[name]
+        if name == "_pyopenvino":  # the binding module: type annotations name classes in it
+            return mod
         if name in submodules:
             if can_serve(f"openvino.{name}"):
                 return importlib.import_module(f"openvino.{name}")

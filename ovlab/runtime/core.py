@@ -90,6 +90,7 @@ class Core:
             raise RuntimeError("ovlab: no plugins are registered (import ovlab, which registers "
                                "them, before making a Core)")
         self._plugins = {name: factory(self, name) for name, factory in _PLUGIN_FACTORIES.items()}
+        self._foreign_plugins: dict[str, str] = {}  # register_plugin(s): device -> library file
 
     def __repr__(self) -> str:
         return f"<ovlab.Core on {self.platform.name}: {', '.join(self.available_devices)}>"
@@ -121,6 +122,7 @@ class Core:
 
     def _plugin(self, name: str, api: str):
         lookup = "CPU" if name == "(CPU)" else name.lstrip("-")
+        self._check_foreign(lookup, api)
         plugin = self._plugins.get(lookup)
         if plugin is None:
             raise _errors.not_registered(api, name)
@@ -128,6 +130,7 @@ class Core:
 
     def get_versions(self, device_name: str) -> dict[str, Version]:
         parsed = dn.parse(device_name)
+        self._check_foreign(parsed.plugin, "get_versions")
         # OpenVINO skips names no plugin is registered for: get_versions("FOO") is {} (measured)
         plugin = self._plugins.get(parsed.plugin)
         out = {}
@@ -323,3 +326,65 @@ class Core:
             return plugin.query_model(model, parsed.priorities, parsed.device_id, config)
         except PluginError as err:
             raise _errors.from_plugin("query_model", err) from None
+
+    # --- plugins, extensions, blobs ---------------------------------------------------------------
+    def _check_foreign(self, name: str, api: str) -> None:
+        """A device registered from a plugin library cannot load: ovlab's devices are virtual."""
+        lib = self._foreign_plugins.get(name)
+        if lib is not None:
+            raise _errors.ov_error(api, f'Cannot load library "{lib}": {lib}: ovlab runs virtual '
+                                   "devices only and cannot load plugin libraries")
+
+    def register_plugin(self, plugin_name: str, device_name: str, config: dict | None = None) -> None:
+        """Accepted as OpenVINO accepts it; using the device then fails to load the library."""
+        name = str(plugin_name)
+        if "/" not in name and not name.endswith((".so", ".dll", ".dylib")):
+            name = f"lib{name}.so"
+        self._foreign_plugins[str(device_name)] = name
+
+    def register_plugins(self, xml_config_file: str) -> None:
+        """Register the plugins a ``plugins.xml`` lists (each then fails to load, as above)."""
+        import re
+
+        text = Path(xml_config_file).read_text()
+        for tag in re.findall(r"<plugin\b[^>]*>", text):
+            attrs = dict(re.findall(r'(\w+)="([^"]*)"', tag))
+            if "name" in attrs and "location" in attrs:
+                self._foreign_plugins[attrs["name"]] = attrs["location"]
+
+    def unload_plugin(self, device_name: str) -> None:
+        """Forget a plugin's state: the next use starts from its defaults, as after a reload."""
+        name = str(device_name)
+        if name in self._foreign_plugins:
+            del self._foreign_plugins[name]
+            return
+        if name not in self._plugins:
+            raise _errors.ov_error("unload_plugin", f'Device with "{name}" name is not registered '
+                                   "in the OpenVINO Runtime", "src/inference/src/dev/core_impl.cpp:1338")
+        self._plugins[name] = _PLUGIN_FACTORIES[name](self, name)
+
+    def add_extension(self, extension: Any = None, *, library_path: Any = None) -> None:
+        """An ``openvino.Extension`` base object adds nothing and is accepted; custom-op
+        libraries and op extensions cannot run on ovlab and raise naming the feature."""
+        from ..extension import Extension
+
+        items = extension if isinstance(extension, list) else [extension]
+        path = library_path if library_path is not None else (
+            extension if isinstance(extension, (str, Path)) else None)
+        if path is not None:
+            raise _errors.ov_error(
+                "add_extension", "Cannot add extension. Cannot find entry point to the extension "
+                f'library. This error happened: Cannot load library "{path}": custom-op '
+                "extension libraries are not simulated on ovlab")
+        for item in items:
+            if type(item).__name__ == "OpExtension" or not isinstance(item, Extension):
+                raise NotImplementedError(
+                    f"add_extension({item!r}): custom-op extensions are not simulated on ovlab "
+                    "(its kernels are ovlab.opset's NumPy ops)")
+
+    def import_model(self, model_stream: Any, device_name: str, config: dict | None = None):
+        """Import a blob written by ``CompiledModel.export_model`` (see ``runtime/blobs.py``)."""
+        from . import blobs
+
+        model, _meta = blobs.read(model_stream)
+        return self.compile_model(model, device_name, config)

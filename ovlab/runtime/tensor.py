@@ -60,6 +60,27 @@ class Tensor:
     def get_byte_size(self) -> int:
         return self.byte_size
 
+    def copy_to(self, target: Tensor) -> None:
+        """Copy this tensor's data into ``target`` (same element type; shape adopted if empty)."""
+        if target._data.dtype != self._data.dtype:
+            raise RuntimeError(f"Tensor element types are not equal. ({self._data.dtype} != "
+                               f"{target._data.dtype})")
+        if target._data.shape != self._data.shape:
+            if target._data.size:
+                raise RuntimeError(f"Tensor shapes are not equal. ({list(self._data.shape)} != "
+                                   f"{list(target._data.shape)})")
+            target.set_shape(list(self._data.shape))
+        target._data[...] = self._data
+
+    def set_shape(self, shape: Any) -> None:
+        """Give the tensor a new shape: the same data reshaped when the size fits, else a new
+        zero-filled buffer (OpenVINO reallocates too)."""
+        dims = tuple(int(d) for d in shape)
+        if int(np.prod(dims, dtype=np.int64)) == self._data.size:
+            self._data = self._data.reshape(dims)
+        else:
+            self._data = np.zeros(dims, dtype=self._data.dtype)
+
     def __repr__(self) -> str:
         return f"<Tensor: shape{list(self._data.shape)} type: {self._data.dtype}>"
 
