@@ -16,6 +16,9 @@ simulated milliseconds and no wall time. While the runner is installed:
   has passed (``s / realtime`` when paced), whichever comes first. So a helper thread can
   neither change the main thread's timeline (same output with or without it) nor deadlock when
   the main thread stops advancing the clock (joining that thread, waiting on a key...).
+- A ``time.sleep`` inside a completion callback returns at once: callbacks run inside the
+  simulated event loop, which cannot step itself, so simulated callbacks take no time (on
+  real hardware the sleep would delay that request's completion and the callback thread).
 - Calls made from the packages that run event loops and I/O (asyncio, tornado, zmq, the
   Jupyter kernel, threading, pytest's own bookkeeping, SimPy and ovlab itself) get the real
   functions: a kernel whose event loop read a frozen clock would stop answering.
@@ -122,6 +125,8 @@ def sim_sleep(seconds: Any) -> None:
         return
     seconds = _check_seconds(seconds)
     if threading.get_ident() == session.owner:
+        if getattr(session.clock, "_depth", 0):
+            return  # inside a completion callback: see "callbacks" in the module docstring
         session.clock.sleep(seconds)
     else:
         follow_clock(session, seconds)

@@ -280,10 +280,10 @@ class Core:
 
         from_path = not hasattr(model, "get_ops")
         api = "compile_model_path" if from_path else "compile_model"
-        if model is None:
+        if from_path and not isinstance(model, (str, bytes, Path)):
             raise RuntimeError(
                 "Exception from src/bindings/python/src/pyopenvino/utils/utils.cpp:647:\n"
-                "Path: 'None' does not exist. Please provide valid model's path either as a "
+                f"Path: '{model}' does not exist. Please provide valid model's path either as a "
                 "string, bytes or pathlib.Path. Examples:\n(1) '/home/user/models/model.onnx'\n"
                 "(2) Path('/home/user/models/model/model.onnx')\n")
         model = self.read_model(model)

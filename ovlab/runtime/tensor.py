@@ -12,10 +12,13 @@ class Tensor:
     """A NumPy array with OpenVINO's Tensor accessors."""
 
     def __init__(self, array: Any = None, shape: Any = None, *, shared_memory: bool = False):
+        self._type = None  # the element type when the storage dtype does not tell (bf16 ...)
         if shape is not None and not isinstance(array, np.ndarray):
             # Tensor(Type, shape)
-            dtype = array.to_dtype() if hasattr(array, "to_dtype") else np.dtype(array)
-            self._data = np.zeros(tuple(shape), dtype=dtype)
+            from ..graph.types import as_type
+
+            self._type = as_type(array)
+            self._data = np.zeros(tuple(shape), dtype=self._type.to_dtype())
         else:
             arr = np.asarray(array)
             self._data = arr if shared_memory else arr.copy()
@@ -41,7 +44,7 @@ class Tensor:
     def element_type(self):
         from ..graph import Type
 
-        return Type(self._data.dtype)
+        return self._type if self._type is not None else Type(self._data.dtype)
 
     def get_element_type(self):
         return self.element_type
