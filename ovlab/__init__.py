@@ -10,10 +10,11 @@ from . import layout_helpers, properties
 from .extension import Extension
 from .graph import Dimension, Input, Model, Node, Output, PartialShape, Shape, Type
 from .graph.node import ConstOutput
-from .layout import Layout, get_batch, set_batch
-from .properties import OVAny
 from .hardware import DeviceSpec, Platform, preset
+from .layout import Layout, get_batch, set_batch
 from .plugins import PLUGINS as _PLUGINS
+from .properties import OVAny
+from .runner import install, load_ipython_extension, uninstall, unload_ipython_extension
 from .runtime import (
     OPENVINO_VERSION,
     AsyncInferQueue,
@@ -26,7 +27,6 @@ from .runtime import (
     Version,
 )
 from .runtime.core import register_plugins as _register_plugins
-from .runner import install, load_ipython_extension, uninstall, unload_ipython_extension
 
 _register_plugins(_PLUGINS)
 
@@ -58,5 +58,6 @@ __all__ = [
     "Extension", "InferRequest", "Input", "Layout", "Model", "Node", "OVAny", "Output",
     "get_batch", "layout_helpers", "set_batch",
     "OVDict", "PartialShape", "Platform", "ProfilingInfo", "Shape", "Tensor", "Type", "Version",
-    "compile_model", "get_version", "install", "preset", "properties", "uninstall",
+    "compile_model", "get_version", "install", "load_ipython_extension", "preset", "properties",
+    "uninstall", "unload_ipython_extension",
 ]

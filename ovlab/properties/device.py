@@ -1,6 +1,13 @@
 """``ovlab.properties.device``: device identity, capabilities, priorities, per-device configs."""
 
-from ._base import STR, OVEnum, Property, _DevicePropertiesProperty, _PrioritiesProperty, add_entries
+from ._base import (
+    STR,
+    OVEnum,
+    Property,
+    _DevicePropertiesProperty,
+    _PrioritiesProperty,
+    add_entries,
+)
 
 
 class Type(OVEnum):

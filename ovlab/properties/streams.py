@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._base import _Conv, Property
+from ._base import Property, _Conv
 
 
 class Num:

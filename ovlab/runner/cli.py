@@ -174,7 +174,10 @@ def _exit_status(code: object) -> int:
 
 def _print_traceback(exc: BaseException) -> None:
     tb = exc.__traceback__
-    skip = (os.path.abspath(__file__), runpy.__file__)
-    while tb is not None and os.path.abspath(tb.tb_frame.f_code.co_filename) in skip:
+    ours = (os.path.abspath(__file__), os.path.abspath(runpy.__file__))
+    while tb is not None:
+        name = tb.tb_frame.f_code.co_filename
+        if not (name.startswith("<frozen runpy") or os.path.abspath(name) in ours):
+            break
         tb = tb.tb_next
     traceback.print_exception(type(exc), exc, tb)

@@ -61,7 +61,8 @@ def uninstall() -> None:
     while FINDER in sys.meta_path:
         sys.meta_path.remove(FINDER)
     for name in [n for n in sys.modules if _is_openvino(n)]:
-        del sys.modules[name]
+        if getattr(sys.modules[name], "__loader__", None) is FINDER:  # only what we served
+            del sys.modules[name]
     sys.modules.update(_stashed)
     _stashed.clear()
 

@@ -180,7 +180,7 @@ def _public(module: types.ModuleType | None) -> list[str]:
     return [n for n in dir(module) if not n.startswith("_")]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _stand_in(qualname: str) -> type:
     return unsupported(qualname, UNSIMULATED.get(qualname.rsplit(".", 1)[-1]))
 
@@ -235,7 +235,7 @@ def _opset_module(short: str) -> types.ModuleType:
     return mod
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _missing_op(short: str, name: str):
     def missing(*args: Any, **kwargs: Any):
         have = ", ".join(importlib.import_module("ovlab.opset").__all__)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from .. import _errors
-from ..graph.node import ConstOutput
 from .._errors import PluginError
+from ..graph.node import ConstOutput
 from . import config as cfgmod
 from .backend import Backend
 
