@@ -21,6 +21,9 @@ class Layout:
             self._before, self._after, self._dynamic = layout._before, layout._after, layout._dynamic
             return
         text = str(layout).strip()
+        if not text:  # no names at all: any rank, "[...]" (as OpenVINO prints it)
+            self._before, self._after, self._dynamic = (), (), True
+            return
         if text.startswith("[") and text.endswith("]"):
             names = [n.strip() for n in text[1:-1].split(",") if n.strip()]
         else:
@@ -49,10 +52,12 @@ class Layout:
 
     @staticmethod
     def scalar() -> Layout:
-        return Layout("")
+        out = Layout()
+        out._dynamic = False
+        return out
 
     def empty(self) -> bool:
-        return not self._before and not self._after and not self._dynamic
+        return not self._before and not self._after and self._dynamic
 
     def has_name(self, name: str) -> bool:
         return name.upper() in {n.upper() for n in (*self._before, *self._after)}

@@ -59,6 +59,10 @@ class Type:
     __slots__ = ("_name", "_c_name", "_dtype", "_size", "_real", "_bits", "_signed", "_quant")
 
     def __new__(cls, dtype: Any) -> Type:  # noqa: D102 - documented on the class
+        # the constructor reads Python's float and int as numpy does (f64, i64), unlike the
+        # opset builders, which follow openvino.utils.types (f32, i32)
+        if dtype is float or dtype is int:
+            return as_type(np.dtype(dtype))
         return as_type(dtype)
 
     @classmethod

@@ -21,6 +21,7 @@ from ._base import (
     add_entries,
     element_type,
     enum_of,
+    name_properties,
 )
 
 
@@ -57,7 +58,7 @@ cache_mode = Property("CACHE_MODE", enum_of(CacheMode))
 cache_encryption_callbacks = _UnsimulatedProperty("CACHE_ENCRYPTION_CALLBACKS")
 enable_profiling = Property("PERF_COUNT", BOOL)
 auto_batch_timeout = Property("AUTO_BATCH_TIMEOUT", UINT)
-num_streams = streams.num
+num_streams = Property("NUM_STREAMS", streams.num._conv)
 inference_num_threads = Property("INFERENCE_NUM_THREADS", INT)
 compilation_num_threads = Property("COMPILATION_NUM_THREADS", INT)
 force_tbb_terminate = Property("FORCE_TBB_TERMINATE", BOOL)
@@ -85,3 +86,5 @@ __all__ = [
     "weights_path", "key_cache_group_size", "value_cache_group_size", "key_cache_precision",
     "value_cache_precision", "workload_type", "affinity",
 ]
+
+name_properties(globals())

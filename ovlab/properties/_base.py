@@ -120,8 +120,8 @@ def _as_float(v: Any) -> float:
     raise TypeError
 
 
-def _as_float32(v: Any) -> np.float32:
-    return np.float32(_as_float(v))
+def _as_float32(v: Any) -> float:
+    return float(np.float32(_as_float(v)))  # a C++ float, read back as a Python float
 
 
 ANY = _Conv("object", lambda v: v)
@@ -168,15 +168,12 @@ class Property(str):
 
     _conv: _Conv
     _read_only: bool
+    _fname: str  # the function's name in its module (set by name_properties)
 
     def __new__(cls, key: str, conv: _Conv = ANY, *, read_only: bool = False) -> Property:
         obj = super().__new__(cls, key)
-        obj._conv, obj._read_only = conv, read_only
+        obj._conv, obj._read_only, obj._fname = conv, read_only, key.lower()
         return obj
-
-    @property
-    def _fname(self) -> str:
-        return str(self).lower()
 
     def _bad_args(self, args: tuple) -> TypeError:
         lines = ["    1. () -> str"]
@@ -254,6 +251,14 @@ class OVEnum(enum.Enum):
     def _from_key(cls, text: str):
         """Parse the string form used in configs (``"THROUGHPUT"``); None if unknown."""
         return cls.__members__.get(text)
+
+
+def name_properties(namespace: dict[str, Any]) -> None:
+    """Tell each property of a module the name of its function (``enable_profiling``), which
+    OpenVINO's TypeErrors print."""
+    for name, value in namespace.items():
+        if isinstance(value, Property) and not name.startswith("_"):
+            value._fname = name
 
 
 def add_entries(*classes: type[OVEnum]) -> None:

@@ -7,6 +7,7 @@ from ._base import (
     _DevicePropertiesProperty,
     _PrioritiesProperty,
     add_entries,
+    name_properties,
 )
 
 
@@ -40,3 +41,5 @@ luid = Property("DEVICE_LUID", read_only=True)
 pci_info = Property("DEVICE_PCI_INFO", read_only=True)
 
 add_entries(Type)
+
+name_properties(globals())

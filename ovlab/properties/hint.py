@@ -10,6 +10,7 @@ from ._base import (
     add_entries,
     element_type,
     enum_of,
+    name_properties,
     set_of,
 )
 
@@ -73,3 +74,5 @@ __all__ = [
     "enable_cpu_reservation", "enable_hyper_threading", "dynamic_quantization_group_size",
     "kv_cache_precision", "activations_scale_factor",
 ]
+
+name_properties(globals())

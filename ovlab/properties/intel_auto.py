@@ -1,6 +1,6 @@
 """``ovlab.properties.intel_auto``: AUTO's own switches."""
 
-from ._base import ANY, BOOL, OVEnum, Property, add_entries, enum_of
+from ._base import ANY, BOOL, OVEnum, Property, add_entries, enum_of, name_properties
 
 
 class SchedulePolicy(OVEnum):
@@ -20,3 +20,5 @@ low_power_device = Property("LOW_POWER_DEVICE", ANY)
 perf_curve_table = Property("PERF_CURVE_TABLE", ANY)
 
 add_entries(SchedulePolicy)
+
+name_properties(globals())

@@ -1,6 +1,6 @@
 """``ovlab.properties.intel_cpu``: the CPU plugin's own properties."""
 
-from ._base import BOOL, FLOAT32, OVEnum, Property, add_entries, enum_of
+from ._base import BOOL, FLOAT32, OVEnum, Property, add_entries, enum_of, name_properties
 
 
 class TbbPartitioner(OVEnum):
@@ -13,3 +13,5 @@ sparse_weights_decompression_rate = Property("CPU_SPARSE_WEIGHTS_DECOMPRESSION_R
 tbb_partitioner = Property("TBB_PARTITIONER", enum_of(TbbPartitioner))
 
 add_entries(TbbPartitioner)
+
+name_properties(globals())

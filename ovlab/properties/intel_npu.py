@@ -1,6 +1,6 @@
 """``ovlab.properties.intel_npu``: the NPU plugin's own properties."""
 
-from ._base import BOOL, INT, STR, OVEnum, Property, add_entries, enum_of
+from ._base import BOOL, INT, STR, OVEnum, Property, add_entries, enum_of, name_properties
 
 
 class CompilerType(OVEnum):
@@ -29,3 +29,5 @@ qdq_optimization_aggressive = Property("NPU_QDQ_OPTIMIZATION_AGGRESSIVE", BOOL)
 run_inferences_sequentially = Property("NPU_RUN_INFERENCES_SEQUENTIALLY", BOOL)
 
 add_entries(CompilerType)
+
+name_properties(globals())

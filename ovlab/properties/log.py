@@ -1,6 +1,6 @@
 """``ovlab.properties.log``: AUTO's log level."""
 
-from ._base import OVEnum, Property, add_entries, enum_of
+from ._base import OVEnum, Property, add_entries, enum_of, name_properties
 
 
 class Level(OVEnum):
@@ -21,3 +21,5 @@ LEVEL_NAMES = {
 }
 
 add_entries(Level)
+
+name_properties(globals())

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._base import Property, _Conv
+from ._base import Property, _Conv, name_properties
 
 
 class Num:
@@ -61,3 +61,5 @@ def _as_streams(v: Any) -> int:
 num = Property("NUM_STREAMS", _Conv("openvino._pyopenvino.properties.streams.Num", _as_streams))
 
 __all__ = ["Num", "num"]
+
+name_properties(globals())

@@ -124,3 +124,15 @@ def test_install_rejects_bad_arguments_and_installs_nothing(kwargs, error):
     with pytest.raises(error):
         ovlab.install(**kwargs)
     assert sys.meta_path == meta and not ovlab.runner.installed()
+
+
+def test_every_top_level_name_of_the_wheel_is_served():
+    ovlab.install()
+    import openvino as ov
+
+    for name in served.NAMES["top"]:
+        assert getattr(ov, name) is not None, name  # real, or a stand-in that raises when used
+    for name in ("Layout", "Dimension", "OVAny", "ConstOutput", "Output", "Node", "Input",
+                 "layout_helpers", "get_batch", "set_batch", "Extension", "Tensor", "Type"):
+        assert getattr(ov, name) is getattr(ovlab, name), name  # ovlab's own, not a stand-in
+    assert ov.Type.u32.get_type_name() == "u32"

@@ -1,6 +1,6 @@
 """``ovlab.properties.intel_gpu``: the GPU plugin's own properties."""
 
-from .._base import BOOL, Property
+from .._base import BOOL, Property, name_properties
 from . import hint
 
 
@@ -25,3 +25,5 @@ disable_winograd_convolution = Property("GPU_DISABLE_WINOGRAD_CONVOLUTION", BOOL
 __all__ = ["hint", "MemoryType", "CapabilityGPU", "device_total_mem_size",
            "device_max_alloc_mem_size", "uarch_version", "execution_units_count",
            "memory_statistics", "enable_loop_unrolling", "disable_winograd_convolution"]
+
+name_properties(globals())
