@@ -171,6 +171,11 @@ class HardwarePlugin(Plugin):
                 raise PluginError(f"Could not read number of streams from str: {value}; stoi",
                                   "src/inference/include/openvino/runtime/properties.hpp:1379"
                                   ) from None
+            if n < -2:  # -1 is streams::AUTO, -2 streams::NUMA (measured)
+                raise PluginError(
+                    f"Wrong value for property key NUM_STREAMS. Expected non negative numbers "
+                    f"(#streams) or ov::streams::NUMA|ov::streams::AUTO, Got: {n}",
+                    "src/inference/src/dev/threading/istreams_executor.cpp:43")
             return n
         if key in ("PERF_COUNT", "ENABLE_CPU_PINNING", "ENABLE_HYPER_THREADING",
                    "CPU_DENORMALS_OPTIMIZATION"):

@@ -30,6 +30,21 @@ def _fmt_tensor_shape(shape) -> str:
     return "(" + ".".join(str(d) for d in shape) + ")"
 
 
+def _callback_failure(exc: BaseException) -> RuntimeError:
+    """A callback's exception as ``wait()`` re-raises it: a RuntimeError carrying the Python
+    error and where it was raised, innermost frame first (pybind's text, measured)."""
+    frames = []
+    tb = exc.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename != __file__:  # the runtime's own frame calls it
+            frames.append(f"  {tb.tb_frame.f_code.co_filename}({tb.tb_lineno}): "
+                          f"{tb.tb_frame.f_code.co_name}")
+        tb = tb.tb_next
+    return RuntimeError("Exception from src/inference/src/cpp/infer_request.cpp:246:\n"
+                        f"{type(exc).__name__}: {exc}\n\nAt:\n" + "\n".join(reversed(frames))
+                        + "\n\n")
+
+
 class InferRequest:
     """Like ``openvino.InferRequest``; time passes only on the Core's simulated clock."""
 
@@ -253,7 +268,7 @@ class InferRequest:
             raise err
         if self._callback_error is not None:
             exc, self._callback_error = self._callback_error, None
-            raise exc
+            raise _callback_failure(exc) from exc
 
     def infer(self, inputs: Any = None, share_inputs: bool = False, share_outputs: bool = False,
               *, decode_strings: bool = True) -> OVDict:

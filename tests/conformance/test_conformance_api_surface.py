@@ -262,11 +262,38 @@ def test_refused_inputs_raise_alike(which):
     assert_same_error(run(REAL), run(LAB))
 
 
-def test_accepted_configs(rt, models):
-    core = rt.new_core()
-    for device, config in [("CPU", {"AUTO_BATCH_TIMEOUT": 100}), ("BATCH:CPU(4)", {}),
-                           ("CPU", {"CPU_SPARSE_WEIGHTS_DECOMPRESSION_RATE": 0.5})]:
-        assert core.compile_model(models[rt.name]["conv"], device, config) is not None
+@pytest.mark.parametrize(("device", "config"), [
+    ("CPU", {"AUTO_BATCH_TIMEOUT": 100}), ("BATCH:CPU(4)", {}), ("BATCH:AUTO(4)", {}),
+    ("BATCH:HETERO:CPU", {}), ("CPU", {"CPU_SPARSE_WEIGHTS_DECOMPRESSION_RATE": 0.5}),
+    ("CPU", {"NUM_STREAMS": -1}), ("CPU", {"NUM_STREAMS": -2})])
+def test_accepted_configs(rt, models, device, config):
+    compiled = rt.new_core().compile_model(models[rt.name]["conv"], device, config)
+    out = compiled.create_infer_request().infer({0: np.zeros((1, 3, 32, 32), np.float32)})
+    assert out[0].shape[0] == 1
+
+
+@pytest.mark.parametrize("value", [-5, "-5", -3])
+def test_refused_stream_counts(models, value):
+    def run(rt):
+        return attempt(lambda: rt.new_core().compile_model(models[rt.name]["conv"], "CPU",
+                                                           {"NUM_STREAMS": value}))
+    assert_same_error(run(REAL), run(LAB))
+
+
+def test_callback_exception_is_raised_by_wait_as_runtime_error(rt, models):
+    request = _mlp(rt, models).create_infer_request()
+
+    def callback(userdata):
+        raise ValueError("boom")
+
+    request.set_callback(callback, None)
+    request.start_async({0: MLP_X})
+    out = attempt(request.wait)
+    assert out.exc_type is RuntimeError
+    lines = out.message.splitlines()
+    assert lines[:4] == ["Exception from src/inference/src/cpp/infer_request.cpp:246:",
+                         "ValueError: boom", "", "At:"]
+    assert lines[4].endswith("): callback") and lines[5:] == [""]  # only the callback's frame
 
 
 def test_register_plugin_and_unload_errors_alike():
