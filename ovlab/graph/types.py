@@ -242,108 +242,163 @@ class Shape(list):
 
 
 class Dimension:
-    """One static dimension of a ``PartialShape``."""
+    """One dimension of a ``PartialShape``: a length, an interval ``a..b`` or ``?`` (dynamic).
 
-    __slots__ = ("_n",)
+    ovlab's models are static; dynamic dimensions exist so that shapes written by OpenVINO code
+    (``PartialShape([-1, 3])``, ``"?"``) can be built and read. A model with one fails at the
+    Parameter that declares it, with a message saying ovlab models are static.
+    """
 
-    def __init__(self, n: int) -> None:
-        self._n = int(n)
+    __slots__ = ("_lo", "_hi")  # _hi == -1: unbounded
+
+    def __init__(self, *args: Any) -> None:
+        if not args:
+            lo, hi = 0, -1
+        elif len(args) == 1:
+            n = args[0]
+            if isinstance(n, Dimension):
+                lo, hi = n._lo, n._hi
+            elif isinstance(n, str):
+                lo, hi = Dimension._parse(n)
+            else:
+                n = int(n)
+                lo, hi = (0, -1) if n < 0 else (n, n)
+        else:
+            lo, hi = int(args[0]), int(args[1])
+        self._lo, self._hi = lo, hi
+
+    @staticmethod
+    def _parse(text: str) -> tuple[int, int]:
+        text = text.strip()
+        if text in ("?", "-1"):
+            return 0, -1
+        if ".." in text:
+            a, _, b = text.partition("..")
+            return int(a or 0), int(b) if b else -1
+        n = int(text)
+        return (0, -1) if n < 0 else (n, n)
+
+    @staticmethod
+    def dynamic() -> Dimension:
+        return Dimension()
 
     def get_length(self) -> int:
-        return self._n
+        if self.is_dynamic:
+            raise RuntimeError("Exception from src/core/src/dimension.cpp:208:\n"
+                               "Cannot get length of dynamic dimension\n")
+        return self._lo
 
     def get_min_length(self) -> int:
-        return self._n
+        return self._lo
 
     def get_max_length(self) -> int:
-        return self._n
+        return self._hi
 
     @property
     def is_static(self) -> bool:
-        return True
+        return self._lo == self._hi
 
     @property
     def is_dynamic(self) -> bool:
-        return False
+        return not self.is_static
 
     def __int__(self) -> int:
-        return self._n
+        return self.get_length()
 
     def __index__(self) -> int:
-        return self._n
+        return self.get_length()
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Dimension):
-            return other._n == self._n
-        return isinstance(other, (int, np.integer)) and int(other) == self._n
+            return (other._lo, other._hi) == (self._lo, self._hi)
+        return (isinstance(other, (int, np.integer)) and self.is_static
+                and int(other) == self._lo)
 
     def __hash__(self) -> int:
-        return hash(self._n)
+        return hash((self._lo, self._hi))
 
     def __str__(self) -> str:
-        return str(self._n)
+        if self.is_static:
+            return str(self._lo)
+        if (self._lo, self._hi) == (0, -1):
+            return "?"
+        return f"{self._lo}..{'' if self._hi < 0 else self._hi}"
 
     def __repr__(self) -> str:
-        return f"<Dimension: {self._n}>"
+        return f"<Dimension: {self}>"
 
 
 class PartialShape:
-    """A shape that OpenVINO allows to be dynamic; in ovlab it is always static."""
+    """A shape whose dimensions may be dynamic (``-1``, ``"?"``, ``"1..10"``, Dimensions).
 
-    __slots__ = ("_dims",)
+    ``_dims`` holds the lengths with ``-1`` for a dynamic dimension, which the graph layer
+    refuses (ovlab models are static); reading a dynamic shape works as in OpenVINO.
+    """
+
+    __slots__ = ("_dims", "_dimensions")
 
     def __init__(self, dims: Iterable[Any]) -> None:
+        if isinstance(dims, PartialShape):
+            dims = dims._dimensions
         if isinstance(dims, str):
             dims = [d for d in dims.strip("[]{}() ").split(",") if d.strip()]
-        out = []
-        for d in dims:
-            n = int(d)
-            if n < 0:
-                raise ValueError(f"ovlab models are static: dynamic dimension {d!r} in {dims!r}")
-            out.append(n)
-        self._dims = tuple(out)
+        dimensions = tuple(Dimension(d) for d in dims)
+        self._dimensions = dimensions
+        self._dims = tuple(d._lo if d.is_static else -1 for d in dimensions)
 
     @property
     def is_static(self) -> bool:
-        return True
+        return all(d.is_static for d in self._dimensions)
 
     @property
     def is_dynamic(self) -> bool:
-        return False
+        return not self.is_static
 
     @property
     def rank(self) -> Dimension:
         return Dimension(len(self._dims))
 
     def to_shape(self) -> Shape:
+        if self.is_dynamic:
+            raise RuntimeError("Exception from src/core/src/partial_shape.cpp:261:\n"
+                               "to_shape was called on a dynamic shape.\n")
         return Shape(self._dims)
 
     get_shape = to_shape
+
+    def get_min_shape(self) -> Shape:
+        return Shape(d._lo for d in self._dimensions)
+
+    def get_max_shape(self) -> Shape:
+        return Shape(d._hi for d in self._dimensions)
 
     def __len__(self) -> int:
         return len(self._dims)
 
     def __iter__(self) -> Iterator[Dimension]:
-        return (Dimension(d) for d in self._dims)
+        return iter(self._dimensions)
 
     def __getitem__(self, i: int) -> Dimension:
-        return Dimension(self._dims[i])
+        return self._dimensions[i]
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, PartialShape):
-            return other._dims == self._dims
+            return other._dimensions == self._dimensions
         if isinstance(other, (list, tuple)):
-            return tuple(int(d) for d in other) == self._dims
+            try:
+                return PartialShape(other) == self
+            except (TypeError, ValueError):
+                return False
         return NotImplemented
 
     def __hash__(self) -> int:
-        return hash(self._dims)
+        return hash(self._dimensions)
 
     def to_string(self) -> str:
-        return shape_str(self._dims)
+        return "[" + ",".join(str(d) for d in self._dimensions) + "]"
 
     def __str__(self) -> str:
-        return shape_str(self._dims)
+        return self.to_string()
 
     def __repr__(self) -> str:
-        return f"<PartialShape: {shape_str(self._dims)}>"
+        return f"<PartialShape: {self.to_string()}>"

@@ -326,3 +326,19 @@ def test_empty_extension_is_accepted_and_libraries_are_refused(rt):
     out = attempt(lambda: core.add_extension("libfoo.so"))
     assert out.exc_type is RuntimeError
     assert "Cannot add extension." in out.message
+
+
+@pytest.mark.parametrize("dims", [[-1, 3], "[?,3,1..10]", [1, 2], [REAL.mod.Dimension(1, 5)]])
+def test_partial_shapes_with_dynamic_dimensions_read_alike(dims):
+    def read(mod):
+        if isinstance(dims, list) and dims and not isinstance(dims[0], int):
+            shape = mod.PartialShape([mod.Dimension(1, 5)])
+        else:
+            shape = mod.PartialShape(dims)
+        return (str(shape), repr(shape), shape.is_dynamic, shape.is_static, len(shape),
+                [(str(d), d.is_dynamic, d.get_min_length(), d.get_max_length()) for d in shape])
+
+    assert read(LAB.mod) == read(REAL.mod)
+    lab = LAB.mod.PartialShape("[?,3]")
+    out = attempt(lab.to_shape)
+    assert meaningful_line(out.message) == "to_shape was called on a dynamic shape."
