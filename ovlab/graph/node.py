@@ -156,6 +156,17 @@ class Output:
     def get_rt_info(self) -> dict[str, Any]:
         return self._node._out_rt_info.setdefault(self._index, {})
 
+    @property
+    def rt_info(self) -> dict[str, Any]:
+        return self.get_rt_info()
+
+    def set_rt_info(self, value: Any, key: str) -> None:
+        self.get_rt_info()[key] = value
+
+    @property
+    def target_inputs(self) -> set[Input]:
+        return self.get_target_inputs()
+
     def _key(self) -> tuple[int, int]:
         return (id(self._node), self._index)
 

@@ -145,8 +145,18 @@ class Type:
     def is_dynamic(self) -> bool:
         return self._name == "dynamic"
 
+    @property
+    def integral_number(self) -> bool:
+        return self.is_integral_number()
+
     def compatible(self, other: Type) -> bool:
         return self.is_dynamic() or other.is_dynamic() or self == other
+
+    def merge(self, other: Type) -> Type | None:
+        """The type both are, if they can be one (dynamic merges with anything), else None."""
+        if self.is_dynamic():
+            return other
+        return self if other.is_dynamic() or other == self else None
 
     def __repr__(self) -> str:
         return f"<Type: '{self._c_name}'>"
@@ -295,6 +305,25 @@ class Dimension:
         return self._hi
 
     @property
+    def min_length(self) -> int:
+        return self._lo
+
+    @property
+    def max_length(self) -> int:
+        return self._hi
+
+    def to_string(self) -> str:
+        return str(self)
+
+    def compatible(self, other: Any) -> bool:
+        """True when some length fits both (OpenVINO's ``Dimension::compatible``)."""
+        o = Dimension(other)
+        hi = min(h for h in (self._hi, o._hi) if h >= 0) if max(self._hi, o._hi) >= 0 else -1
+        if self._hi < 0 and o._hi < 0:
+            return True
+        return max(self._lo, o._lo) <= hi
+
+    @property
     def is_static(self) -> bool:
         return self._lo == self._hi
 
@@ -365,6 +394,19 @@ class PartialShape:
         return Shape(self._dims)
 
     get_shape = to_shape
+
+    def get_dimension(self, index: int) -> Dimension:
+        return self._dimensions[index]
+
+    def all_non_negative(self) -> bool:
+        return all(d._lo >= 0 for d in self._dimensions)
+
+    def compatible(self, other: Any) -> bool:
+        o = PartialShape(other)
+        return len(o) == len(self) and all(a.compatible(b) for a, b in zip(self, o, strict=True))
+
+    def same_scheme(self, other: Any) -> bool:
+        return PartialShape(other) == self
 
     def get_min_shape(self) -> Shape:
         return Shape(d._lo for d in self._dimensions)

@@ -119,6 +119,13 @@ class CompiledModel:
         model_stream.write(blob.getvalue())
         return None
 
+    def query_state(self) -> list:
+        """Variable states: ovlab's models have none (no ReadValue/Assign)."""
+        return []
+
+    def reset_state(self) -> None:
+        return None
+
     def release_memory(self) -> None:
         """Drop memory kept between inferences (here: the converted-input cache)."""
         self._input_cache.clear()

@@ -388,3 +388,13 @@ class Core:
 
         model, _meta = blobs.read(model_stream)
         return self.compile_model(model, device_name, config)
+
+    def create_context(self, device_name: str, properties: Any = None):
+        raise NotImplementedError(
+            f"create_context({device_name!r}): remote contexts (device memory shared with "
+            "OpenCL/VA-API) are not simulated on ovlab")
+
+    def get_default_context(self, device_name: str):
+        raise NotImplementedError(
+            f"get_default_context({device_name!r}): remote contexts (device memory shared with "
+            "OpenCL/VA-API) are not simulated on ovlab")

@@ -75,6 +75,25 @@ class Tensor:
             target.set_shape(list(self._data.shape))
         target._data[...] = self._data
 
+    def copy_from(self, source: Any) -> None:
+        """Copy ``source`` (a Tensor or an array) into this tensor."""
+        src = source if isinstance(source, Tensor) else Tensor(np.asarray(source))
+        src.copy_to(self)
+
+    @property
+    def strides(self) -> list[int]:
+        return list(self._data.strides)
+
+    def get_strides(self) -> list[int]:
+        return self.strides
+
+    def is_continuous(self) -> bool:
+        return bool(self._data.flags.c_contiguous)
+
+    @property
+    def bytes_data(self) -> bytes:
+        return self._data.tobytes()
+
     def set_shape(self, shape: Any) -> None:
         """Give the tensor a new shape: the same data reshaped when the size fits, else a new
         zero-filled buffer (OpenVINO reallocates too)."""
