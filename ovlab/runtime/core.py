@@ -4,6 +4,19 @@ Device names are parsed as ``core_impl.cpp`` does, configs are flattened the sam
 (``DEVICE_PROPERTIES`` entries for a hardware device are merged into its config), implicit
 automatic batching is applied for hardware devices (the BATCH plugin decides), and every error
 reaches the caller as the ``RuntimeError`` OpenVINO prints.
+
+Core-level ``set_property({...})`` follows ``CoreImpl::set_property_for_device`` (read in the
+source, measured with openvino 2026.4.1): the Core's own keys (``CACHE_DIR``, ``ENABLE_MMAP``,
+``FORCE_TBB_TERMINATE``) stay with the Core; every other key goes to *every* plugin. OpenVINO
+creates plugins lazily, and a plugin not created yet takes the keys when it is (the call itself
+never fails); a plugin that rejects a key then fails to load for good ("Failed to create plugin
+... for device BATCH"), while plugins already loaded are set at once, in name order, and the first
+that rejects raises (those before it keep the new value). So on a fresh Core
+``set_property({"PERFORMANCE_HINT": "THROUGHPUT"})`` makes later CPU, GPU and AUTO compiles use
+THROUGHPUT, and breaks HETERO and BATCH (which reject the hint); implicit batching then stays off,
+as the Core skips it when BATCH cannot load. ovlab builds its plugins at once but keeps which ones
+a call has *loaded* in OpenVINO's sense (``_loaded``) and which ones a core-level key broke
+(``_broken``).
 """
 
 from __future__ import annotations
@@ -54,6 +67,35 @@ def _flatten_device_properties(config: dict[str, Any]) -> dict[str, dict[str, An
     return per_device
 
 
+# Keys the Core keeps for itself at core level (CoreConfig); every other key goes to the plugins.
+_CORE_KEYS = ("CACHE_DIR", "ENABLE_MMAP", "FORCE_TBB_TERMINATE")
+_ANY_CODE = {"int": "l", "float": "d"}  # the C++ type codes in ov::Any's "Bad as" message
+# Where each plugin's library would be: the "Failed to create plugin" message names it.
+_PLUGIN_LIBRARY = {"CPU": "intel_cpu", "GPU": "intel_gpu", "NPU": "intel_npu", "AUTO": "auto",
+                   "MULTI": "auto", "HETERO": "hetero", "BATCH": "auto_batch"}
+
+
+def _core_bool(value: Any) -> bool:
+    """ENABLE_MMAP / FORCE_TBB_TERMINATE as ov::Any reads a bool (measured: 'NO' -> False,
+    'maybe' and 0 are errors)."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        return cfgmod.to_bool(value)
+    raise PluginError(f"Bad as from: {_ANY_CODE.get(type(value).__name__, '?')} to: b",
+                      "src/core/include/openvino/core/any.hpp:783", through_plugin=False)
+
+
+def _load_error(name: str, err: PluginError) -> PluginError:
+    """The error every later use of a plugin gets once a core-level key made it unloadable."""
+    inner = _errors.format_chain(["src/inference/src/dev/plugin.cpp:49", *err.sources],
+                                 err.message)
+    library = f"libopenvino_{_PLUGIN_LIBRARY.get(name, name.lower())}_plugin.so"
+    return PluginError(f'Failed to create plugin "{library}" for device {name}\n'
+                       f"Please, check your environment\n{inner}\n",
+                       "src/inference/src/dev/core_impl.cpp:847", through_plugin=False)
+
+
 # The plugin list the Core reads, as OpenVINO's Core reads plugins.xml: device name -> a factory
 # ``factory(core, name)``. ``ovlab/__init__.py`` registers ovlab's plugins here when ovlab is
 # imported; the runtime itself never imports them.
@@ -79,12 +121,15 @@ class Core:
         self.seed = seed
         self.clock = Clock(realtime)
         self.trace = Trace()
-        self.faults = Faults()
+        self.faults = Faults(self)
         self.jitter = Jitter(seed)
         self._seq = 0
         self._host_load = 0.0  # extra load on the CPU while other devices compile (A16)
         self._blob_cache: dict[tuple, float] = {}  # the virtual disk behind CACHE_DIR
-        self._core_props: dict[str, Any] = {"CACHE_DIR": ""}
+        self._core_props: dict[str, Any] = {"CACHE_DIR": "", "ENABLE_MMAP": True,
+                                            "FORCE_TBB_TERMINATE": False}
+        self._loaded: set[str] = set()  # plugins a call has loaded (OpenVINO loads lazily)
+        self._broken: dict[str, PluginError] = {}  # plugins a core-level key made unloadable
         self._shares: dict[str, DeviceShare] = {}  # device -> its running inferences
         if not _PLUGIN_FACTORIES:
             raise RuntimeError("ovlab: no plugins are registered (import ovlab, which registers "
@@ -106,14 +151,31 @@ class Core:
         self._seq += 1
         return seq
 
+    # --- loading plugins (lazily, as OpenVINO) --------------------------------------------------
+    def _load(self, name: str):
+        """The plugin ``name`` as a call that needs it loads it: PluginError if it cannot load."""
+        error = self._broken.get(name)
+        if error is not None:
+            raise error
+        self._loaded.add(name)
+        return self._plugins[name]
+
+    def _try_load(self, name: str):
+        """The plugin, or None where OpenVINO swallows a failure to load it."""
+        try:
+            return self._load(name)
+        except PluginError:
+            return None
+
     # --- devices --------------------------------------------------------------------------
     @property
     def available_devices(self) -> list[str]:
-        """Devices of the hardware plugins, plugins in alphabetical order (as OpenVINO)."""
+        """Devices of the hardware plugins, plugins in alphabetical order (as OpenVINO, which
+        loads every plugin to ask and skips those that fail to load)."""
         names: list[str] = []
         for name in sorted(self._plugins):
-            plugin = self._plugins[name]
-            if not plugin.virtual:
+            plugin = self._try_load(name)
+            if plugin is not None and not plugin.virtual:
                 names.extend(plugin.device_names())
         return names
 
@@ -123,10 +185,12 @@ class Core:
     def _plugin(self, name: str, api: str):
         lookup = "CPU" if name == "(CPU)" else name.lstrip("-")
         self._check_foreign(lookup, api)
-        plugin = self._plugins.get(lookup)
-        if plugin is None:
+        if lookup not in self._plugins:
             raise _errors.not_registered(api, name)
-        return plugin
+        try:
+            return self._load(lookup)
+        except PluginError as err:
+            raise _errors.from_plugin(api, err) from None
 
     def get_versions(self, device_name: str) -> dict[str, Version]:
         parsed = dn.parse(device_name)
@@ -184,14 +248,7 @@ class Core:
             props = device_name
             if isinstance(props, tuple):
                 props = dict([props])
-            props = cfgmod.normalize(props)
-            for key, value in props.items():
-                if key != "CACHE_DIR":
-                    raise _errors.ov_error("core.set_property",
-                                           f"Exception is thrown while trying to call set_property "
-                                           f"with unsupported property: '{key}'",
-                                           "src/inference/src/dev/core_impl.cpp:1377")
-                self._core_props[key] = str(value)
+            self._set_core_properties(cfgmod.normalize(props))
             return
         if isinstance(properties, tuple):
             properties = dict([properties])
@@ -215,30 +272,86 @@ class Core:
         except PluginError as err:
             raise _errors.from_plugin("core.set_property", err) from None
 
+    def _set_core_properties(self, props: dict[str, Any]) -> None:
+        """``core.set_property({...})``: the Core's keys, then every plugin (see the module doc)."""
+        api = "core.set_property_core"
+        for key in props:
+            if key == "DEVICE_PROPERTIES" or key.startswith("DEVICE_PROPERTIES_"):
+                raise _errors.ov_error(
+                    api, "set_property do not support ov::device::propreties. You can configure "
+                    "the devices through the compile_model()/query_model() API.",
+                    "Check '!is_secondary_property || is_proxy' failed at "
+                    "src/inference/src/dev/core_impl.cpp:1282")
+        rest = dict(props)
+        for key in _CORE_KEYS:
+            if key in rest:
+                value = rest.pop(key)
+                try:
+                    self._core_props[key] = (str(value) if key == "CACHE_DIR"
+                                             else _core_bool(value))
+                except PluginError as err:
+                    raise _errors.from_plugin(api, err) from None
+        if not rest:
+            return
+        # plugins not loaded yet take the keys when they load; one that rejects them never will
+        for name in sorted(self._plugins):
+            if name in self._loaded or name in self._broken:
+                continue
+            try:
+                self._plugins[name].set_property(dict(rest))
+            except PluginError as err:
+                self._broken[name] = _load_error(name, err)
+        # loaded plugins are set now, in name order; the first that rejects a key raises
+        for name in sorted(self._loaded):
+            try:
+                self._plugins[name].set_property(dict(rest))
+            except PluginError as err:
+                raise _errors.from_plugin(api, err) from None
+
     # --- models -----------------------------------------------------------------------------
     def read_model(self, model: Any, weights: Any = None, config: dict | None = None):
-        """A zoo model by name (``"googlenet-v1"``, ``"googlenet-v1:FP16"``) or an ``ovlab.Model``."""
+        """A model from a file (OpenVINO IR ``.xml`` + ``.bin``, or ONNX), from bytes / IR
+        text with ``weights``, or a zoo model by name (``"googlenet-v1"``,
+        ``"googlenet-v1:FP16"``). Files are read by ``ovlab.frontends``."""
+        return self._read_model(model, weights, None)
+
+    def _read_model(self, model: Any, weights: Any, api: str | None):
+        """``read_model`` under the API that called it (``compile_model`` reads a path with
+        its own first lines in the error chain)."""
         if hasattr(model, "get_ops"):
             return model
-        from .. import zoo
+        from .. import frontends, zoo
 
-        text = str(model)
-        name, _, precision = text.partition(":")
-        if name in zoo.names():
-            return zoo.load(name, precision or "FP32")
-        path = Path(text)
-        from ..runner.zoo_paths import zoo_model_for_path  # a missing zoo-named file (runner)
+        is_path = isinstance(model, (str, Path)) and not frontends._is_text(model, weights)
+        if is_path:
+            text = str(model)
+            name, _, precision = text.partition(":")
+            if name in zoo.names() and not Path(text).exists():
+                return zoo.load(name, precision or "FP32")
+            path = Path(text)
+            if not path.exists():
+                from ..runner.zoo_paths import zoo_model_for_path  # the runner's zoo fallback
 
-        stand_in = zoo_model_for_path(text)
-        if stand_in is not None:
-            return stand_in
-        raise _errors.ov_error(
-            "compile_model_path",
-            f'FrontEnd API failed with GeneralFailure:\nir: Could not open the file: "{path}"\n'
-            f"(ovlab reads zoo models by name: {', '.join(zoo.names())})",
-            "src/inference/src/dev/plugin.cpp:59",
-            "Check 'util::directory_exists(path) || util::file_exists(path)' failed at "
-            "src/frontends/common/src/frontend.cpp:117")
+                stand_in = zoo_model_for_path(text)
+                if stand_in is not None:
+                    return stand_in
+                raise self._read_error(api, frontends.FrontendError(
+                    f'FrontEnd API failed with GeneralFailure:\n'
+                    f'{"onnx" if path.suffix.lower() == ".onnx" else "ir"}: Could not open the '
+                    f'file: "{path}"\n(ovlab reads IR and ONNX files, and zoo models by name: '
+                    f'{", ".join(zoo.names())})', frontends.errors.OPEN_FILE), is_path)
+        try:
+            return frontends._read(model, weights)
+        except frontends.FrontendError as err:
+            raise self._read_error(api, err, is_path) from None
+
+    @staticmethod
+    def _read_error(api: str | None, err: Any, is_path: bool) -> RuntimeError:
+        from ..frontends.errors import raise_public
+
+        if api == "compile_model_path":
+            return raise_public(api, err, "src/inference/src/dev/plugin.cpp:59")
+        return raise_public("read_model" if is_path else "read_model_bytes", err)
 
     def _prepare(self, device_name: str, config: dict | None, api: str):
         """Parse a device name and config as the Core does: (plugin, parsed name, config)."""
@@ -286,7 +399,7 @@ class Core:
                 f"Path: '{model}' does not exist. Please provide valid model's path either as a "
                 "string, bytes or pathlib.Path. Examples:\n(1) '/home/user/models/model.onnx'\n"
                 "(2) Path('/home/user/models/model/model.onnx')\n")
-        model = self.read_model(model)
+        model = self._read_model(model, weights, api)
         device_name = "AUTO" if device_name is None else device_name
         plugin, parsed, config = self._prepare(device_name, config, api)
         try:
@@ -305,15 +418,17 @@ class Core:
         event whose value is a Backend or a PluginError; argument errors raise PluginError."""
         dn.check_syntax(device_name)
         parsed = dn.parse(device_name)
-        plugin = self._plugins.get("CPU" if parsed.plugin == "(CPU)" else parsed.plugin)
-        if plugin is None:
+        name = "CPU" if parsed.plugin == "(CPU)" else parsed.plugin
+        if name not in self._plugins:
             raise PluginError(f'Device with "{device_name}" name is not registered in the '
                               "OpenVINO Runtime", _errors.CORE_IMPL, through_plugin=False)
+        plugin = self._load(name)
         return self._start_compile_parsed(model, plugin, parsed, dict(config or {}),
                                           implicit_batch)
 
     def _start_compile_parsed(self, model, plugin, parsed, config, implicit_batch: bool):
-        if implicit_batch and not plugin.virtual:
+        # the Core applies implicit batching only if the BATCH plugin loads (core_impl.cpp)
+        if implicit_batch and not plugin.virtual and self._try_load("BATCH") is not None:
             target = self._plugins["BATCH"].implicit_target(model, plugin, parsed, config)
             if target is not None:
                 return self._plugins["BATCH"].start_compile(model, target, None, config)
@@ -353,15 +468,16 @@ class Core:
                 self._foreign_plugins[attrs["name"]] = attrs["location"]
 
     def unload_plugin(self, device_name: str) -> None:
-        """Forget a plugin's state: the next use starts from its defaults, as after a reload."""
+        """Unload a plugin a call has loaded (the next call loads it again); properties set on
+        it stay, as the Core keeps them. One not loaded yet raises, as in OpenVINO (measured)."""
         name = str(device_name)
         if name in self._foreign_plugins:
             del self._foreign_plugins[name]
             return
-        if name not in self._plugins:
+        if name not in self._loaded:
             raise _errors.ov_error("unload_plugin", f'Device with "{name}" name is not registered '
                                    "in the OpenVINO Runtime", "src/inference/src/dev/core_impl.cpp:1338")
-        self._plugins[name] = _PLUGIN_FACTORIES[name](self, name)
+        self._loaded.discard(name)
 
     def add_extension(self, extension: Any = None, *, library_path: Any = None) -> None:
         """An ``openvino.Extension`` base object adds nothing and is accepted; custom-op
