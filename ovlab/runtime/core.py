@@ -205,6 +205,7 @@ class Core:
                     continue
                 out[base] = Version(self._plugins[base].description)
         if plugin is not None:
+            self._loaded.add(plugin.name)  # asking a plugin's version loads it (OpenVINO)
             out[plugin.name] = Version(plugin.description)
         return out
 
@@ -312,7 +313,11 @@ class Core:
     def read_model(self, model: Any, weights: Any = None, config: dict | None = None):
         """A model from a file (OpenVINO IR ``.xml`` + ``.bin``, or ONNX), from bytes / IR
         text with ``weights``, or a zoo model by name (``"googlenet-v1"``,
-        ``"googlenet-v1:FP16"``). Files are read by ``ovlab.frontends``."""
+        ``"googlenet-v1:FP16"``). Files are read by ``ovlab.frontends``. ``config`` applies to
+        this read only; a ``CACHE_DIR`` in it is created, as OpenVINO creates it."""
+        cache_dir = cfgmod.normalize(config).get("CACHE_DIR")
+        if cache_dir:
+            Path(str(cache_dir)).mkdir(parents=True, exist_ok=True)
         return self._read_model(model, weights, None)
 
     def _read_model(self, model: Any, weights: Any, api: str | None):

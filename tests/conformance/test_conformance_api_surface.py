@@ -342,3 +342,20 @@ def test_partial_shapes_with_dynamic_dimensions_read_alike(dims):
     lab = LAB.mod.PartialShape("[?,3]")
     out = attempt(lab.to_shape)
     assert meaningful_line(out.message) == "to_shape was called on a dynamic shape."
+
+
+def test_read_model_config_creates_the_cache_dir_and_leaves_the_core_alone(rt, tmp_path):
+    core = rt.new_core()
+    before = core.get_property("CACHE_DIR")
+    target = tmp_path / rt.name / "cache"
+    attempt(lambda: core.read_model(str(tmp_path / "missing.xml"),
+                                    config={"CACHE_DIR": str(target)}))
+    assert target.is_dir()
+    assert core.get_property("CACHE_DIR") == before
+
+
+def test_get_versions_loads_the_plugin_so_it_can_be_unloaded(rt):
+    core = rt.new_core()
+    assert attempt(lambda: core.unload_plugin("CPU")).exc_type is RuntimeError  # never loaded
+    core.get_versions("CPU")
+    core.unload_plugin("CPU")

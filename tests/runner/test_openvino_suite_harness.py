@@ -15,7 +15,7 @@ ENTRIES = [("test_core.py::test_compile_model", "[ir] a"),
 
 def test_every_entry_has_a_tagged_reason():
     entries = suite_plugin.load()
-    assert len(entries) >= 20
+    assert len(entries) >= 5
     for test_id, reason in entries:
         assert test_id.startswith("test_") and ".py" in test_id
         assert reason.split()[0] in ("[opset]", "[ir]", "[real]", "[sim]", "[core]", "[import]")
