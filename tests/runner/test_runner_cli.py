@@ -157,3 +157,14 @@ def test_help_and_top_level_usage(tmp_path):
     top = subprocess.run([sys.executable, "-m", "ovlab", "--help"], capture_output=True,
                          text=True, cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert "run " in top.stdout and top.returncode == 0
+
+
+def test_realtime_option_paces_the_session_clock(tmp_path):
+    path = script(tmp_path, """
+        import openvino as ov
+        print(ov.Core().clock.realtime)
+    """)
+    out = run(["--realtime", "50", str(path)], tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "50.0"
+    assert run(["--realtime", "0", str(path)], tmp_path).returncode == 2
