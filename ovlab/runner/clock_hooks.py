@@ -23,6 +23,10 @@ simulated milliseconds and no wall time. While the runner is installed:
   Jupyter kernel, threading, pytest's own bookkeeping, SimPy and ovlab itself) get the real
   functions: a kernel whose event loop read a frozen clock would stop answering.
 
+ovlab's API itself is single-threaded, as its event loop is: helper threads may read time,
+sleep and share data with the main thread (as the seed's display thread does), but inference
+calls belong to the thread that installed the runner.
+
 Modules that did ``from time import perf_counter`` *before* the runner was installed keep the
 real function (the runner installs itself before the script runs, so this only concerns
 libraries imported earlier in a notebook). ``datetime.now()`` and timeouts of

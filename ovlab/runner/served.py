@@ -211,6 +211,7 @@ def _top_module() -> types.ModuleType:
 
     mod.__getattr__ = __getattr__  # type: ignore[attr-defined]
     mod.__dir__ = lambda: sorted(top_names | submodules | set(_TOP_OVERRIDES))  # type: ignore[attr-defined]
+    mod.__all__ = sorted(top_names | set(_TOP_OVERRIDES))  # type: ignore[attr-defined]
     return mod
 
 

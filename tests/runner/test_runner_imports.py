@@ -136,3 +136,11 @@ def test_every_top_level_name_of_the_wheel_is_served():
                  "layout_helpers", "get_batch", "set_batch", "Extension", "Tensor", "Type"):
         assert getattr(ov, name) is getattr(ovlab, name), name  # ovlab's own, not a stand-in
     assert ov.Type.u32.get_type_name() == "u32"
+
+
+def test_star_import_gives_the_openvino_names():
+    ovlab.install()
+    namespace: dict = {}
+    exec("from openvino import *", namespace)  # noqa: S102 - what a script may write
+    assert namespace["Core"].__module__ == "ovlab.runner.served"
+    assert namespace["Layout"] is ovlab.Layout and "compile_model" in namespace
