@@ -227,3 +227,18 @@ def test_ops_that_describe_their_own_attributes():
     assert desc[0].default is ir_schema.REQUIRED and desc[5].default == "explicit"
     assert ir_schema.parse("shape", "1,3,224,224") == [1, 3, 224, 224]
     assert ir_schema.fmt("shape", [1, 3]) == "1,3" and ir_schema.parse("strs", "a, b") == ["a", "b"]
+
+
+def test_compile_model_reads_ir_text_with_weight_bytes(tmp_path):
+    """compile_model(model=<IR text>, weights=<bytes>) compiles from memory, as the wheel's
+    buffer overload does (OpenVINO's own test_compiled_model_from_buffer_in_memory)."""
+    openvino = pytest.importorskip("openvino")
+    p = ops.parameter([1, 3], np.float32, name="data")
+    model = ovlab.Model(ops.relu(p), [p])
+    ovlab.serialize(model, tmp_path / "m.xml", tmp_path / "m.bin")
+    xml = (tmp_path / "m.xml").read_text()
+    weights = (tmp_path / "m.bin").read_bytes()
+    x = np.array([[-1.0, 0.5, 2.0]], np.float32)
+    ours = ovlab.Core("cpu").compile_model(model=xml, weights=weights, device_name="CPU")
+    real = openvino.Core().compile_model(model=xml, weights=weights, device_name="CPU")
+    np.testing.assert_allclose(ours(x)[0], real(x)[0])
