@@ -255,3 +255,26 @@ def test_opset_version_table_covers_every_op():
     table = json.loads((Path(ir_read.__file__).parent / "opset_versions.json").read_text())
     missing = sorted(set(REGISTRY) - set(table["versions"]))
     assert not missing, f"run tools/gen_ir_versions.py: {missing}"
+
+
+def test_a_result_with_consumers_reads_evaluates_and_refuses_to_compile(tmp_path):
+    """An IR whose middle layer is a Result (found by the fuzz test): both runtimes read it with
+    two outputs; evaluating it works; the CPU refuses to compile it with the same error."""
+    openvino = pytest.importorskip("openvino")
+    import re
+
+    path = tmp_path / "b.xml"
+    ovlab.save_model(zoo.load("small-cnn", "FP32"), path)
+    xml = path.read_text()
+    m = re.search(r'name="relu1" type="(ReLU)"', xml)
+    path.write_text(xml[:m.start(1)] + "Result" + xml[m.end(1):])
+    ours = ovlab.Core("cpu").read_model(str(path))
+    real = openvino.Core().read_model(str(path))
+    assert len(ours.outputs) == len(real.outputs) == 2
+    outs = ours._evaluate([np.zeros(list(ours.inputs[0].get_shape()), np.float32)])
+    assert [o.shape for o in outs] == [(1, 16, 32, 32), (1, 10)]
+    with pytest.raises(RuntimeError) as ours_err:
+        ovlab.Core("cpu").compile_model(ours, "CPU")
+    with pytest.raises(RuntimeError) as real_err:
+        openvino.Core().compile_model(real, "CPU")
+    assert str(ours_err.value).splitlines()[-1] == str(real_err.value).strip().splitlines()[-1]
