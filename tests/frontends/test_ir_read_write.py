@@ -277,4 +277,4 @@ def test_a_result_with_consumers_reads_evaluates_and_refuses_to_compile(tmp_path
         ovlab.Core("cpu").compile_model(ours, "CPU")
     with pytest.raises(RuntimeError) as real_err:
         openvino.Core().compile_model(real, "CPU")
-    assert str(ours_err.value).splitlines()[-1] == str(real_err.value).strip().splitlines()[-1]
+    assert str(ours_err.value).strip().splitlines()[-1] == str(real_err.value).strip().splitlines()[-1]
