@@ -192,12 +192,14 @@ print("GPU.0 MAX_BATCH_SIZE:", core.get_property("GPU.0", props.max_batch_size))
 #
 # `ovlab.properties` (like `openvino.properties`) holds one object per key. The object *is* the
 # string key, so it works as a dict key or a `get_property` argument without calling it; called
-# with no argument it returns the key; called with a value it returns a `(key, value)` pair.
+# with no argument it returns the key; called with a value it returns a `(key, OVAny)` pair, as
+# OpenVINO does (`.value` is the value); a dict of such pairs is a config.
 
 # %%
 print(hints.performance_mode == "PERFORMANCE_HINT")
 print(hints.performance_mode())
 print(hints.performance_mode(hints.PerformanceMode.THROUGHPUT))
+print(hints.performance_mode(hints.PerformanceMode.THROUGHPUT)[1].value)
 print(dict([hints.performance_mode(hints.PerformanceMode.THROUGHPUT), hints.num_requests(4)]))
 # two keys whose Python names differ from their string keys:
 print(props.enable_profiling(), props.model_name())
@@ -502,7 +504,7 @@ _ = check(answer, round(_gpu_compile_seconds(_slow) - _gpu_compile_seconds(_stoc
 # GoogLeNet-v1 takes about 14 ms on the CPU and about 7 ms on the iGPU. Intel's own *OpenVINO
 # 2024.3 performance data* measured the sibling Core i7-1185G7 (the same Tiger Lake design: 4
 # cores, a 96-EU Iris Xe, slightly higher clocks). The `i7-1185g7` preset is fitted on those
-# published tables (lab 11 shows how closely). Run both with benchmark_app's method:
+# published tables (lab 12 shows how closely). Run both with benchmark_app's method:
 
 # %%
 from ovlab.benchmark import run as benchmark_app  # ovlab only: benchmark_app on virtual devices
@@ -541,4 +543,4 @@ pd.DataFrame(rows).set_index(["device", "hint"])
 #
 # Use `laptop` to reproduce the seed's experiments (labs 02 to 08 do), and the fitted presets
 # (`i7-1185g7`, `core-ultra-7-165h`, `arc-a770m`, `flex-170`, `i9-13900k`) to compare with
-# Intel's published figures. Lab 11 shows how far either can be trusted.
+# Intel's published figures. Lab 12 shows how far either can be trusted.

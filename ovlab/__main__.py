@@ -1,7 +1,7 @@
-"""``python -m ovlab``: the ``ovlab`` console script (``ovlab.cli``)."""
+"""``python -m ovlab``: the ``ovlab`` command (``run``, ``benchmark``)."""
 
 import sys
 
-from .cli import main
+from ovlab.cli import main
 
 sys.exit(main())

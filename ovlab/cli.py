@@ -1,4 +1,5 @@
-"""The ``ovlab`` console script: ``ovlab benchmark ...`` runs benchmark_app on virtual devices;
+"""The ``ovlab`` console script (also ``python -m ovlab``): ``ovlab run script.py`` runs
+unmodified OpenVINO code on virtual devices, ``ovlab benchmark ...`` runs benchmark_app there,
 ``ovlab calibrate -o my-machine.json`` measures this machine's real runtime into a platform file.
 
 Subcommands are dispatched by hand rather than with argparse sub-parsers because benchmark_app's
@@ -15,6 +16,8 @@ USAGE = """usage: ovlab <command> [options]
 OpenVINO's tools on ovlab's virtual devices (simulated time, real NumPy numerics).
 
 commands:
+  run          run unmodified OpenVINO code on the virtual devices in simulated time:
+               ovlab run [--platform P] [--seed N] script.py | -m module ('ovlab run -h')
   benchmark    benchmark_app: ovlab benchmark -m googlenet-v1 -d AUTO -niter 128
                (also spelled benchmark_app; 'ovlab benchmark -h' lists its options)
   calibrate    measure this machine with the real openvino and write a platform file:
@@ -24,7 +27,8 @@ options:
   -h, --help   show this message and exit
   --version    print the OpenVINO version ovlab emulates and ovlab's own"""
 
-_COMMANDS = {"benchmark": "benchmark", "benchmark_app": "benchmark", "calibrate": "calibrate"}
+_COMMANDS = {"benchmark": "benchmark", "benchmark_app": "benchmark", "run": "run",
+             "calibrate": "calibrate"}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -45,6 +49,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     if command == "calibrate":
         return calibrate_main(args[1:])
+    if command == "run":
+        from .runner import cli as runner_cli
+
+        return runner_cli.main(args[1:])
     from . import benchmark
 
     return benchmark.main(args[1:])

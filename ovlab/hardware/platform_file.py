@@ -7,7 +7,8 @@ round-trips: saved and loaded again it gives the same timings).
 The format::
 
     {"format": "ovlab-platform", "version": 1, "name": "my-machine", "description": "...",
-     "notes": ["..."], "power_budget": null | {"watts": 28, "draws": {"CPU": 28, "GPU.0": 20}},
+     "notes": ["..."], "power_mode": "performance" | "low_power",
+     "power_budget": null | {"watts": 28, "draws": {"CPU": 28, "GPU.0": 20}},
      "devices": {"CPU": {<every DeviceSpec field>}, "GPU.0": {...}},
      "provenance": {...}}   # optional: how the file was made (free-form)
 
@@ -29,7 +30,7 @@ from typing import Any
 
 import jsonschema
 
-from .platforms import Platform
+from .platforms import POWER_MODES, Platform
 from .power import PowerBudget
 from .specs import DeviceSpec
 
@@ -127,6 +128,7 @@ def schema() -> dict:
             "name": {"type": "string", "minLength": 1},
             "description": {"type": "string"},
             "notes": {"type": "array", "items": {"type": "string"}},
+            "power_mode": {"enum": list(POWER_MODES)},
             "power_budget": {"type": ["object", "null"], "properties": {
                 "watts": _POS, "draws": {"type": "object", "additionalProperties": _POS,
                                          "minProperties": 2}},
@@ -178,6 +180,7 @@ def to_dict(platform: Platform, provenance: dict | None = None) -> dict[str, Any
     out = {
         "format": FORMAT, "version": VERSION, "name": platform.name,
         "description": platform.description, "notes": list(platform.notes),
+        "power_mode": platform.power_mode,
         "power_budget": None if budget is None else {"watts": budget.watts,
                                                      "draws": dict(budget.draws)},
         "devices": {name: device_to_dict(spec) for name, spec in platform.devices.items()},
@@ -229,7 +232,7 @@ def from_dict(data: Any, source: str = "platform file") -> Platform:
             raise PlatformFileError(f"{source}: field 'power_budget': {exc}") from None
     try:
         return Platform(data["name"], devices, data.get("description", ""),
-                        list(data.get("notes", [])), budget)
+                        list(data.get("notes", [])), data.get("power_mode", "performance"), budget)
     except ValueError as exc:
         field = "power_budget" if str(exc).startswith("power budget") else "devices"
         raise PlatformFileError(f"{source}: field '{field}': {exc}") from None

@@ -14,6 +14,11 @@ any job with as little left), and takes exactly that much work off the others. A
 failed once the clock passed ~2**14 s, where ``now + remaining`` rounds back to ``now``: the tick
 found a sliver of work left, rescheduled itself at the same instant, and looped forever.
 
+Each device also keeps a short, bounded history of how busy it was (``min(1, total demand)``),
+so :meth:`DeviceShare.utilization` answers what a telemetry service such as Intel's
+Platform Framework reports: the busy fraction over a recent window. Resource-aware AUTO and the
+dashboards read it.
+
 A device on a shared power budget (``hardware/power.py``) also runs at ``speed`` (< 1 while
 other devices of the package are busy): ``on_busy`` reports when the device becomes busy or idle,
 and the budget sets every coupled device's speed.
@@ -21,13 +26,19 @@ and the budget sets every coupled device's speed.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable
+
+#: how much busy history a device keeps (seconds of simulated time), and how often it notes it
+HISTORY_S = 5.0
+CHECKPOINT_S = 0.01
 
 
 class DeviceShare:
     """The running inferences of one device and when the next of them completes."""
 
-    __slots__ = ("clock", "running", "_last", "_timer", "_due", "_next_id", "speed", "on_busy")
+    __slots__ = ("clock", "running", "_last", "_timer", "_due", "_next_id", "_level",
+                 "_busy_since", "_busy_total", "_marks", "speed", "on_busy")
 
     def __init__(self, clock) -> None:
         self.clock = clock
@@ -36,6 +47,12 @@ class DeviceShare:
         self._timer = None  # the Timer of the next completion
         self._due = 0.0  # nominal work each running job will have done when it fires
         self._next_id = 0
+        # utilization: the level now, since when, busy seconds before that, checkpoints
+        self._level = 0.0
+        self._busy_since = clock.now
+        self._busy_total = 0.0
+        self._marks: deque[tuple[float, float]] = deque(
+            [(clock.now, 0.0)], maxlen=int(HISTORY_S / CHECKPOINT_S))
         self.speed = 1.0  # < 1 while a shared power budget slows the device
         self.on_busy: Callable[[bool], None] | None = None
 
@@ -70,6 +87,7 @@ class DeviceShare:
         was_idle = not self.running
         self.running[self._next_id] = [nominal, demand, callback]
         self._next_id += 1
+        self._note_busy()
         self._schedule()
         if was_idle and self.on_busy is not None:
             self.on_busy(True)
@@ -94,8 +112,50 @@ class DeviceShare:
             if job[0] <= 0.0:  # the job this tick was for (x - x == 0 exactly), and ties
                 finished.append(key)
         callbacks = [self.running.pop(k)[2] for k in finished]
+        self._note_busy()
         self._schedule()
         if callbacks and not self.running and self.on_busy is not None:
             self.on_busy(False)
         for cb in callbacks:
             cb()
+
+    # --- utilization ---------------------------------------------------------------------------
+    def _note_busy(self) -> None:
+        """Fold the busy level since the last change into the running total of busy time and
+        note a checkpoint every :data:`CHECKPOINT_S` (called after every start and completion).
+
+        Memory stays bounded however many inferences run: one level, one total and at most
+        ``HISTORY_S / CHECKPOINT_S`` checkpoints per device."""
+        now = self.clock.now
+        self._busy_total += self._level * (now - self._busy_since)
+        self._busy_since = now
+        self._level = min(1.0, self.demand)
+        marks = self._marks
+        if now - marks[-1][0] >= CHECKPOINT_S:
+            marks.append((now, self._busy_total))
+
+    def _busy_at(self, t: float) -> float:
+        """Busy seconds accumulated up to time ``t`` (between checkpoints: interpolated)."""
+        if t >= self._busy_since:  # since the last change the level is known: exact
+            return self._busy_total + self._level * (t - self._busy_since)
+        later = (self._busy_since, self._busy_total)
+        for mark in reversed(self._marks):
+            if mark[0] <= t:
+                t0, c0 = mark
+                t1, c1 = later
+                return c0 if t1 <= t0 else c0 + (c1 - c0) * (t - t0) / (t1 - t0)
+            later = mark
+        return 0.0  # before the first checkpoint (or the history kept): idle
+
+    def utilization(self, window: float) -> float:
+        """Busy fraction of the device over the last ``window`` seconds (0..1).
+
+        Busy means "running something": a device with demands adding up to 1 or more is fully
+        busy, one lone stream of a 4-stream CPU model keeps it a quarter busy. The start of the
+        window is read between checkpoints, so a reading is exact to ``CHECKPOINT_S / window``.
+        """
+        now = self.clock.now
+        if window <= 0:
+            return min(1.0, self.demand)
+        busy = self._busy_at(now) - self._busy_at(now - window)
+        return max(0.0, min(1.0, busy / window))

@@ -34,8 +34,8 @@ def test_every_preset_round_trips_with_the_same_timings(name, tmp_path):
     loaded = pf.load(path)
     assert loaded.devices == platform.devices
     assert loaded.power_budget == platform.power_budget
-    assert (loaded.name, loaded.description, loaded.notes) == (
-        platform.name, platform.description, platform.notes)
+    assert (loaded.name, loaded.description, loaded.notes, loaded.power_mode) == (
+        platform.name, platform.description, platform.notes, platform.power_mode)
     assert _timings(loaded) == _timings(platform)
 
 

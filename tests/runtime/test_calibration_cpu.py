@@ -16,7 +16,7 @@ from ovlab.hardware.validation import latest_results, simulate_benchmark
 # Rows the cost model misses in the stored measurements, with the band their ratio must stay in
 # (still a drift guard) and why. SqueezeNet's small layers stay in the 2 x 1 MB L2 and run closer
 # to the peak than ResNet-50's, whose activations and weights spill it; the model has no cache
-# level (lab 11, "left out").
+# level (lab 12, "left out").
 KNOWN_OUTSIDE = {("squeezenet1.1", "FP32", "latency"): (1.2, 1.4)}
 PATH = latest_results("fidelity")
 DATA = json.loads(PATH.read_text(encoding="utf-8")) if PATH else {"measurements": []}

@@ -95,13 +95,16 @@ I7_1185G7_CPU = _fitted_cpu(
            "isa": "AVX-512, VNNI", "memory": "LPDDR4x-4266"})
 # Core Ultra 7 165H (Meteor Lake-H, 2023): 6 P-cores (12 threads) + 8 E-cores + 2 LP E-cores,
 # AVX2 + AVX-VNNI, no AVX-512; LPDDR5x-7467 (~120 GB/s). Peak f32 ~ 6 P x 32 flop/cycle x ~4 GHz
-# + 8 E x 16 x ~3.3 GHz; INT8 by AVX-VNNI (4x). TDP 28 W base, 115 W turbo.
+# + 8 E x 16 x ~3.3 GHz; INT8 by AVX-VNNI (4x). TDP 28 W base, 115 W turbo. THROUGHPUT: 4 streams
+# (the hello-npu notebook's transcript on a Core Ultra). e_core_perf: a Crestmont E-core (16 f32
+# flop/cycle at ~3.3 GHz) against a Redwood Cove P-core (32 flop/cycle at ~4 GHz), the same
+# figures as the peak: 52.8 / 128 = 0.41.
 CORE_ULTRA_7_165H_CPU = _fitted_cpu(
     "core-ultra-7-165h/CPU", "Intel(R) Core(TM) Ultra 7 165H", gflops_f32=1200.0,
     i8_per_f32=4.0, bw=120.0, mem=32.0, caps=("FP32", "FP16", "INT8", "BIN", "EXPORT_IMPORT"),
-    streams=8, range_streams=(1, 22),
-    extra={"cores": 16, "p_cores": 6, "e_cores": 8, "lp_e_cores": 2, "threads": 22,
-           "clock_ghz": 3.8, "tdp_w": 28, "isa": "AVX2, AVX-VNNI", "memory": "LPDDR5x-7467"})
+    streams=4, range_streams=(1, 22), p_cores=6, e_cores=8, e_core_perf=0.41,
+    extra={"lp_e_cores": 2, "threads": 22, "clock_ghz": 3.8, "tdp_w": 28,
+           "isa": "AVX2, AVX-VNNI", "memory": "LPDDR5x-7467"})
 # Core i9-13900K (Raptor Lake-S, 2022): 8 P-cores (2x 256-bit FMA: 32 f32 FLOP/cycle, ~5.5 GHz
 # all-core) + 16 E-cores (16 FLOP/cycle, ~4.3 GHz); AVX2 + AVX-VNNI; DDR5-5600 dual channel
 # (89.6 GB/s), 36 MB L3; 125 W base, 253 W turbo.
@@ -117,6 +120,6 @@ I9_13900K_CPU = _fitted_cpu(
 I7_12700H_CPU = _fitted_cpu(
     "core-ultra-7-165h/CPU", "12th Gen Intel(R) Core(TM) i7-12700H",
     gflops_f32=6 * 32 * 4.0 + 8 * 16 * 3.0, i8_per_f32=4.0, bw=76.8, mem=32.0,
-    caps=("FP32", "FP16", "INT8", "BIN", "EXPORT_IMPORT"), streams=8, range_streams=(1, 20),
+    caps=("FP32", "FP16", "INT8", "BIN", "EXPORT_IMPORT"), streams=4, range_streams=(1, 20),
     extra={"cores": 14, "p_cores": 6, "e_cores": 8, "threads": 20, "clock_ghz": 4.0,
            "tdp_w": 45, "isa": "AVX2, AVX-VNNI", "memory": "DDR5-4800"})

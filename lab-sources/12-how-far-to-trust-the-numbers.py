@@ -1,5 +1,5 @@
 # %% [markdown]
-# # 11 · How far to trust the numbers
+# # 12 · How far to trust the numbers
 #
 # Every time in these labs is simulated: a cost model turns a model's layers into milliseconds on
 # a virtual device. A simulator that is off by 5x teaches wrong intuitions, so this lab puts
