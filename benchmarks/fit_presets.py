@@ -145,7 +145,8 @@ def refit(rows: list[Row], log=print) -> dict:
         spec = fit.with_params(platforms.preset(preset).devices[device], values)
         entry = {"efficiency_by_precision": {k: _round(v) for k, v in
                                              spec.efficiency_by_precision.items()}}
-        entry.update({p: _round(getattr(spec, p)) for p in SAVED_PARAMS})
+        entry.update({p: _round(getattr(spec, p)) for p in SAVED_PARAMS
+                      if p != "async_overhead_s" or spec.plugin == "CPU"})
         out[key] = entry
         _install(key, entry)
     power = {}

@@ -60,8 +60,7 @@ FITTED = {
         },
         "per_op_s": 9.608e-06,
         "per_infer_s": 0.0001,
-        "stream_scaling": 0.9,
-        "async_overhead_s": 1e-05
+        "stream_scaling": 0.9
     },
     "core-ultra-7-165h/GPU.0": {
         "efficiency_by_precision": {
@@ -71,8 +70,7 @@ FITTED = {
         },
         "per_op_s": 9.608e-06,
         "per_infer_s": 0.0001,
-        "stream_scaling": 0.9,
-        "async_overhead_s": 1e-05
+        "stream_scaling": 0.9
     },
     "arc-a770m/GPU.0": {
         "efficiency_by_precision": {
@@ -82,8 +80,7 @@ FITTED = {
         },
         "per_op_s": 1.715e-05,
         "per_infer_s": 0.0001,
-        "stream_scaling": 0.9,
-        "async_overhead_s": 1e-05
+        "stream_scaling": 0.9
     },
     "flex-170/GPU.0": {
         "efficiency_by_precision": {
@@ -93,8 +90,7 @@ FITTED = {
         },
         "per_op_s": 6.662e-06,
         "per_infer_s": 0.0001,
-        "stream_scaling": 0.9,
-        "async_overhead_s": 1e-05
+        "stream_scaling": 0.9
     },
     "core-ultra-7-165h/NPU": {
         "efficiency_by_precision": {
@@ -103,8 +99,7 @@ FITTED = {
         },
         "per_op_s": 1e-06,
         "per_infer_s": 0.0003,
-        "stream_scaling": 0.7313,
-        "async_overhead_s": 1e-05
+        "stream_scaling": 0.7313
     },
     "power": {
         "i7-1185g7": 37.57,

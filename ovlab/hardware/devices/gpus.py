@@ -73,7 +73,7 @@ def _fitted_gpu(key: str, full_name: str, *, device_type: str, gflops_f32: float
         peak_gflops=peaks, per_infer_s=fitted["per_infer_s"],
         efficiency_by_precision=dict(fitted["efficiency_by_precision"]), kind_efficiency=kinds,
         mem_efficiency=GPU_MEM_EFFICIENCY, fuse_ops=True,
-        async_overhead_s=fitted.get("async_overhead_s", 10e-6), extra=extra)
+        extra=extra)  # no async hand-off: measured only on the CPU runtime (cost.py)
 
 
 # Op-kind factors and memory efficiency of the fitted GPUs: what a GPU reaches on a depthwise

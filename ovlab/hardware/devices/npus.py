@@ -64,7 +64,7 @@ def _fitted_npu(key: str) -> DeviceSpec:
         efficiency_by_precision=dict(fitted["efficiency_by_precision"]),
         kind_efficiency={"depthwise": 0.3, "matmul": 1.0, "other": 0.1}, mem_efficiency=0.7,
         fuse_ops=True, streams_throughput=2, range_for_streams=(1, 2), requests_per_stream=2,
-        stream_scaling=fitted["stream_scaling"], async_overhead_s=fitted["async_overhead_s"],
+        stream_scaling=fitted["stream_scaling"],
         supported_ops=NPU_3720_OPS,  # it lacks none of the zoo's ops
         extra={"tiles": 2, "tops_int8": 11.5, "memory": "shared LPDDR5x-7467"})
 
