@@ -10,7 +10,9 @@ What is fitted, each parameter on the row it explains best (by bisection of the 
 ``ovlab.hardware.fit.fit_rows``), everything else being public figures or priors:
 
 * CPUs: dense-conv efficiency in int8 on the INT8 latency row (one request, no streams), stream
-  scaling on the INT8 throughput row, f32 efficiency on the FP32 throughput row.
+  scaling on the INT8 throughput row, f32 efficiency on the FP32 throughput row. Per-op and
+  per-inference costs, op-kind factors and memory efficiency are those measured on the real CPU
+  of this project (the ``cpu`` preset).
 * GPUs: the per-op cost on the INT8 latency row (a batch-1 request on a big GPU is launch-bound),
   int8 and f16 efficiencies on the INT8 and FP16 throughput rows (automatic batching included,
   as benchmark_app's THROUGHPUT hint triggers it). The 165H's Arc iGPU has only an FP16 row: its
@@ -146,7 +148,8 @@ def refit(rows: list[Row], log=print) -> dict:
         entry = {"efficiency_by_precision": {k: _round(v) for k, v in
                                              spec.efficiency_by_precision.items()}}
         entry.update({p: _round(getattr(spec, p)) for p in SAVED_PARAMS
-                      if p != "async_overhead_s" or spec.plugin == "CPU"})
+                      if (p != "async_overhead_s" or spec.plugin == "CPU")
+                      and not (spec.plugin == "CPU" and p in ("per_op_s", "per_infer_s"))})
         out[key] = entry
         _install(key, entry)
     power = {}

@@ -83,7 +83,8 @@ def graph_facts(model, n_costs: int) -> tuple[list[str], list[bool]] | None:
     """(kind, fused) for each compute op of ``model``, aligned with ``model._cost()``.
 
     An op is fused when it is one of ``FUSABLE`` and its data input (the first input that is
-    not a constant) comes from a convolution, a matrix product or an op already fused into one.
+    not a constant) comes from a convolution, a matrix product or an op already fused into one,
+    and a FakeQuantize is fused into any op that computes its input (not a model input).
     None when the model's ops do not line up with ``n_costs`` cost rows.
     """
     ops = [op for op in model.get_ordered_ops()
@@ -105,7 +106,10 @@ def graph_facts(model, n_costs: int) -> tuple[list[str], list[bool]] | None:
         data = [p for p in producers if id(p) not in constant]
         if not data and producers:
             constant.add(id(op))  # folded when compiled
-        is_fused = (t in FUSABLE and bool(data) and id(data[0]) in into_kernel)
+        # FakeQuantize on an activation becomes the output quantization of whatever computed it
+        # (a post-op or a fused snippet); only the one on a model input runs on its own
+        is_fused = bool(data) and ((t in FUSABLE and id(data[0]) in into_kernel) or (
+            t == "FakeQuantize" and data[0].get_type_name() != "Parameter"))
         if t in _PRODUCERS or is_fused:
             into_kernel.add(id(op))
         kinds.append(op_kind(t, op))
@@ -113,12 +117,32 @@ def graph_facts(model, n_costs: int) -> tuple[list[str], list[bool]] | None:
     return kinds, fused
 
 
+# ops that read only the rows they pick from a table (an embedding lookup reads a few rows of a
+# large matrix); the graph layer counts every input whole, a plugin moves only what it picks
+_GATHERS = frozenset({"Gather", "GatherND", "GatherElements"})
+
+
+def moved_bytes(op) -> float:
+    """Bytes an executed op moves (f32-counted): every input and output, but a gather moves
+    about what it writes (the picked rows, then the output)."""
+    if op.type_name in _GATHERS:
+        return 2.0 * op.bytes_written
+    return op.bytes_read + op.bytes_written
+
+
+def memory_seconds(spec: DeviceSpec, nbytes: float) -> float:
+    """Time to move ``nbytes`` (at the op's precision): from memory at ``mem_efficiency`` of the
+    bandwidth, unless they fit in the device's last-level cache (``cache_mb``), where an op's
+    traffic costs no memory time (on-chip bandwidth is many times the memory's)."""
+    if spec.cache_mb > 0 and nbytes <= spec.cache_mb * 1e6:
+        return 0.0
+    return nbytes / (spec.mem_bw_gbs * 1e9 * spec.mem_efficiency)
+
+
 def _op_seconds(spec: DeviceSpec, op, kind: str, precision: str, scale: float) -> float:
     peak = spec.peak_gflops[precision] * 1e9
     t_compute = op.flops / (peak * efficiency(spec, kind, precision))
-    t_memory = (op.bytes_read + op.bytes_written) * scale / (spec.mem_bw_gbs * 1e9
-                                                             * spec.mem_efficiency)
-    return max(t_compute, t_memory)
+    return max(t_compute, memory_seconds(spec, moved_bytes(op) * scale))
 
 
 def inference_time(spec: DeviceSpec, op_costs: Sequence, precision: str, model=None) -> float:

@@ -87,7 +87,7 @@ def _work(name: str, precision: str) -> _Work:
             continue
         kinds.append(facts[0][i] if facts is not None else cost.op_kind(op.type_name))
         flops.append(op.flops)
-        nbytes.append(op.bytes_read + op.bytes_written)
+        nbytes.append(cost.moved_bytes(op))
     return _Work(model_precision(model), tuple(kinds), np.array(flops, float),
                  np.array(nbytes, float))
 
@@ -104,6 +104,8 @@ def latency_s(spec: DeviceSpec, name: str, precision: str) -> float:
     scale = np.array([cost._BYTES_SCALE.get(p, 1.0) for p in precs])
     t_compute = w.flops / (peak * eff)
     t_memory = w.nbytes * scale / (spec.mem_bw_gbs * 1e9 * spec.mem_efficiency)
+    if spec.cache_mb > 0:
+        t_memory = np.where(w.nbytes * scale <= spec.cache_mb * 1e6, 0.0, t_memory)
     return spec.per_infer_s + float(np.maximum(t_compute, t_memory).sum()) \
         + spec.per_op_s * len(w.kinds)
 
@@ -140,12 +142,29 @@ def _log_residuals(spec: DeviceSpec, targets: Sequence[Target]) -> np.ndarray:
                      for t in targets])
 
 
+# physical bounds: an efficiency is at most the peak, an op kind at most as efficient as a dense
+# convolution, memory at most its bandwidth; overheads are small and never negative
+BOUNDS = {"eff.": (1e-3, 1.0), "kind.": (1e-3, 1.0), "mem_efficiency": (0.05, 1.0),
+          "stream_scaling": (0.3, 1.3), "per_op_s": (0.0, 1e-3), "per_infer_s": (0.0, 1e-2),
+          "async_overhead_s": (0.0, 1e-3)}
+
+
+def _bounds(name: str) -> tuple[float, float]:
+    for key, bound in BOUNDS.items():
+        if name == key or (key.endswith(".") and name.startswith(key)):
+            return bound
+    return (0.0, float("inf"))
+
+
 def fit_measured(spec: DeviceSpec, targets: Sequence[Target], params: Sequence[str], *,
                  prior_weight: float = 0.05, iterations: int = 60) -> DeviceSpec:
     """Move ``params`` of ``spec`` (its current values are the priors) so that :func:`predict`
-    matches ``targets`` in the least-squares sense of log ratios (Levenberg-Marquardt)."""
+    matches ``targets`` in the least-squares sense of log ratios (Levenberg-Marquardt), within
+    :data:`BOUNDS`."""
     prior = np.log([max(get_param(spec, p), 1e-12) for p in params])
-    theta = prior.copy()
+    lo = np.log([max(_bounds(p)[0], 1e-12) for p in params])
+    hi = np.log([_bounds(p)[1] for p in params])
+    theta = np.clip(prior.copy(), lo, hi)
 
     def spec_at(th: np.ndarray) -> DeviceSpec:
         return with_params(spec, {p: float(math.exp(v)) for p, v in zip(params, th, strict=True)})
@@ -164,9 +183,11 @@ def fit_measured(spec: DeviceSpec, targets: Sequence[Target], params: Sequence[s
         lhs = jac.T @ jac + damping * np.eye(len(theta))
         delta = np.linalg.solve(lhs, -jac.T @ r)
         delta = np.clip(delta, -1.0, 1.0)  # at most e x per step
-        trial = residuals(theta + delta)
+        step = np.clip(theta + delta, lo, hi) - theta
+        trial = residuals(theta + step)
         if trial @ trial < r @ r:
-            theta, r = theta + delta, trial
+            theta, r = theta + step, trial
+            delta = step
             damping = max(damping / 3, 1e-6)
             if np.abs(delta).max() < 1e-5:
                 break

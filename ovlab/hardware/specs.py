@@ -70,7 +70,8 @@ class DeviceSpec:
     # an asynchronous request completes this much after its device work ends (the runtime's
     # thread hand-off and callback); the stream is free meanwhile, sync infer() does not pay it
     async_overhead_s: float = 0.0
-    # the GPU plugin's L3 cache estimate (MB) behind OPTIMAL_BATCH_SIZE; 0: the seed's formula
+    # the last-level cache (MB): traffic that fits costs no memory time (cost.py); for GPUs also
+    # the plugin's L3 estimate behind OPTIMAL_BATCH_SIZE. 0: no cache (the seed's formulas)
     cache_mb: float = 0.0
     # public figures that document the spec (cores, clocks, EUs, TOPS, TDP); not used in timing
     extra: dict = field(default_factory=dict, compare=False, hash=False)

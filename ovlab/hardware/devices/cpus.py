@@ -13,9 +13,10 @@ fused, per-op-kind and per-precision efficiency, async hand-off); their fitted n
 * ``VM_CPU`` (preset ``cpu``): the 2-vCPU machine of this project, fitted on the real OpenVINO
   runtime measured beside it (every zoo model, FP32 and INT8, latency and throughput;
   ``benchmarks/bench_fidelity.py`` checks it in one run).
-* the CPUs of Intel's published platforms: efficiencies, per-op and per-inference costs and stream
-  scaling fitted on Intel's ResNet-50 rows only; op-kind factors and memory efficiency are
-  ``VM_CPU``'s (what the measured CPU taught about the op kinds), so other models are predicted.
+* the CPUs of Intel's published platforms: efficiencies and stream scaling fitted on Intel's
+  ResNet-50 rows only; op-kind factors, memory efficiency and the per-op and per-inference costs
+  are ``VM_CPU``'s (what the measured CPU taught), so other models are predicted. ``cache_mb`` is
+  each CPU's last-level cache (traffic that fits costs no memory time).
 """
 
 from __future__ import annotations
@@ -61,7 +62,9 @@ def _fitted_cpu(key: str, full_name: str, *, gflops_f32: float, i8_per_f32: floa
         peak_gflops=peaks, efficiency=fitted["efficiency_by_precision"]["f32"
                                                                         if not bf16 else "bf16"],
         mem_bw_gbs=bw, mem_size_gb=mem, link_gbs=bw, link_latency_s=2e-6,
-        per_op_s=fitted["per_op_s"], per_infer_s=fitted["per_infer_s"], first_infer_factor=2.0,
+        per_op_s=fitted.get("per_op_s", FITTED["cpu/CPU"]["per_op_s"]),
+        per_infer_s=fitted.get("per_infer_s", FITTED["cpu/CPU"]["per_infer_s"]),
+        first_infer_factor=2.0,
         compile_base_s=0.08, compile_per_op_s=0.6e-3, compile_per_mb_s=1e-3, cached_load_s=0.03,
         streams_throughput=streams, range_for_streams=range_streams,
         range_for_async_infer_requests=(1, 1, 1), requests_per_stream=1,
@@ -80,8 +83,8 @@ def _fitted_cpu(key: str, full_name: str, *, gflops_f32: float, i8_per_f32: floa
 VM_CPU = _fitted_cpu(
     "cpu/CPU", "AMD EPYC", gflops_f32=2 * 64 * 3.7, i8_per_f32=4.0, bw=80.0, mem=24.0,
     caps=("BF16", "WINOGRAD", "FP32", "INT8", "BIN", "EXPORT_IMPORT"), streams=2,
-    range_streams=(1, 2), bf16=True,
-    extra={"cores": 2, "clock_ghz": 3.7, "isa": "AVX-512, AVX512_BF16, VNNI"})
+    range_streams=(1, 2), bf16=True, cache_mb=32.0,
+    extra={"cores": 2, "clock_ghz": 3.7, "isa": "AVX-512, AVX512_BF16, VNNI", "l3_mb": 32})
 # Core i7-1185G7 (Tiger Lake-UP3, 2020): 4 cores / 8 threads, 3.0 GHz base at 28 W, 4.3 GHz
 # all-core turbo (4.8 single), one 512-bit FMA unit per core (32 f32 FLOP/cycle), AVX-512 VNNI
 # (int8 4x), no BF16; LPDDR4x-4266 (68 GB/s), 12 MB L3, TDP 12-28 W. (At the 3.0 GHz base the
@@ -90,7 +93,7 @@ I7_1185G7_CPU = _fitted_cpu(
     "i7-1185g7/CPU", "11th Gen Intel(R) Core(TM) i7-1185G7 @ 3.00GHz", gflops_f32=4 * 32 * 4.3,
     i8_per_f32=4.0, bw=68.0, mem=16.0, caps=("WINOGRAD", "FP32", "FP16", "INT8", "BIN",
                                             "EXPORT_IMPORT"),
-    streams=4, range_streams=(1, 8),
+    streams=4, range_streams=(1, 8), cache_mb=12.0,
     extra={"cores": 4, "threads": 8, "clock_ghz": 4.3, "base_ghz": 3.0, "tdp_w": 28,
            "isa": "AVX-512, VNNI", "memory": "LPDDR4x-4266"})
 # Core Ultra 7 165H (Meteor Lake-H, 2023): 6 P-cores (12 threads) + 8 E-cores + 2 LP E-cores,
@@ -102,7 +105,7 @@ I7_1185G7_CPU = _fitted_cpu(
 CORE_ULTRA_7_165H_CPU = _fitted_cpu(
     "core-ultra-7-165h/CPU", "Intel(R) Core(TM) Ultra 7 165H", gflops_f32=1200.0,
     i8_per_f32=4.0, bw=120.0, mem=32.0, caps=("FP32", "FP16", "INT8", "BIN", "EXPORT_IMPORT"),
-    streams=4, range_streams=(1, 22), p_cores=6, e_cores=8, e_core_perf=0.41,
+    streams=4, range_streams=(1, 22), p_cores=6, e_cores=8, e_core_perf=0.41, cache_mb=24.0,
     extra={"lp_e_cores": 2, "threads": 22, "clock_ghz": 3.8, "tdp_w": 28,
            "isa": "AVX2, AVX-VNNI", "memory": "LPDDR5x-7467"})
 # Core i9-13900K (Raptor Lake-S, 2022): 8 P-cores (2x 256-bit FMA: 32 f32 FLOP/cycle, ~5.5 GHz
@@ -111,7 +114,7 @@ CORE_ULTRA_7_165H_CPU = _fitted_cpu(
 I9_13900K_CPU = _fitted_cpu(
     "i9-13900k/CPU", "13th Gen Intel(R) Core(TM) i9-13900K", gflops_f32=8 * 32 * 5.5 + 16 * 16 * 4.3,
     i8_per_f32=4.0, bw=89.6, mem=64.0, caps=("FP32", "FP16", "INT8", "BIN", "EXPORT_IMPORT"),
-    streams=12, range_streams=(1, 32),
+    streams=12, range_streams=(1, 32), cache_mb=36.0,
     extra={"cores": 24, "p_cores": 8, "e_cores": 16, "threads": 32, "clock_ghz": 5.5,
            "tdp_w": 125, "isa": "AVX2, AVX-VNNI", "memory": "DDR5-5600"})
 # Core i7-12700H (Alder Lake-H), the kind of host an Arc A770M laptop has: 6 P + 8 E cores,
@@ -121,5 +124,6 @@ I7_12700H_CPU = _fitted_cpu(
     "core-ultra-7-165h/CPU", "12th Gen Intel(R) Core(TM) i7-12700H",
     gflops_f32=6 * 32 * 4.0 + 8 * 16 * 3.0, i8_per_f32=4.0, bw=76.8, mem=32.0,
     caps=("FP32", "FP16", "INT8", "BIN", "EXPORT_IMPORT"), streams=4, range_streams=(1, 20),
+    cache_mb=24.0,
     extra={"cores": 14, "p_cores": 6, "e_cores": 8, "threads": 20, "clock_ghz": 4.0,
            "tdp_w": 45, "isa": "AVX2, AVX-VNNI", "memory": "DDR5-4800"})

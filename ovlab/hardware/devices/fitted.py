@@ -7,28 +7,26 @@ Do not edit by hand: run ``python benchmarks/fit_presets.py --write`` (and, for 
 FITTED = {
     "cpu/CPU": {
         "efficiency_by_precision": {
-            "f32": 0.8227,
-            "bf16": 0.8227,
-            "i8": 0.8093
+            "f32": 0.8711,
+            "bf16": 0.8711,
+            "i8": 0.6934
         },
         "kind_efficiency": {
-            "depthwise": 0.15,
-            "matmul": 0.8,
-            "other": 0.1275
+            "depthwise": 0.1648,
+            "matmul": 1.0,
+            "other": 0.04793
         },
-        "mem_efficiency": 0.8282,
-        "per_op_s": 1.902e-06,
-        "per_infer_s": 2.332e-06,
-        "stream_scaling": 0.8425,
-        "async_overhead_s": 2.537e-05
+        "mem_efficiency": 0.536,
+        "per_op_s": 2.99e-06,
+        "per_infer_s": 9.723e-08,
+        "stream_scaling": 0.7805,
+        "async_overhead_s": 3.691e-05
     },
     "i7-1185g7/CPU": {
         "efficiency_by_precision": {
             "f32": 0.79,
             "i8": 0.7503
         },
-        "per_op_s": 3e-06,
-        "per_infer_s": 1e-05,
         "stream_scaling": 0.9242,
         "async_overhead_s": 1e-05
     },
@@ -37,8 +35,6 @@ FITTED = {
             "f32": 0.2069,
             "i8": 0.2186
         },
-        "per_op_s": 3e-06,
-        "per_infer_s": 1e-05,
         "stream_scaling": 0.6265,
         "async_overhead_s": 1e-05
     },
@@ -47,8 +43,6 @@ FITTED = {
             "f32": 0.4601,
             "i8": 0.4039
         },
-        "per_op_s": 3e-06,
-        "per_infer_s": 1e-05,
         "stream_scaling": 0.7981,
         "async_overhead_s": 1e-05
     },
