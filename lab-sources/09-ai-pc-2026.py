@@ -261,9 +261,9 @@ for _, e in events[(events["kind"] == "switch") & (events["time"] >= t0)].iterro
           f"utilization read: {e['utilization']}")
 
 # %% [markdown]
-# The move back comes before the load ends: once our own inferences make the CPU about 20 % busy,
-# its score (3.6) passes the iGPU's (1 + 4 x 0.66 = 3.6), and AUTO returns. The scores weigh
-# every candidate's utilization, including what AUTO itself puts there.
+# The move back comes just before the load ends: once our own inferences make the CPU about 40 %
+# busy, its score (3 + 3 x 0.40 = 4.2) passes the iGPU's (1 + 4 x 0.80 = 4.2), and AUTO returns.
+# The scores weigh every candidate's utilization, including what AUTO itself puts there.
 #
 # **Not every model.** A stateful model (one with `ReadValue`/`Assign`), a list with one device,
 # and the CUMULATIVE_THROUGHPUT hint keep AUTO's classic schedule (claim N13). And a device that

@@ -56,9 +56,10 @@ for m in fidelity["measurements"]:
     unit = "ms" if m["mode"] == "latency" else "FPS"
     rows.append({"model": f"{m['model']}:{m['precision']}", "mode": m["mode"],
                  "measured": f"{m['quiet']:.4g} {unit}", "ovlab": f"{sim:.4g} {unit}",
-                 "ratio": round(sim / m["quiet"], 2)})
+                 "ratio": sim / m["quiet"]})
 table = pd.DataFrame(rows)
 inside = table["ratio"].between(0.8, 1.25)
+table["ratio"] = table["ratio"].round(2)
 print(f"{inside.sum()} of {len(table)} ratios within 0.8-1.25; median |error| "
       f"{(table['ratio'] - 1).abs().median():.0%}, worst ratio "
       f"{max(table['ratio'].max(), 1 / table['ratio'].min()):.2f}x")
@@ -113,7 +114,7 @@ held["model"] = held["model"] + ":" + held["precision"]
 summary = fidelity["holdout"]["summary"]
 print(f"fitted on ResNet-50 only: median |error| {summary['median_abs_error']:.0%}, worst "
       f"{summary['worst_ratio']:.2f}x over {summary['n']} predictions")
-held[["model", "mode", "ratio"]].set_index(["model", "mode"]).T
+held.pivot(index="model", columns="mode", values="ratio").round(2)
 
 # %% [markdown]
 # ## 4. Intel's published platforms
@@ -128,6 +129,8 @@ held[["model", "mode", "ratio"]].set_index(["model", "mode"]).T
 
 # %%
 pub = pd.DataFrame(published["rows"])
+pub["ovlab"] = pub["ovlab"].map(lambda v: f"{v:.4g}")
+pub["published"] = pub["published"].map(lambda v: f"{v:g}")
 pub["error"] = (100 * pub["error"]).round(1).astype(str) + " %"
 pub["model"] = pub["model"] + ":" + pub["precision"]
 pub[["preset", "device", "model", "mode", "published", "ovlab", "error"]].set_index(

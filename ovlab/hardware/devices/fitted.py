@@ -24,79 +24,79 @@ FITTED = {
     },
     "i7-1185g7/CPU": {
         "efficiency_by_precision": {
-            "f32": 0.79,
-            "i8": 0.7503
+            "f32": 0.7856,
+            "i8": 0.7569
         },
         "stream_scaling": 0.9242,
         "async_overhead_s": 1e-05
     },
     "core-ultra-7-165h/CPU": {
         "efficiency_by_precision": {
-            "f32": 0.2069,
-            "i8": 0.2186
+            "f32": 0.2068,
+            "i8": 0.2225
         },
-        "stream_scaling": 0.6265,
+        "stream_scaling": 0.4396,
         "async_overhead_s": 1e-05
     },
     "i9-13900k/CPU": {
         "efficiency_by_precision": {
-            "f32": 0.4601,
-            "i8": 0.4039
+            "f32": 0.4521,
+            "i8": 0.4005
         },
         "stream_scaling": 0.7981,
         "async_overhead_s": 1e-05
     },
     "i7-1185g7/GPU.0": {
         "efficiency_by_precision": {
-            "f32": 0.3155,
-            "f16": 0.3155,
-            "i8": 0.2508
+            "f32": 0.3157,
+            "f16": 0.3157,
+            "i8": 0.2513
         },
-        "per_op_s": 9.608e-06,
+        "per_op_s": 1.108e-05,
         "per_infer_s": 0.0001,
         "stream_scaling": 0.9
     },
     "core-ultra-7-165h/GPU.0": {
         "efficiency_by_precision": {
-            "f32": 0.2828,
-            "f16": 0.2828,
-            "i8": 0.2248
+            "f32": 0.283,
+            "f16": 0.283,
+            "i8": 0.2253
         },
-        "per_op_s": 9.608e-06,
+        "per_op_s": 1.108e-05,
         "per_infer_s": 0.0001,
         "stream_scaling": 0.9
     },
     "arc-a770m/GPU.0": {
         "efficiency_by_precision": {
-            "f32": 0.1705,
-            "f16": 0.1705,
-            "i8": 0.1242
+            "f32": 0.1735,
+            "f16": 0.1735,
+            "i8": 0.125
         },
-        "per_op_s": 1.715e-05,
+        "per_op_s": 1.807e-05,
         "per_infer_s": 0.0001,
         "stream_scaling": 0.9
     },
     "flex-170/GPU.0": {
         "efficiency_by_precision": {
-            "f32": 0.1398,
-            "f16": 0.1398,
-            "i8": 0.1105
+            "f32": 0.1408,
+            "f16": 0.1408,
+            "i8": 0.1112
         },
-        "per_op_s": 6.662e-06,
+        "per_op_s": 7.037e-06,
         "per_infer_s": 0.0001,
         "stream_scaling": 0.9
     },
     "core-ultra-7-165h/NPU": {
         "efficiency_by_precision": {
             "f16": 0.5017,
-            "i8": 0.5947
+            "i8": 0.5969
         },
         "per_op_s": 1e-06,
         "per_infer_s": 0.0003,
         "stream_scaling": 0.7313
     },
     "power": {
-        "i7-1185g7": 37.57,
-        "core-ultra-7-165h": 36.29
+        "i7-1185g7": 37.3,
+        "core-ultra-7-165h": 36.2
     }
 }
