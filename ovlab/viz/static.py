@@ -189,23 +189,48 @@ def _axis(ax, axis, which: str, fg: str) -> None:
 def show(fig) -> None:
     """Display ``fig`` as ``fig.show()`` does in a notebook (interactive plotly JSON).
 
-    JupyterLab ranks ``image/png`` above plotly's renderer, so a live output carries only the
-    plotly JSON; the PNG for static viewers is added to the *stored* notebook by
-    :func:`add_static_images` (``tools/run_labs.py`` calls it).
+    A live output carries the plotly JSON (JupyterLab's plotly renderer ranks first) and a line
+    of text with the figure's description for front ends without plotly; the PNG for static
+    viewers is added to the *stored* notebook by :func:`add_static_images`
+    (``tools/run_labs.py`` calls it), which also puts the description in its alt text.
     """
     import plotly.io as pio
     from IPython.display import display
 
     bundle = dict(pio.renderers["plotly_mimetype"].to_mimebundle(fig.to_dict()))
     bundle["text/plain"] = f"<Figure: {_text(fig.layout.title) or 'plotly figure'}>"
+    # what a front end without plotly shows; the stored notebook replaces it with the PNG and
+    # its alt text (add_static_images), and nbval's sanitizer reads both as the alt text
+    bundle["text/html"] = f'<div class="ovlab-figure">{_html(alt_text(fig))}</div>'
     display(bundle, raw=True)
+
+
+def alt_text(fig) -> str:
+    """A short description of a figure for screen readers and text-only views: its title, its
+    axes and its series."""
+    layout = fig.layout
+    parts = [f"Figure: {_text(layout.title) or 'plot'}"]
+    axes = [_text(a.title) for a in (layout.xaxis, layout.yaxis) if a is not None]
+    if any(axes):
+        parts.append(f"{axes[1] or 'y'} against {axes[0] or 'x'}")
+    names = [t.name for t in fig.data if t.name and t.showlegend is not False]
+    if names:
+        shown = ", ".join(dict.fromkeys(names))
+        parts.append(f"series: {shown}" if len(shown) < 200 else f"{len(names)} series")
+    return ". ".join(parts)
+
+
+def _html(text: str) -> str:
+    import html
+
+    return html.escape(text, quote=True)
 
 
 def add_static_images(nb) -> int:
     """Add a PNG next to every stored plotly figure of a notebook (``nbformat`` node).
 
     A learner who opens the stored notebook, GitHub and ``nbconvert --to html`` then see the
-    figure; re-running the cell in JupyterLab replaces it with the interactive plotly output.
+    figure, with alt text (a ``text/html`` ``<img>``); JupyterLab draws the plotly figure.
     Returns the number of images added.
     """
     import base64
@@ -220,6 +245,11 @@ def add_static_images(nb) -> int:
             if spec is None or "image/png" in data:
                 continue
             fig = go.Figure(spec, skip_invalid=True)
-            data["image/png"] = base64.b64encode(to_png(fig)).decode("ascii")
+            png = base64.b64encode(to_png(fig)).decode("ascii")
+            data["image/png"] = png
+            # an <img> with alt text for HTML exports (nbconvert prefers text/html to PNG);
+            # JupyterLab still draws the interactive plotly figure (its renderer ranks first)
+            data["text/html"] = (f'<img src="data:image/png;base64,{png}" '
+                                 f'alt="{_html(alt_text(fig))}">')
             added += 1
     return added
