@@ -102,18 +102,38 @@ def to_png(fig, width: int | None = None, height: int | None = None, dpi: int = 
             ax.annotate(ann.text, (ann.x, ann.y), color=color, fontsize=8)
     _axis(ax, layout.xaxis, "x", fg)
     _axis(ax, layout.yaxis, "y", fg)
+    rows_above = 0
+    if has_labels and layout.showlegend is not False:
+        rows_above = _legend(ax, layout.legend)
     title = _text(layout.title)
     if title:
         # leave room above the axes for annotations anchored to the top (e.g. a device switch)
+        # and for a legend placed above the plot
         top_notes = any(a.yref == "paper" for a in layout.annotations or ())
-        ax.set_title(title, color=fg, fontsize=11, pad=16 if top_notes else 6)
-    if has_labels and layout.showlegend is not False:
-        ax.legend(fontsize=8, loc="best")
+        pad = (16 if top_notes else 6) + (8 + 14 * rows_above if rows_above else 0)
+        ax.set_title(title, color=fg, fontsize=11, pad=pad)
     mfig.tight_layout()
     buf = io.BytesIO()
     mfig.savefig(buf, format="png", facecolor=mfig.get_facecolor())
     plt.close(mfig)
     return buf.getvalue()
+
+
+def _legend(ax, legend) -> int:
+    """Place the legend where plotly puts it: above the plot for a horizontal legend anchored at
+    y >= 1, right of it for x >= 1, else wherever it covers the least data. Returns the number
+    of legend rows above the plot (the title makes room for them)."""
+    if legend is not None and legend.y is not None and legend.y >= 1:
+        handles = len(ax.get_legend_handles_labels()[0])
+        ncol = max(1, min(handles, 3))
+        ax.legend(fontsize=8, loc="lower left", bbox_to_anchor=(0, 1.02), frameon=False,
+                  ncol=ncol)
+        return -(-handles // ncol)
+    if legend is not None and legend.x is not None and legend.x >= 1:
+        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.02, 1), frameon=False)
+    else:
+        ax.legend(fontsize=8, loc="best")
+    return 0
 
 
 def _draw_scatter(ax, trace, name) -> None:
