@@ -7,12 +7,12 @@ from .static import add_static_images, show, to_png
 
 __all__ = ["gantt_figure", "latency_figure", "timeline_figure", "graph_figure", "show", "to_png",
            "add_static_images", "compile_figure", "compile_windows", "timer_figure",
-           "wait_histogram_figure"]
+           "wait_histogram_figure", "subgraph_timeline_figure"]
 
 
 def __getattr__(name: str):
-    if name == "graph_figure":
-        from .hetero import graph_figure
+    if name in ("graph_figure", "subgraph_timeline_figure"):
+        from . import hetero
 
-        return graph_figure
+        return getattr(hetero, name)
     raise AttributeError(f"module 'ovlab.viz' has no attribute {name!r}")
