@@ -115,7 +115,7 @@ print("jobs in the AsyncInferQueue:     ", latency_run.queue_size)
 # %% [markdown]
 # ## 2. LATENCY: the switch from CPU to GPU (claim E01)
 #
-# What to look for in the plot (same title and axes as the seed's matplotlib figure; x is the
+# What to look for in the plot (same title and axes as the script's matplotlib figure; x is the
 # completion order, "30ms/inf" is the submit interval):
 # - **Until the switch**: the CPU runs the requests (AUTO's `CPU_HELP` worker) while the GPU
 #   compiles GoogLeNet. A noisy band with frequent spikes: the CPU is also busy compiling the
