@@ -47,15 +47,23 @@ def build(src: Path, execute: bool = True, out_dir: Path = LABS) -> Path:
         # a stable id: the same cell at the same place keeps its id across rebuilds
         digest = hashlib.sha1(f"{cell.cell_type}\n{cell.source}".encode()).hexdigest()[:8]
         cell.id = f"c{index:03d}-{digest}"
+    out_dir.mkdir(parents=True, exist_ok=True)
     out = out_dir / (src.stem + ".ipynb")
     if execute:
         t0 = time.monotonic()
-        # a lab run by the build records no exercise outcomes (none is answered anyway)
-        os.environ["OVLAB_RESULTS_DIR"] = "off"
         client = NotebookClient(nb, timeout=600, kernel_name="python3",
                                 resources={"metadata": {"path": str(LABS)}},
                                 store_widget_state=False, record_timing=False)
-        client.execute()
+        # the build's kernel records no exercise outcomes (none is answered anyway)
+        saved = os.environ.get("OVLAB_RESULTS_DIR")
+        os.environ["OVLAB_RESULTS_DIR"] = "off"
+        try:
+            client.execute()
+        finally:
+            if saved is None:
+                del os.environ["OVLAB_RESULTS_DIR"]
+            else:
+                os.environ["OVLAB_RESULTS_DIR"] = saved
         print(f"  executed {out.name} in {time.monotonic() - t0:.1f} s")
     nb.metadata.pop("widgets", None)
     for cell in nb.cells:

@@ -134,3 +134,18 @@ def test_every_solution_runs():
         lab = exercises.for_lab(number)
         for ex in lab:
             assert lab.answer(ex.number) is not None, f"lab {number} exercise {ex.number}"
+
+
+def test_collect_results_tool_gathers_several_homes(tmp_path, monkeypatch, tool, capsys):
+    for who, answer in [("ana", 4), ("bo", 5)]:
+        monkeypatch.setenv("OVLAB_RESULTS_DIR", str(tmp_path / who / ".ovlab" / "results"))
+        monkeypatch.delenv("OVLAB_LEARNER", raising=False)
+        monkeypatch.setenv("JUPYTERHUB_USER", who)
+        check(answer, 4, explain="e", hint="h", lab="09-demo", exercise=1)
+    capsys.readouterr()
+    out_csv = tmp_path / "all.csv"
+    assert tool("collect_results").main(
+        [str(p) for p in sorted(tmp_path.glob("*/.ovlab/results"))] + ["--csv", str(out_csv)]) == 0
+    out = capsys.readouterr().out
+    assert "2 learner(s)" in out and "✓" in out and "✗" in out
+    assert "bo,09-demo,1,wrong" in out_csv.read_text()
