@@ -62,6 +62,7 @@ labs: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_runtime.py
 	$(BIN)/python benchmarks/bench_models.py
+	$(BIN)/python benchmarks/bench_ir.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check ovlab tests benchmarks

@@ -22,6 +22,8 @@ API_SOURCES = {
     "infer": "src/inference/src/cpp/infer_request.cpp:117",
     "infer.set_tensor": "src/inference/src/cpp/infer_request.cpp:67",
     "infer.port": "src/inference/src/cpp/infer_request.cpp:189",
+    "read_model": "src/inference/src/cpp/core.cpp:84",
+    "read_model_bytes": "src/inference/src/cpp/core.cpp:105",
 }
 
 # Lines that sit between the API line and the plugin's own line.

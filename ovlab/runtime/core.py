@@ -214,23 +214,45 @@ class Core:
 
     # --- models -----------------------------------------------------------------------------
     def read_model(self, model: Any, weights: Any = None, config: dict | None = None):
-        """A zoo model by name (``"googlenet-v1"``, ``"googlenet-v1:FP16"``) or an ``ovlab.Model``."""
+        """A model from a file (OpenVINO IR ``.xml`` + ``.bin``, or ONNX), from bytes / IR
+        text with ``weights``, or a zoo model by name (``"googlenet-v1"``,
+        ``"googlenet-v1:FP16"``). Files are read by ``ovlab.frontends``."""
+        return self._read_model(model, weights, None)
+
+    def _read_model(self, model: Any, weights: Any, api: str | None):
+        """``read_model`` under the API that called it (``compile_model`` reads a path with
+        its own first lines in the error chain)."""
         if hasattr(model, "get_ops"):
             return model
-        from .. import zoo
+        from .. import frontends, zoo
 
-        text = str(model)
-        name, _, precision = text.partition(":")
-        if name in zoo.names():
-            return zoo.load(name, precision or "FP32")
-        path = Path(text)
-        raise _errors.ov_error(
-            "compile_model_path",
-            f'FrontEnd API failed with GeneralFailure:\nir: Could not open the file: "{path}"\n'
-            f"(ovlab reads zoo models by name: {', '.join(zoo.names())})",
-            "src/inference/src/dev/plugin.cpp:59",
-            "Check 'util::directory_exists(path) || util::file_exists(path)' failed at "
-            "src/frontends/common/src/frontend.cpp:117")
+        is_path = isinstance(model, (str, Path)) and not frontends._is_text(model, weights)
+        if is_path:
+            text = str(model)
+            name, _, precision = text.partition(":")
+            if name in zoo.names() and not Path(text).exists():
+                return zoo.load(name, precision or "FP32")
+            path = Path(text)
+            if not path.exists():
+                # The runner's zoo-stem fallback (a missing "googlenet-v1.xml" served from the
+                # zoo) belongs here, before the missing-file error.
+                raise self._read_error(api, frontends.FrontendError(
+                    f'FrontEnd API failed with GeneralFailure:\n'
+                    f'{"onnx" if path.suffix.lower() == ".onnx" else "ir"}: Could not open the '
+                    f'file: "{path}"\n(ovlab reads IR and ONNX files, and zoo models by name: '
+                    f'{", ".join(zoo.names())})', frontends.errors.OPEN_FILE), is_path)
+        try:
+            return frontends._read(model, weights)
+        except frontends.FrontendError as err:
+            raise self._read_error(api, err, is_path) from None
+
+    @staticmethod
+    def _read_error(api: str | None, err: Any, is_path: bool) -> RuntimeError:
+        from ..frontends.errors import raise_public
+
+        if api == "compile_model_path":
+            return raise_public(api, err, "src/inference/src/dev/plugin.cpp:59")
+        return raise_public("read_model" if is_path else "read_model_bytes", err)
 
     def _prepare(self, device_name: str, config: dict | None, api: str):
         """Parse a device name and config as the Core does: (plugin, parsed name, config)."""
@@ -278,7 +300,7 @@ class Core:
                 "Path: 'None' does not exist. Please provide valid model's path either as a "
                 "string, bytes or pathlib.Path. Examples:\n(1) '/home/user/models/model.onnx'\n"
                 "(2) Path('/home/user/models/model/model.onnx')\n")
-        model = self.read_model(model)
+        model = self._read_model(model, weights, api)
         device_name = "AUTO" if device_name is None else device_name
         plugin, parsed, config = self._prepare(device_name, config, api)
         try:
