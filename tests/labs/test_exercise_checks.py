@@ -149,3 +149,24 @@ def test_collect_results_tool_gathers_several_homes(tmp_path, monkeypatch, tool,
     out = capsys.readouterr().out
     assert "2 learner(s)" in out and "✓" in out and "✗" in out
     assert "bo,09-demo,1,wrong" in out_csv.read_text()
+
+
+def test_lab_10s_toy_model_is_the_labs_own(tmp_path):
+    """Exercise 10.2 rebuilds the lab's "bring your own model" network; run the lab's cell and
+    check that both save to the same files."""
+    import numpy as np
+
+    import ovlab as ov
+    import ovlab.opset13 as ops
+    from ovlab.exercises import lab10
+
+    cell = next(c.source for c in jupytext.read(ROOT / "lab-sources/10-models-from-files.py").cells
+                if c.cell_type == "code" and '"my_model.xml"' in c.source)
+    (tmp_path / "lab").mkdir()
+    exec(cell, {"np": np, "ov": ov, "ops": ops, "folder": tmp_path / "lab"})
+    ov.save_model(lab10.toy_model(), tmp_path / "mine.xml")
+    # the same weights, byte for byte (the XML differs only in generated Constant names)
+    assert (tmp_path / "lab/my_model.bin").read_bytes() == (tmp_path / "mine.bin").read_bytes()
+    types = [[op.get_type_name() for op in ov.Core().read_model(path).get_ordered_ops()]
+             for path in (tmp_path / "lab/my_model.xml", tmp_path / "mine.xml")]
+    assert types[0] == types[1]
