@@ -203,6 +203,7 @@ print(events[["time_ms", "kind", "device", "model"]].to_string(index=False))
 # | [06 · CUMULATIVE_THROUGHPUT and MULTI](06-cumulative-throughput-and-multi.ipynb) | several devices at once, DEVICE_PRIORITY and ROUND_ROBIN |
 # | [07 · HETERO](07-hetero.ipynb) | splitting one model across devices: affinities, subgraphs, transfers |
 # | [08 · When a device fails](08-when-a-device-fails.ipynb) | compile and inference failures, AUTO's fallbacks |
+# | [10 · Models from files](10-models-from-files.ipynb) | OpenVINO IR in and out, and your own model on the NPU with HETERO |
 #
 # Each lab opens with what you will see and the claims it shows, and closes with exercises that
 # the notebook checks for you: replace `None` with your answer and run the cell. Numbers are
