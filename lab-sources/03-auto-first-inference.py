@@ -321,7 +321,8 @@ for dev, color in [("GPU", "#2ca02c"), ("AUTO", "#1f77b4")]:
                              name=f"-d {dev}", line=dict(color=color)))
 fig.update_layout(title="benchmark_app throughput against run length (GoogLeNet-v1, laptop)",
                   xaxis_title="-niter (iterations, log scale)", yaxis_title="throughput (FPS)",
-                  xaxis_type="log", width=720, height=380, template="plotly_white")
+                  xaxis_type="log", xaxis_dtick=1, width=720, height=380,
+                  template="plotly_white")
 ov.viz.show(fig)
 
 # %% [markdown]
