@@ -63,6 +63,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_runtime.py
 	$(BIN)/python benchmarks/bench_models.py
 	$(BIN)/python benchmarks/bench_ir.py
+	$(BIN)/python benchmarks/bench_soak.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check ovlab tests benchmarks

@@ -7,25 +7,30 @@ and a user's own CPU model: all of them draw from the same device. Each running 
 *demands* ``1 / streams`` of the device; while the demands add up to 1 or less every inference
 runs at its nominal speed, and beyond that all of them slow down by the total demand (egalitarian
 processor sharing). Completion times are recomputed whenever an inference starts or ends.
+
+Completions are decided by what was scheduled, never by comparing float times or remaining work
+with an epsilon: the tick scheduled for the job with the least work left finishes that job (and
+any job with as little left), and takes exactly that much work off the others. An absolute epsilon
+failed once the clock passed ~2**14 s, where ``now + remaining`` rounds back to ``now``: the tick
+found a sliver of work left, rescheduled itself at the same instant, and looped forever.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-_EPS = 1e-12
-
 
 class DeviceShare:
     """The running inferences of one device and when the next of them completes."""
 
-    __slots__ = ("clock", "running", "_last", "_gen", "_next_id")
+    __slots__ = ("clock", "running", "_last", "_timer", "_due", "_next_id")
 
     def __init__(self, clock) -> None:
         self.clock = clock
         self.running: dict[int, list] = {}  # id -> [remaining nominal seconds, demand, callback]
         self._last = clock.now
-        self._gen = 0
+        self._timer = None  # the Timer of the next completion
+        self._due = 0.0  # nominal work each running job will have done when it fires
         self._next_id = 0
 
     @property
@@ -37,6 +42,7 @@ class DeviceShare:
         return 1.0 / total if total > 1.0 else 1.0
 
     def _advance(self) -> None:
+        """Take the work done since the last change off every running job."""
         now = self.clock.now
         if self.running and now > self._last:
             done = (now - self._last) * self._rate()
@@ -53,17 +59,24 @@ class DeviceShare:
         self._schedule()
 
     def _schedule(self) -> None:
-        self._gen += 1
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
         if not self.running:
             return
-        remaining = min(job[0] for job in self.running.values())
-        self.clock.call_at_delay(max(remaining, 0.0) / self._rate(), self._tick, self._gen)
+        self._due = max(min(job[0] for job in self.running.values()), 0.0)
+        self._timer = self.clock.call_at_delay(self._due / self._rate(), self._tick)
 
-    def _tick(self, gen: int) -> None:
-        if gen != self._gen:
-            return  # a start or completion since then moved the next completion
-        self._advance()
-        finished = [k for k, job in self.running.items() if job[0] <= _EPS]
+    def _tick(self) -> None:
+        """The next completion is due: finish the job(s) it was scheduled for."""
+        self._timer = None
+        self._last = self.clock.now
+        due = self._due
+        finished = []
+        for key, job in self.running.items():
+            job[0] -= due
+            if job[0] <= 0.0:  # the job this tick was for (x - x == 0 exactly), and ties
+                finished.append(key)
         callbacks = [self.running.pop(k)[2] for k in finished]
         self._schedule()
         for cb in callbacks:
