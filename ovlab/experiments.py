@@ -1,6 +1,6 @@
-"""The seed experiments (``yas-sim/openvino-auto-feature-visualization``) as functions.
+"""The yas-sim experiments (``yas-sim/openvino-auto-feature-visualization``) as functions.
 
-The seed repository has two scripts whose knobs are edited by hand: ``auto-test.py`` (submit
+The repository of the yas-sim article on AUTO and automatic batching has two scripts whose knobs are edited by hand: ``auto-test.py`` (submit
 ``niter`` requests every ``interval`` ms to an AsyncInferQueue, draw submit and result times) and
 ``auto-test-latency-graph.py`` (2,000 requests every 30 ms on AUTO, plot the latency of each).
 These functions run the same loop with the same OpenVINO calls on an ovlab Core and print the same
@@ -24,7 +24,7 @@ from .runtime.async_queue import AsyncInferQueue
 
 @dataclass
 class ExperimentResult:
-    """What a seed-style run produced: one row per request, plus when the device switched."""
+    """What a yas-sim-style run produced: one row per request, plus when the device switched."""
 
     device: str
     config: dict[str, Any]

@@ -1,7 +1,7 @@
-"""Dashboards: the seed scripts' hard-coded knobs as widgets, with a live plotly figure.
+"""Dashboards: the yas-sim scripts' hard-coded knobs as widgets, with a live plotly figure.
 
-The seed README says "all configuration and setting parameters are hard coded in the source
-code". Here each knob (PERFORMANCE_HINT, ALLOW_AUTO_BATCHING, AUTO_BATCH_TIMEOUT, interval,
+The yas-sim repository's README says "all configuration and setting parameters are hard coded
+in the source code". Here each knob (PERFORMANCE_HINT, ALLOW_AUTO_BATCHING, AUTO_BATCH_TIMEOUT, interval,
 niter, device string) is a widget; changing one re-runs the experiment on a fresh Core with the
 same seed (so the same settings always give the same picture) and redraws a ``FigureWidget``.
 With "live" on, simulated time is paced to wall time and the plot grows while you watch.
@@ -35,13 +35,15 @@ class _Dashboard:
         self.platform, self.seed = platform, seed
         self.model = zoo.load(model, precision)
         self.model_label = f"{model} {precision}"
-        style = {"description_width": "200px"}
+        style = {"description_width": "230px"}
         layout = widgets.Layout(width="520px")
         self.device = widgets.Combobox(value=device, options=list(self.devices),
                                        description="device", style=style, layout=layout,
                                        ensure_option=False)
+        # buttons as wide as their text: "CUMULATIVE_THROUGHPUT" was cut to "CUMULATIVE_TH..."
         self.hint = widgets.ToggleButtons(options=HINTS, value=hint,
-                                          description="PERFORMANCE_HINT", style=style)
+                                          description="PERFORMANCE_HINT",
+                                          style={**style, "button_width": "auto"})
         self.batching = widgets.ToggleButtons(options=["YES", "NO"],
                                               value="YES" if allow_batching else "NO",
                                               description="ALLOW_AUTO_BATCHING", style=style)
@@ -81,7 +83,7 @@ class _Dashboard:
         return ""
 
     def config(self) -> dict[str, Any]:
-        """The compile config the widgets describe (strings, as the seed scripts pass them)."""
+        """The compile config the widgets describe (strings, as the yas-sim scripts pass them)."""
         cfg: dict[str, Any] = {"PERFORMANCE_HINT": self.hint.value,
                                "ALLOW_AUTO_BATCHING": self.batching.value,
                                "AUTO_BATCH_TIMEOUT": str(self.timeout.value)}
@@ -176,7 +178,7 @@ class LatencyDashboard(_Dashboard):
         super().__init__(device=device, hint=hint, niter=niter, **kw)
 
     def title(self) -> str:
-        return "AUTO latency graph (seed experiment 2)"
+        return "The yas-sim latency graph on AUTO"
 
     def _experiment(self, core, progress):
         return experiments.latency_graph(core, self.model, self.device.value, self.config(),
@@ -207,7 +209,7 @@ class TimelineDashboard(_Dashboard):
         super().__init__(device=device, hint=hint, niter=niter, **kw)
 
     def title(self) -> str:
-        return "Submit -> result timeline (seed experiment 1)"
+        return "The yas-sim submit -> result timeline (auto-test.py)"
 
     def _experiment(self, core, progress):
         cfg = {"CACHE_DIR": "./cache", **self.config()}
