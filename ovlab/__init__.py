@@ -48,7 +48,7 @@ def __getattr__(name: str):
         return getattr(frontends, name)
     # submodules that load lazily (models, plots and widgets are not needed to import ovlab)
     if name in ("opset", "opset13", "zoo", "viz", "widgets", "experiments", "labtools",
-                "benchmark", "frontends"):
+                "benchmark", "frontends", "workloads"):
         import importlib
 
         return importlib.import_module(f"ovlab.{name}")

@@ -21,6 +21,14 @@ settings.register_profile("nightly", max_examples=5_000, deadline=None, print_bl
 settings.load_profile("ovlab")
 
 
+@pytest.fixture(autouse=True)
+def _run_in_tmp_path(tmp_path, monkeypatch):
+    """Every test runs in its own empty directory: CACHE_DIR "./cache" is a real directory
+    (blobs from one test must not make another load from cache), and so are HETERO's .dot
+    files."""
+    monkeypatch.chdir(tmp_path)
+
+
 @pytest.fixture
 def core():
     return ovlab.Core("laptop", seed=0)

@@ -31,6 +31,7 @@ from ..hardware.platforms import Platform, preset
 from ..trace import Trace
 from . import config as cfgmod
 from . import device_name as dn
+from . import model_cache
 from .clock import Clock
 from .faults import Faults
 from .sharing import DeviceShare
@@ -125,7 +126,6 @@ class Core:
         self.jitter = Jitter(seed)
         self._seq = 0
         self._host_load = 0.0  # extra load on the CPU while other devices compile (A16)
-        self._blob_cache: dict[tuple, float] = {}  # the virtual disk behind CACHE_DIR
         self._core_props: dict[str, Any] = {"CACHE_DIR": "", "ENABLE_MMAP": True,
                                             "FORCE_TBB_TERMINATE": False}
         self._loaded: set[str] = set()  # plugins a call has loaded (OpenVINO loads lazily)
@@ -144,6 +144,21 @@ class Core:
         if share is None:
             share = self._shares[device] = DeviceShare(self.clock)
         return share
+
+    def utilization(self, device: str, window: float = 1.0) -> float:
+        """How busy ``device`` (``"GPU"``, ``"GPU.1"``, ``"NPU"``...) was over the last ``window``
+        seconds of simulated time, in percent: what resource-aware AUTO reads (ovlab's stand-in
+        for the Intel Platform Framework telemetry of the real plugin)."""
+        parsed = dn.parse(device)
+        plugin = self._plugins.get(parsed.plugin)
+        if plugin is None or plugin.virtual:
+            raise ValueError(f"utilization() takes a hardware device of this platform "
+                             f"({', '.join(self.available_devices)}), got {device!r}")
+        try:
+            name = plugin.resolve(parsed.device_id)[0]
+        except PluginError as err:
+            raise ValueError(err.message) from None
+        return 100.0 * self._device_share(name).utilization(window)
 
     def _next_seq(self) -> int:
         seq = self._seq
@@ -264,6 +279,10 @@ class Core:
                 "set_property do not support ov::device::propreties. You can configure the "
                 "devices through the compile_model()/query_model() API.",
                 "src/inference/src/dev/core_impl.cpp:1397")
+        if "CACHE_DIR" in props and not plugin.virtual:
+            # every device takes CACHE_DIR (the Core keeps it per device), listed or not
+            model_cache.prepare_dir(props["CACHE_DIR"], "core.set_property")
+            plugin.config["CACHE_DIR"] = str(props.pop("CACHE_DIR"))
         try:
             plugin.set_property(props)
         except PluginError as err:
@@ -283,6 +302,8 @@ class Core:
         for key in _CORE_KEYS:
             if key in rest:
                 value = rest.pop(key)
+                if key == "CACHE_DIR":
+                    model_cache.prepare_dir(value, api)  # a real directory, made at once
                 try:
                     self._core_props[key] = (str(value) if key == "CACHE_DIR"
                                              else _core_bool(value))
@@ -361,6 +382,8 @@ class Core:
         config = cfgmod.normalize(config)
         parsed = dn.parse(device_name)
         plugin = self._plugin(parsed.plugin, api)
+        if config.get("CACHE_DIR"):
+            model_cache.prepare_dir(config["CACHE_DIR"], api)
         per_device = _flatten_device_properties(config)
         if parsed.priorities is not None and "MULTI_DEVICE_PRIORITIES" in config:
             cfg_value = str(config["MULTI_DEVICE_PRIORITIES"])

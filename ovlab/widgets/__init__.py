@@ -1,5 +1,6 @@
 """ipywidgets dashboards over the seed experiments, with live plotly figures."""
 
 from .dashboard import LatencyDashboard, TimelineDashboard
+from .resource_aware import ResourceAwareDashboard
 
-__all__ = ["LatencyDashboard", "TimelineDashboard"]
+__all__ = ["LatencyDashboard", "ResourceAwareDashboard", "TimelineDashboard"]
