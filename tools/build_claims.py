@@ -58,12 +58,19 @@ def read_claims(root: Path = ROOT) -> dict[str, Claim]:
     return claims
 
 
+def _is_product_name(text: str, start: int) -> bool:
+    """``Pro B70`` or ``Arc A770``: a capitalized word right before is a product, not a claim
+    (claims follow "claim", "(", ",", ";" or "and")."""
+    return re.search(r"\b[A-Z][a-z]+\s+$", text[max(0, start - 20):start]) is not None
+
+
 def cited_ids(text: str) -> set[str]:
     """The ids a text cites: ``A04``, and ranges such as ``B01-B09``, ``B01–B09`` or ``H01-13``."""
-    ids = set(_SINGLE.findall(text))
-    for first, letter, last in _RANGE.findall(text):
+    ids = {m.group(1) for m in _SINGLE.finditer(text) if not _is_product_name(text, m.start())}
+    for m in _RANGE.finditer(text):
+        first, letter, last = m.groups()
         letter = letter or first[0]
-        if letter == first[0]:
+        if letter == first[0] and not _is_product_name(text, m.start()):
             ids.update(f"{letter}{n:02d}" for n in range(int(first[1:]), int(last) + 1))
     return ids
 

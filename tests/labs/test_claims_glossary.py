@@ -31,6 +31,7 @@ def test_every_claim_has_a_test(tool):
 def test_ranges_and_single_ids_are_read(tool):
     assert tool("build_claims").cited_ids("claims B01–B03 and A04, H12-H13") == {
         "B01", "B02", "B03", "A04", "H12", "H13"}
+    assert tool("build_claims").cited_ids("an Arc Pro B70 (claim N19)") == {"N19"}
 
 
 def test_every_lab_links_the_glossary():
