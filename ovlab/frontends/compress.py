@@ -6,12 +6,13 @@ compress_float_constants.cpp), followed step by step:
 * A model that is already optimized is left alone: one with a FakeQuantize (INT8 from POT or
   NNCF), or with compressed integer weights (i8/u8 Const -> Convert -> [Subtract] -> Multiply).
 * Constants that feed a shape computation (the inputs OpenVINO marks precision-sensitive, such
-  as Reshape's target shape or Interpolate's scales, and what computes them, up to a ShapeOf)
+  as Reshape's target shape, and what computes them, up to a ShapeOf)
   keep their precision.
 * Every other f32/f64 Constant becomes an f16 Constant named ``<name>_compressed`` and a Convert
   back to its type named ``<name>``, marked with the ``decompression`` runtime attribute, unless
-  75 % or more of its values lie outside f16's range (then it stays as it is). Values beyond
-  f16's largest are clamped to it.
+  75 % or more of its values lie outside f16's range, or it holds a single value f16 cannot
+  represent exactly (0.1, but not 0.5: measured with openvino 2026.4.1); then it stays as it is.
+  Values beyond f16's largest are clamped to it.
 
 The result is a new model (the caller's is not changed), with the same outputs up to f16
 rounding of the weights.
@@ -29,10 +30,11 @@ from .rt_info import decompression
 
 __all__ = ["compress_to_fp16", "is_optimized"]
 
-# Inputs OpenVINO's ops mark with mark_as_precision_sensitive (input indices).
+# Inputs OpenVINO's ops mark with mark_as_precision_sensitive (input indices). Interpolate-11's
+# scales are not among them (measured: save_model compresses a [2.0, 2.0] scales Constant).
 SENSITIVE: dict[str, tuple[int, ...]] = {
     "Reshape": (1,), "Tile": (1,), "Broadcast": (1,), "TopK": (1,), "OneHot": (1,),
-    "Interpolate": (1, 2), "Pad": (1, 2), "SpaceToBatch": (1, 2, 3), "BatchToSpace": (1, 2, 3),
+    "Pad": (1, 2), "SpaceToBatch": (1, 2, 3), "BatchToSpace": (1, 2, 3),
     "ConvolutionBackpropData": (2,), "GroupConvolutionBackpropData": (2,),
 }
 _F16_MAX = float(np.finfo(np.float16).max)
@@ -93,7 +95,10 @@ def _compressed(value: np.ndarray) -> np.ndarray | None:
     out_of_range = np.count_nonzero(((mag < _F16_TINY) & (mag != 0)) | (mag > _F16_MAX))
     if out_of_range / value.size >= KEEP_THRESHOLD:
         return None
-    return np.clip(value, -_F16_MAX, _F16_MAX).astype(np.float16)
+    half = np.clip(value, -_F16_MAX, _F16_MAX).astype(np.float16)
+    if value.size == 1 and float(half.reshape(())) != float(value.reshape(())):
+        return None  # a single value f16 cannot hold exactly stays (measured: a PRelu slope 0.1)
+    return half
 
 
 def compress_to_fp16(model: Model) -> Model:

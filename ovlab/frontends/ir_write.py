@@ -1,7 +1,8 @@
 """Write an ``ovlab.Model`` as OpenVINO IR v11 (or v10): the ``.xml`` topology and ``.bin``
 weights, laid out as OpenVINO 2026's serializer lays them out (measured on its output).
 
-* Layers in topological order (the same order as OpenVINO's, so ids match), numbered from 0.
+* Layers in topological order (the same order as OpenVINO's, so ids match), numbered from 0,
+  with the Results last, in output order.
 * Input ports are numbered first, then output ports (a Convolution has ports 0, 1 and 2).
 * IR spellings: ``ReLU``, ``SoftMax``, ``Const``; attributes in OpenVINO's order and format
   (``strides="1, 1"``, ``auto_pad="explicit"``, floats with 17 significant digits).
@@ -187,7 +188,11 @@ def write_ir(model: Model, xml_path: Path, bin_path: Path, version: int,
     fed = _result_names(model)
     with open(bin_path, "wb") as f:
         weights = _Weights(f)
-        for lid, node in enumerate(model.get_ordered_ops()):
+        # OpenVINO's serializer writes the Results last, in the model's output order (measured
+        # on a two-output model, yolo-v3-tiny), the other layers in topological order
+        order = [n for n in model.get_ordered_ops() if not isinstance(n, Result)]
+        order += model.get_results()
+        for lid, node in enumerate(order):
             ports = _layer(layers, lid, node, version, weights, fed)
             ids[id(node)] = (lid, ports)
             for i, src in enumerate(node._inputs):

@@ -21,8 +21,8 @@ from typing import Any
 import numpy as np
 
 from ..graph.model import Model
-from ..graph.node import Node, NodeValidationError, Output
-from ..graph.ops import REGISTRY, Constant, Parameter, Result, constant_value
+from ..graph.node import NodeValidationError, Output
+from ..graph.ops import REGISTRY, Constant, Parameter, Result, constant_value, make_node
 from ..graph.types import as_type
 from . import errors as E
 
@@ -104,7 +104,9 @@ def _op(type_name: str, onnx_op: str) -> Any:
 
 def make(type_name: str, inputs: list[Output], attrs: dict[str, Any] | None = None,
          name: str | None = None, onnx_op: str = "") -> Output:
-    return Node(_op(type_name, onnx_op or type_name), inputs, attrs or {}, name).output(0)
+    _op(type_name, onnx_op or type_name)
+    # (make_node fills the op's attribute defaults and converts values to their kinds)
+    return make_node(type_name, inputs, attrs or {}, name).output(0)
 
 
 Converter = Callable[[_Graph, Any, dict[str, Any], list[Output], str], list[Output]]
@@ -221,14 +223,13 @@ def _max_pool(g: _Graph, node: Any, a: dict[str, Any], ins: list[Output], name: 
     attrs = _pool_attrs(a)
     attrs.update(dilations=list(a.get("dilations", [1] * len(attrs["kernel"]))),
                  index_element_type="i64", axis=0)
-    pool = Node(_op("MaxPool", "MaxPool"), ins, attrs, name)
-    return [pool.output(0)]
+    return [make("MaxPool", ins, attrs, name)]
 
 
 @converter("AveragePool")
 def _avg_pool(g: _Graph, node: Any, a: dict[str, Any], ins: list[Output], name: str) -> list[Output]:
     attrs = _pool_attrs(a)
-    attrs["exclude_pad"] = not a.get("count_include_pad", 0)
+    attrs["exclude-pad"] = not a.get("count_include_pad", 0)
     return [make("AvgPool", ins, attrs, name, "AveragePool")]
 
 

@@ -16,9 +16,11 @@ from typing import Any
 
 import numpy as np
 
+from .attrs import Attr, choice
 from .types import PartialShape, Shape, Type, shape_str
 
-__all__ = ["Node", "Output", "Input", "OpDef", "NodeValidationError", "ShapeError"]
+__all__ = ["Node", "Output", "ConstOutput", "Input", "OpDef", "NodeValidationError", "ShapeError",
+           "TensorDescriptor"]
 
 _ids = itertools.count(1)
 
@@ -46,6 +48,12 @@ class OpDef:
     ``flops(node)`` counts floating-point operations at the node's current shapes. ``view`` ops
     (Reshape, Transpose ...) only relabel data, so they cost no time and never change values.
     ``inplace`` ops may write their result into input 0's buffer when nothing else reads it.
+    ``attrs`` describes the attributes under their IR names (see ``attrs.py``). ``batch(node)``
+    says why the op mixes the samples of axis 0 (a Softmax over axis 0, a reduction over it),
+    or None when sample i of the output depends only on sample i of the inputs, which is what
+    BATCH and HETERO need to run a model at another batch size (``live[i]``: input i depends
+    on a model input). ``shape_only`` ops (ShapeOf) compute from input shapes alone, so they
+    fold to constants.
     """
 
     type_name: str
@@ -55,6 +63,16 @@ class OpDef:
     flops: Callable[[Node], float] = lambda node: 0.0
     view: bool = False
     inplace: bool = False
+    attrs: tuple[Attr, ...] = ()
+    batch: Callable[[Node, Sequence[bool]], str | None] | None = None
+    shape_only: bool = False
+
+    def attr(self, name: str) -> Attr:
+        """The description of attribute ``name`` (``KeyError`` if the op has none such)."""
+        for a in self.attrs:
+            if a.name == name:
+                return a
+        raise KeyError(f"{self.type_name} has no attribute {name!r}")
 
 
 class TypeInfo:
@@ -135,6 +153,14 @@ class Output:
     def add_names(self, names: set[str]) -> None:
         self._node._out_names[self._index] |= set(names)
 
+    def get_tensor(self) -> TensorDescriptor:
+        """The tensor this port produces: its names (``get_tensor().set_names({...})``)."""
+        return TensorDescriptor(self)
+
+    @property
+    def tensor(self) -> TensorDescriptor:
+        return self.get_tensor()
+
     def get_target_inputs(self) -> set[Input]:
         """The input ports (of live nodes) that read this output."""
         out = set()
@@ -147,6 +173,17 @@ class Output:
     def get_rt_info(self) -> dict[str, Any]:
         return self._node._out_rt_info.setdefault(self._index, {})
 
+    @property
+    def rt_info(self) -> dict[str, Any]:
+        return self.get_rt_info()
+
+    def set_rt_info(self, value: Any, key: str) -> None:
+        self.get_rt_info()[key] = value
+
+    @property
+    def target_inputs(self) -> set[Input]:
+        return self.get_target_inputs()
+
     def _key(self) -> tuple[int, int]:
         return (id(self._node), self._index)
 
@@ -158,8 +195,53 @@ class Output:
 
     def __repr__(self) -> str:
         names = ", ".join(sorted(self._node._out_names[self._index]))
-        return (f"<Output: names[{names}] shape{shape_str(self._node._out_shapes[self._index])} "
+        return (f"<{type(self).__name__}: names[{names}] "
+                f"shape{shape_str(self._node._out_shapes[self._index])} "
                 f"type: {self.get_element_type().get_type_name()}>")
+
+
+class ConstOutput(Output):
+    """openvino.ConstOutput represents port/node output."""
+
+    __slots__ = ()
+
+
+class TensorDescriptor:
+    """The tensor behind an output port (``openvino.descriptor.Tensor``): its names."""
+
+    __slots__ = ("_port",)
+
+    def __init__(self, port: Output) -> None:
+        self._port = port
+
+    def get_names(self) -> set[str]:
+        return self._port.get_names()
+
+    @property
+    def names(self) -> set[str]:
+        return self.get_names()
+
+    def set_names(self, names: set[str]) -> None:
+        self._port.set_names(names)
+
+    def add_names(self, names: set[str]) -> None:
+        self._port.add_names(names)
+
+    def get_any_name(self) -> str:
+        return self._port.get_any_name()
+
+    @property
+    def any_name(self) -> str:
+        return self.get_any_name()
+
+    def get_shape(self) -> Shape:
+        return self._port.get_shape()
+
+    def get_element_type(self) -> Type:
+        return self._port.get_element_type()
+
+    def __repr__(self) -> str:
+        return f"<Tensor: names[{', '.join(sorted(self.get_names()))}]>"
 
 
 class Input:
@@ -249,6 +331,12 @@ class Node(Named):
     def _validate(self) -> None:
         """(Re)infer output shapes and types; called on build and on ``Model.reshape``."""
         try:
+            for a in self._op.attrs:
+                if a.choices and a.name in self._attrs:
+                    try:
+                        self._attrs[a.name] = choice(a, self._attrs[a.name])
+                    except ValueError as e:
+                        raise ShapeError(str(e)) from None
             outs = self._op.infer(self)
         except ShapeError as e:
             raise NodeValidationError(f"While validating node {self._describe()}:\n{e}") from None
@@ -318,6 +406,9 @@ class Node(Named):
     def outputs(self) -> list[Output]:
         return [Output(self, i) for i in range(len(self._out_shapes))]
 
+    def get_output_tensor(self, i: int) -> TensorDescriptor:
+        return self.output(i).get_tensor()
+
     def get_output_shape(self, i: int) -> Shape:
         return Shape(self._out_shapes[i])
 
@@ -345,6 +436,35 @@ class Node(Named):
     @property
     def shape(self) -> Shape:
         return self.get_output_shape(0)
+
+    # --- arithmetic, as openvino.Node has it (``a + b`` builds an Add) ------------------------
+    def _binary(self, type_name: str, left: Any, right: Any) -> Node:
+        from .ops import make_node
+        return make_node(type_name, [left, right])
+
+    def __add__(self, other: Any) -> Node:
+        return self._binary("Add", self, other)
+
+    def __radd__(self, other: Any) -> Node:
+        return self._binary("Add", other, self)
+
+    def __sub__(self, other: Any) -> Node:
+        return self._binary("Subtract", self, other)
+
+    def __rsub__(self, other: Any) -> Node:
+        return self._binary("Subtract", other, self)
+
+    def __mul__(self, other: Any) -> Node:
+        return self._binary("Multiply", self, other)
+
+    def __rmul__(self, other: Any) -> Node:
+        return self._binary("Multiply", other, self)
+
+    def __truediv__(self, other: Any) -> Node:
+        return self._binary("Divide", self, other)
+
+    def __rtruediv__(self, other: Any) -> Node:
+        return self._binary("Divide", other, self)
 
     def __repr__(self) -> str:
         shapes = ", ".join(shape_str(s) for s in self._out_shapes)

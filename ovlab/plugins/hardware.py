@@ -38,7 +38,8 @@ _COMMON_RW = ["NUM_STREAMS", "PERF_COUNT", "INFERENCE_PRECISION_HINT", "PERFORMA
 PLUGIN_KEYS = {
     "CPU": (_COMMON_RO, _COMMON_RW[:1] + ["INFERENCE_NUM_THREADS"] + _COMMON_RW[1:]
             + ["ENABLE_CPU_PINNING", "ENABLE_HYPER_THREADING", "SCHEDULING_CORE_TYPE",
-               "MODEL_DISTRIBUTION_POLICY", "CPU_DENORMALS_OPTIMIZATION"]),
+               "MODEL_DISTRIBUTION_POLICY", "CPU_DENORMALS_OPTIMIZATION",
+               "CPU_SPARSE_WEIGHTS_DECOMPRESSION_RATE"]),
     "GPU": (_COMMON_RO + ["OPTIMAL_BATCH_SIZE", "MAX_BATCH_SIZE", "GPU_DEVICE_TOTAL_MEM_SIZE"],
             _COMMON_RW + ["MODEL_PRIORITY", "GPU_HOST_TASK_PRIORITY", "COMPILATION_NUM_THREADS",
                           "CACHE_DIR"]),
@@ -177,10 +178,26 @@ class HardwarePlugin(Plugin):
                 raise PluginError(f"Could not read number of streams from str: {value}; stoi",
                                   "src/inference/include/openvino/runtime/properties.hpp:1379"
                                   ) from None
+            if n < -2:  # -1 is streams::AUTO, -2 streams::NUMA (measured)
+                raise PluginError(
+                    f"Wrong value for property key NUM_STREAMS. Expected non negative numbers "
+                    f"(#streams) or ov::streams::NUMA|ov::streams::AUTO, Got: {n}",
+                    "src/inference/src/dev/threading/istreams_executor.cpp:43")
             return n
         if key in ("PERF_COUNT", "ENABLE_CPU_PINNING", "ENABLE_HYPER_THREADING",
                    "CPU_DENORMALS_OPTIMIZATION"):
             return cfgmod.to_bool(value)
+        if key == "CPU_SPARSE_WEIGHTS_DECOMPRESSION_RATE":
+            try:
+                rate = float(value)
+            except (TypeError, ValueError):
+                raise PluginError(f"Wrong value for property key {key}. Expected only float "
+                                  "numbers", "src/plugins/intel_cpu/src/config.cpp:187") from None
+            if not 0.0 <= rate <= 1.0:
+                raise PluginError(f"Wrong value for property key {key}. Sparse rate must be in "
+                                  "range [0.0f,1.0f]", "Check 'val_f >= 0.F && val_f <= 1.F' "
+                                  "failed at src/plugins/intel_cpu/src/config.cpp:191")
+            return rate
         if key == "INFERENCE_PRECISION_HINT":
             name = value.get_type_name() if hasattr(value, "get_type_name") else str(value)
             if name not in ("f32", "f16", "bf16"):
@@ -232,6 +249,8 @@ class HardwarePlugin(Plugin):
             "ENABLE_CPU_PINNING": bool(self.config.get("ENABLE_CPU_PINNING", True)),
             "ENABLE_HYPER_THREADING": bool(self.config.get("ENABLE_HYPER_THREADING", True)),
             "CPU_DENORMALS_OPTIMIZATION": bool(self.config.get("CPU_DENORMALS_OPTIMIZATION", False)),
+            "CPU_SPARSE_WEIGHTS_DECOMPRESSION_RATE": float(
+                self.config.get("CPU_SPARSE_WEIGHTS_DECOMPRESSION_RATE", 1.0)),
             "SCHEDULING_CORE_TYPE": cfgmod.enum_value(
                 hint.SchedulingCoreType, self.config.get("SCHEDULING_CORE_TYPE", "ANY_CORE")),
             "MODEL_DISTRIBUTION_POLICY": set(filter(None, [cfgmod.enum_value(
