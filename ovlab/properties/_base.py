@@ -74,13 +74,13 @@ def _plain(value: Any) -> Any:
 
 
 def unwrap(value: Any) -> Any:
-    """The plain value of an ``OVAny`` (dicts of them too), for configs. Property-object keys
-    become plain strings; other keys stay as they are (``PERF_CURVE_TABLE``'s utilizations are
-    ints: ``map<str, map<unsigned, float>>``)."""
+    """The plain value of an ``OVAny`` (dicts of them too), for configs. String keys (property
+    objects among them) become plain strings; other keys (``PERF_CURVE_TABLE``'s utilization
+    points) keep their type."""
     if isinstance(value, OVAny):
         value = value.value
     if isinstance(value, dict):
-        return {(str(k) if isinstance(k, str) else k): unwrap(v) for k, v in value.items()}
+        return {str(k) if isinstance(k, str) else k: unwrap(v) for k, v in value.items()}
     return value
 
 

@@ -427,7 +427,12 @@ class Core:
                 f"Path: '{model}' does not exist. Please provide valid model's path either as a "
                 "string, bytes or pathlib.Path. Examples:\n(1) '/home/user/models/model.onnx'\n"
                 "(2) Path('/home/user/models/model/model.onnx')\n")
-        model = self._read_model(model, weights, api)
+        if isinstance(model, str) and isinstance(weights, (bytes, bytearray, memoryview)):
+            # compile_model(model=<IR text>, weights=<bytes>) reads the model from memory (the
+            # binding's overload for a buffer; read_model(str, bytes) takes the str as a path)
+            model = self._read_model(model.encode(), weights, api)
+        else:
+            model = self._read_model(model, weights, api)
         device_name = "AUTO" if device_name is None else device_name
         plugin, parsed, config = self._prepare(device_name, config, api)
         try:

@@ -181,7 +181,8 @@ class InferRequest:
         if isinstance(inputs, dict):
             items = list(inputs.items())
         elif isinstance(inputs, (list, tuple)) and (len(self._ports_in) != 1 or any(
-                isinstance(v, (np.ndarray, Tensor)) for v in inputs)):  # [x]: one per input
+                isinstance(v, (np.ndarray, Tensor)) or hasattr(v, "__array__")
+                for v in inputs)):  # [x]: one per input (array-likes such as torch tensors too)
             items = list(enumerate(inputs))
         else:
             items = [(0, inputs)]
