@@ -100,23 +100,17 @@ def latency_panel(view, full, *, x: XAxis, y_unit: str = "s", axes: tuple[str, s
     ]
     # one marker trace per category of the whole run
     cats = f["category"].to_numpy() if len(f) else np.array([], dtype=object)
-    shown = 0
     for cat in full.categories:
         sel = np.flatnonzero(cats == cat) if len(cats) else np.array([], dtype=int)
         keep = sel[minmax_indices(ys[sel], max_points)] if len(sel) else sel
-        shown += len(keep)
+        drawn = "" if len(keep) == len(sel) else f", {len(keep)} drawn"  # min-max decimation
         custom, template = _hover(f.iloc[keep], y_unit) if len(keep) else (None, None)
         panel.traces.append(dict(
             type="scatter", x=xs[keep], y=ys[keep], mode="markers", xaxis=xa, yaxis=ya,
-            name=f"{cat.label} ({len(sel)})", legendgroup=cat.label,
+            name=f"{cat.label} ({len(sel)}{drawn})", legendgroup=cat.label,
             marker=dict(color=cat.color, symbol=cat.symbol, size=5 if cat.symbol != "x" else 6,
                         line=dict(width=0)),
             customdata=custom, hovertemplate=template, showlegend=bool(len(sel))))
-    if shown < len(ys):
-        panel.annotations.append(dict(
-            xref=f"{xa} domain", yref=f"{ya} domain", x=1.0, y=1.0, xanchor="right",
-            yanchor="top", showarrow=False, font=dict(size=9, color="#888"),
-            text=f"{shown} of {len(ys)} points drawn (min and max of each stretch kept)"))
     panel.y_max = max(panel.y_max, float(ys.max()) if len(ys) else 0.0)
     # the analytic model
     if analytic is not None:

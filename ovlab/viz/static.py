@@ -23,11 +23,17 @@ _DASH = {"dash": "--", "dot": ":", "dashdot": "-.", "solid": "-", None: "-"}
 
 
 def _text(obj: Any) -> str:
+    """A title or annotation's text as plain text (plotly's ``<br>`` -> a new line, other tags
+    dropped)."""
     if obj is None:
         return ""
-    if isinstance(obj, str):
-        return obj
-    return getattr(obj, "text", None) or ""
+    text = obj if isinstance(obj, str) else (getattr(obj, "text", None) or "")
+    if "<" in text:
+        import re
+
+        text = re.sub(r"<br\s*/?>", "\n", text)
+        text = re.sub(r"<[^>]+>", "", text)
+    return text
 
 
 def _arr(values: Any) -> np.ndarray | None:
@@ -134,7 +140,10 @@ def to_png(fig, width: int | None = None, height: int | None = None, dpi: int = 
         top_notes = any(a.yref in ("paper", "y domain") and (a.y or 0) >= 1
                         for a in layout.annotations or ())
         if multi:
-            mfig.suptitle(title, color=fg, fontsize=11, y=0.995)
+            import textwrap
+
+            title = "\n".join(textwrap.fill(line, 120) for line in title.split("\n"))
+            mfig.suptitle(title, color=fg, fontsize=10, y=0.995, va="top")
         else:
             main.set_title(title, color=fg, fontsize=11, pad=16 if top_notes else 6)
     for ax in axes.values():
@@ -217,7 +226,7 @@ def _draw_annotation(mfig, axes, main, ann, fg) -> None:
     ha = {"left": "left", "right": "right"}.get(ann.xanchor, "center")
     va = {"top": "top", "bottom": "bottom", "middle": "center"}.get(
         ann.yanchor, "bottom" if ann.yref in ("paper", "y domain") else "center")
-    ax.annotate(ann.text, (ann.x, ann.y), xycoords=transform, color=_color(color),
+    ax.annotate(_text(ann.text), (ann.x, ann.y), xycoords=transform, color=_color(color),
                 fontsize=min(size, 9), ha=ha, va=va, annotation_clip=False)
 
 
