@@ -208,9 +208,10 @@ def analytic_traces(a, view, full, x: XAxis, scale: float, xa: str, ya: str):
 
 
 def timeline_panel(view, full, *, axes: tuple[str, str] = ("x", "y"), ghost=None,
-                   dark: bool = False) -> Panel:
+                   dark: bool = False, legend: bool = False) -> Panel:
     """The seed's wires (submit on the upper row, result on the lower), coloured by category;
-    the previous run's wires faintly behind."""
+    the previous run's wires faintly behind. ``dark``: plain runs keep the seed's cyan;
+    ``legend``: the wires carry the legend (when no latency panel does)."""
     xa, ya = axes
     panel = Panel()
     wx, wy = _wires(ghost.frame if ghost is not None else None)
@@ -225,7 +226,8 @@ def timeline_panel(view, full, *, axes: tuple[str, str] = ("x", "y"), ghost=None
         wx, wy = _wires(sub)
         color = "cyan" if dark and cat.status == "plain" else cat.color
         panel.traces.append(dict(type="scatter", x=wx, y=wy, mode="lines", xaxis=xa, yaxis=ya,
-                                 name=cat.label, legendgroup=cat.label, showlegend=False,
+                                 name=cat.label, legendgroup=cat.label,
+                                 showlegend=legend and len(sub) > 0,
                                  line=dict(color=color, width=1.2), hoverinfo="skip"))
     submit_ms = f["submit"].to_numpy() * 1000
     result_ms = f["result"].to_numpy() * 1000

@@ -89,7 +89,7 @@ def to_png(fig, width: int | None = None, height: int | None = None, dpi: int = 
     multi = len(pairs) > 1 or layout.xaxis.domain is not None
     mfig = plt.figure(figsize=(w / dpi, h / dpi), dpi=dpi)
     mfig.patch.set_facecolor(bg)
-    legend_below = multi and layout.legend and layout.legend.orientation == "h"
+    legend_below = bool(layout.legend and layout.legend.orientation == "h")
     axes: dict[tuple[str, str], Any] = {}
     for xr, yr in pairs:
         if multi:
@@ -150,15 +150,21 @@ def to_png(fig, width: int | None = None, height: int | None = None, dpi: int = 
         for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
             handles.setdefault(label, handle)
     if handles and layout.showlegend is not False:
-        if legend_below:
+        if legend_below and multi:
             mfig.legend(list(handles.values()), list(handles.keys()), loc="lower left",
-                        fontsize=7, ncol=3, frameon=False, bbox_to_anchor=(0.0, 0.0))
+                        fontsize=7, ncol=3, frameon=False, bbox_to_anchor=(0.0, 0.0),
+                        labelcolor=fg)
+        elif legend_below:  # under the x axis title; the saved image grows to hold it
+            main.legend(list(handles.values()), list(handles.keys()), loc="upper left",
+                        bbox_to_anchor=(0.0, -0.16), fontsize=7, ncol=3, frameon=False,
+                        labelcolor=fg)
         else:
             main.legend(fontsize=8, loc="best")
     if not multi:
         mfig.tight_layout()
     buf = io.BytesIO()
-    mfig.savefig(buf, format="png", facecolor=mfig.get_facecolor())
+    mfig.savefig(buf, format="png", facecolor=mfig.get_facecolor(),
+                 **({"bbox_inches": "tight"} if legend_below and not multi else {}))
     plt.close(mfig)
     return buf.getvalue()
 

@@ -58,7 +58,7 @@ class Dashboard:
         self._pinned_analytic: Analytic | None = None
         self.y_range: list[float] | None = None  # the latency range drawn last (s)
         self._locked: list[float] | None = None  # "lock y axis": the range kept (s)
-        self.player = LivePlayer(self._frame, fps)
+        self.player = LivePlayer(self._frame, fps, on_error=self._replay_failed)
         for w in self.knobs.experiment:
             w.observe(self._on_change, names="value")
         for w in self.knobs.view:
@@ -232,6 +232,11 @@ class Dashboard:
             lines.append(f"A = {html.escape(self.pinned.label)}, B = this run: "
                          + html.escape(compare_text(self.pinned, view)))
         return "<div class='ovlab-summary'>" + "<br>".join(lines) + "</div>"
+
+    def _replay_failed(self, exc: BaseException) -> None:
+        self.summary.value = (f"<span class='ovlab-error' style='color:#b00'>the live replay "
+                              f"stopped: {html.escape(type(exc).__name__)}: "
+                              f"{html.escape(str(exc))}</span>")
 
     def _show_error(self, text: str) -> None:
         self.player.cancel()

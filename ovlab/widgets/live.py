@@ -35,9 +35,11 @@ class LivePlayer:
     """Calls ``draw(t)`` for simulated moments ``t`` from ``begin`` to ``end``, ``speed`` x
     faster than the wall clock, at most ``fps`` times a second; ``draw(end)`` last."""
 
-    def __init__(self, draw: Callable[[float], None], fps: float = 30.0) -> None:
+    def __init__(self, draw: Callable[[float], None], fps: float = 30.0,
+                 on_error: Callable[[BaseException], None] | None = None) -> None:
         self.draw = draw
         self.fps = fps
+        self.on_error = on_error  # a task's exception is otherwise lost on the event loop
         self.task: asyncio.Task | None = None
         self.frames = 0  # frames drawn by the last (or current) replay
         self.wall = 0.0  # wall seconds the last replay took
@@ -69,8 +71,13 @@ class LivePlayer:
         return self.task
 
     async def _play(self, begin: float, end: float, speed: float) -> None:
-        for _ in self._frames(begin, end, speed):
-            await asyncio.sleep(self._pause)
+        try:
+            for _ in self._frames(begin, end, speed):
+                await asyncio.sleep(self._pause)
+        except Exception as exc:  # noqa: BLE001 - shown to the learner, then re-raised
+            if self.on_error is None:
+                raise
+            self.on_error(exc)
 
     def _frames(self, begin: float, end: float, speed: float):
         """Draw frame after frame; yield after each one (the caller waits ``self._pause``)."""

@@ -1,0 +1,159 @@
+"""Live replays tell the truth and never lock the learner out; the dashboards' ghost, lock,
+compare and the text a stored notebook shows instead of a widget repr."""
+
+import asyncio
+import math
+import re
+import time
+
+import pytest
+
+import ovlab
+from ovlab.widgets.live import LivePlayer
+from ovlab.widgets.sync import sync_figure
+
+
+def test_the_player_draws_at_most_fps_frames_a_second_and_ends_at_the_end():
+    seen = []
+    player = LivePlayer(seen.append, fps=20)
+    t0 = time.monotonic()
+    assert player.start(0.0, 5.0, speed=10.0) is None  # no running loop: synchronous
+    wall = time.monotonic() - t0
+    assert seen[-1] == 5.0 and seen == sorted(seen)
+    assert 0.45 <= wall <= 2.0
+    assert len(seen) <= 20 * wall + 2
+
+
+def test_a_replay_on_the_event_loop_can_be_cancelled():
+    seen = []
+
+    async def main():
+        player = LivePlayer(seen.append, fps=30)
+        task = player.start(0.0, 100.0, speed=10.0)
+        await asyncio.sleep(0.3)
+        assert player.running
+        player.cancel()
+        await asyncio.sleep(0.05)
+        assert task.cancelled() and not player.running
+
+    asyncio.run(main())
+    assert 2 <= len(seen) <= 12 and max(seen) < 10.0
+
+
+def test_sync_clears_what_a_new_layout_leaves_out():
+    import plotly.graph_objects as go
+
+    w = go.FigureWidget()
+    line = dict(type="line", x0=1, x1=1, y0=0, y1=1)
+    sync_figure(w, {"data": [dict(type="scatter", x=[1, 2], y=[3, 4])],
+                    "layout": dict(shapes=[line], annotations=[dict(text="switch", x=1, y=1)])})
+    assert len(w.layout.shapes) == 1
+    rebuilt = sync_figure(w, {"data": [dict(type="scatter", x=[5], y=[6])],
+                              "layout": dict(shapes=[], annotations=[])})
+    assert not rebuilt and w.layout.shapes == () and w.layout.annotations == ()
+    assert list(w.data[0].x) == [5]
+    assert sync_figure(w, {"data": [dict(type="bar", x=[1], y=[1])], "layout": {}})
+
+
+@pytest.fixture(scope="module")
+def dash():
+    return ovlab.widgets.LatencyDashboard()
+
+
+def test_a_change_keeps_the_previous_run_as_a_ghost(dash):
+    assert dash.ghost is None and dash.figure.data[0].y is not None
+    assert len(dash.figure.data[0].y) == 0
+    dash.knobs.timeout.value = 100
+    ghost = dash.figure.data[0]
+    assert ghost.name == "previous run: AUTO THROUGHPUT timeout 1000 ms"
+    assert len(ghost.y) > 0
+    assert "max 155.3 ms" in dash.summary.value
+    # the y axis keeps the ghost's range, so the change's size shows
+    assert dash.figure.layout.yaxis.range[1] > 1.0
+    dash.knobs.timeout.value = 1000
+
+
+def test_lock_y_axis(dash):
+    dash.knobs.lock_y.value = True
+    locked = list(dash.figure.layout.yaxis.range)
+    dash.knobs.hint.value = "LATENCY"
+    assert list(dash.figure.layout.yaxis.range) == locked
+    dash.knobs.lock_y.value = False
+    dash.knobs.hint.value = "THROUGHPUT"
+
+
+def test_compare_mode_pins_run_a_and_states_the_differences(dash):
+    dash.knobs.compare.value = "overlay"
+    assert dash.pinned is dash.full
+    dash.knobs.timeout.value = 100
+    assert any(t.name.startswith("A: AUTO THROUGHPUT") for t in dash.figure.data)
+    assert re.search(r"B vs A: median 20\d\.\d -&gt; 71\.5 ms \(-6\d %\)", dash.summary.value)
+    dash.knobs.compare.value = "side by side"
+    assert {t.xaxis for t in dash.figure.data} >= {"x3", "x4"}
+    dash.knobs.compare.value = "off"
+    assert dash.pinned is None and not any(t.xaxis == "x3" for t in dash.figure.data)
+    dash.knobs.timeout.value = 1000
+
+
+def test_the_stored_notebook_shows_a_line_of_text_not_a_widget_repr(dash):
+    bundle = dash._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+    text = bundle["text/plain"]
+    assert text.startswith("LatencyDashboard: AUTO, PERFORMANCE_HINT THROUGHPUT")
+    assert "VBox" not in text and "\n" not in text
+
+
+def test_a_bad_setting_shows_its_error_and_no_stale_marks():
+    d = ovlab.widgets.TimelineDashboard(niter=20)
+    d.knobs.device.value = "NPU"  # the laptop has none
+    assert "ovlab-error" in d.summary.value
+    assert d.figure.data == () and d.figure.layout.shapes == ()
+    d.knobs.device.value = "GPU"
+    assert "ovlab-error" not in d.summary.value and len(d.figure.data) > 0
+
+
+def _count(values) -> int:
+    return 0 if values is None else len(values)
+
+
+def test_a_live_run_only_ever_shows_its_own_switch_and_summary():
+    """Replay the LATENCY run (switch at 7.15 s) right after the THROUGHPUT run (14.51 s), and
+    check every frame drawn: its switch line and its summary belong to the run on screen at
+    that moment, and a widget change in the middle cancels the replay and starts the new run."""
+    d = ovlab.widgets.LatencyDashboard(fps=30)
+    frames = []
+    draw = d._frame
+
+    def spy(t):
+        draw(t)
+        notes = [a.text for a in d.figure.layout.annotations]
+        frames.append((d.knobs.hint.value, t, d.shown.now, d.summary.value, notes,
+                       _count(d.figure.data[4].y)))
+
+    d.player.draw = spy
+
+    async def main():
+        d.knobs.speed.value = 100
+        d.knobs.live.value = True  # replays the THROUGHPUT run on screen
+        await asyncio.sleep(0.2)
+        d.knobs.hint.value = "LATENCY"  # cancels it, runs LATENCY, replays it
+        assert d.player.running
+        await d.player.task
+
+    asyncio.run(main())
+    tput = [f for f in frames if f[0] == "THROUGHPUT"]
+    lat = [f for f in frames if f[0] == "LATENCY"]
+    assert tput and len(lat) > 10 and lat[-1][1] == d.full.end
+    assert max(f[1] for f in tput) < 25.0  # cancelled long before its end (61 s)
+    for _hint, t, now, summary, notes, _n in lat:
+        switch = [n for n in notes if n.startswith("switch")]
+        assert "14.51" not in summary and "OPTIMAL_NUMBER_OF_INFER_REQUESTS 64" not in summary
+        if t < 7.145:
+            assert switch == [] and "switch at" not in summary
+        else:
+            assert switch == ["switch to GPU.0 (t = 7.15 s)"] and "switch at 7.15 s" in summary
+        if math.isfinite(now) and now < d.full.end:
+            assert "<b>running</b>" in summary
+    # the helper's points grow frame by frame from the first frames on
+    counts = [f[5] for f in lat]
+    assert counts == sorted(counts) and counts[-1] == 225
