@@ -39,16 +39,15 @@ class Panel:
     count_max: float = 0.0  # the tallest histogram bar
 
 
-def _hover(frame, y_unit: str) -> tuple[np.ndarray, str]:
-    cats = frame["category"].tolist()
-    batch = frame["batch_id"].to_numpy()
-    custom = np.empty((len(frame), 3), dtype=object)
-    custom[:, 0] = frame["n"].to_numpy()
-    custom[:, 1] = [c.label for c in cats]
-    custom[:, 2] = ["" if b != b or b is None else f"batch {int(b)}" for b in batch]
+def _hover(frame, y_unit: str, batched: bool) -> tuple[np.ndarray, str]:
+    """Numbers only in ``customdata`` (request, batch id): plotly stores numeric arrays
+    compactly, while a label per point would repeat the trace's name 2,000 times."""
+    custom = np.column_stack([frame["n"].to_numpy(dtype=float),
+                              frame["batch_id"].to_numpy(dtype=float)])
     fmt = ".4f" if y_unit == "s" else ".1f"
+    batch = " (batch %{customdata[1]})" if batched else ""
     return custom, ("request %{customdata[0]}<br>latency %{y:" + fmt + "} " + y_unit +
-                    "<br>%{customdata[1]} %{customdata[2]}<extra></extra>")
+                    "<br>%{fullData.name}" + batch + "<extra></extra>")
 
 
 def latency_panel(view, full, *, x: XAxis, y_unit: str = "s", axes: tuple[str, str] = ("x", "y"),
@@ -104,7 +103,7 @@ def latency_panel(view, full, *, x: XAxis, y_unit: str = "s", axes: tuple[str, s
         sel = np.flatnonzero(cats == cat) if len(cats) else np.array([], dtype=int)
         keep = sel[minmax_indices(ys[sel], max_points)] if len(sel) else sel
         drawn = "" if len(keep) == len(sel) else f", {len(keep)} drawn"  # min-max decimation
-        custom, template = _hover(f.iloc[keep], y_unit) if len(keep) else (None, None)
+        custom, template = _hover(f.iloc[keep], y_unit, cat.status == "batch")
         panel.traces.append(dict(
             type="scatter", x=xs[keep], y=ys[keep], mode="markers", xaxis=xa, yaxis=ya,
             name=f"{cat.label} ({len(sel)}{drawn})", legendgroup=cat.label,
