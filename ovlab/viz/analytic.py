@@ -242,11 +242,12 @@ class Analytic:
         import numpy as np
 
         f = view.frame
-        cats = f["category"].tolist() if len(f) else []
-        lat = f["latency"].to_numpy() * 1000.0 if len(f) else np.array([])
+        status_of = np.array([c.status for c in view.categories] + [""], dtype=object)
+        statuses = status_of[f["cat_code"].to_numpy()]
+        lat = f["latency"].to_numpy() * 1000.0
 
         def sel(status: str) -> np.ndarray:
-            return lat[[c.status == status for c in cats]] if len(cats) else lat
+            return lat[statuses == status]
 
         out = []
         helper = sel("helper")

@@ -23,16 +23,11 @@ def minmax_indices(y, max_points: int = 1000) -> np.ndarray:
         return np.arange(n)
     buckets = max(1, max_points // 2)
     edges = np.linspace(0, n, buckets + 1).astype(int)
-    keep = []
-    for lo, hi in zip(edges[:-1], edges[1:], strict=True):
-        if hi <= lo:
-            continue
-        seg = y[lo:hi]
-        finite = np.isfinite(seg)
-        if not finite.any():
-            keep.append(lo)
-            continue
-        filled = np.where(finite, seg, np.nan)
-        keep.append(lo + int(np.nanargmin(filled)))
-        keep.append(lo + int(np.nanargmax(filled)))
-    return np.unique(np.asarray(keep, dtype=int))
+    counts = np.diff(edges)
+    starts = edges[:-1][counts > 0]
+    seg = np.repeat(np.arange(len(counts)), counts)  # the bucket of every point, in order
+    finite = np.isfinite(y)
+    # sort each bucket by value (stable: ties keep the first); its first element is the extreme
+    by_max = np.lexsort((-np.where(finite, y, -np.inf), seg))
+    by_min = np.lexsort((np.where(finite, y, np.inf), seg))
+    return np.unique(np.concatenate([by_max[starts], by_min[starts]]))

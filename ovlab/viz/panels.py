@@ -98,9 +98,9 @@ def latency_panel(view, full, *, x: XAxis, y_unit: str = "s", axes: tuple[str, s
              hoverinfo="skip", showlegend=bool(len(bx))),
     ]
     # one marker trace per category of the whole run
-    cats = f["category"].to_numpy() if len(f) else np.array([], dtype=object)
-    for cat in full.categories:
-        sel = np.flatnonzero(cats == cat) if len(cats) else np.array([], dtype=int)
+    codes = f["cat_code"].to_numpy()
+    for i, cat in enumerate(full.categories):
+        sel = np.flatnonzero(codes == i)
         keep = sel[minmax_indices(ys[sel], max_points)] if len(sel) else sel
         drawn = "" if len(keep) == len(sel) else f", {len(keep)} drawn"  # min-max decimation
         custom, template = _hover(f.iloc[keep], y_unit, cat.status == "batch")
@@ -132,9 +132,9 @@ def add_histograms(panel: Panel, view, full, *, top: float, hist_axes: tuple[str
     width = float(edges[1] - edges[0])
     f = view.frame
     ys = f["latency"].to_numpy() * scale
-    cats = f["category"].to_numpy() if len(f) else np.array([], dtype=object)
-    for cat in full.categories:
-        values = ys[cats == cat] if len(cats) else ys[:0]
+    codes = f["cat_code"].to_numpy()
+    for i, cat in enumerate(full.categories):
+        values = ys[codes == i]
         counts, centres = jitter.histogram(values, edges)
         panel.count_max = max(panel.count_max, float(counts.max()) if len(counts) else 0.0)
         panel.traces.append(dict(
@@ -219,9 +219,10 @@ def timeline_panel(view, full, *, axes: tuple[str, str] = ("x", "y"), ghost=None
                              else "previous run", line=dict(color=GHOST_COLOR, width=1),
                              opacity=0.35, hoverinfo="skip", showlegend=False))
     f = view.frame
-    cats = f["category"].to_numpy() if len(f) else np.array([], dtype=object)
-    for cat in full.categories:
-        sub = f[cats == cat] if len(cats) else f.iloc[:0]
+    codes = f["cat_code"].to_numpy()
+    cats = [full.categories[c] for c in codes]
+    for i, cat in enumerate(full.categories):
+        sub = f[codes == i]
         wx, wy = _wires(sub)
         color = "cyan" if dark and cat.status == "plain" else cat.color
         panel.traces.append(dict(type="scatter", x=wx, y=wy, mode="lines", xaxis=xa, yaxis=ya,

@@ -75,6 +75,8 @@ class RunView:
         frame = result.requests.sort_values(["result", "n"], kind="stable").reset_index(drop=True)
         frame["category"] = categorize(frame)
         categories = sorted(set(frame["category"]))
+        code = {c: i for i, c in enumerate(categories)}
+        frame["cat_code"] = np.array([code[c] for c in frame["category"]], dtype=int)
         t0 = result.t_start
         batch_sizes = sorted({int(b) for b in frame["batch_size"].dropna() if b > 1})
         compiles = _compile_spans(result.events, t0, batch_sizes[-1] if batch_sizes else None)

@@ -73,6 +73,15 @@ def test_a_change_keeps_the_previous_run_as_a_ghost(dash):
     dash.knobs.timeout.value = 1000
 
 
+def test_going_back_to_a_setting_reuses_its_run(dash):
+    first = dash.result
+    dash.knobs.timeout.value = 1050
+    assert dash.result is not first and dash.ghost is not None
+    dash.knobs.timeout.value = 1000
+    assert dash.result is first  # same settings, same seed: the same run, not simulated again
+    assert dash.ghost.label == "AUTO THROUGHPUT timeout 1050 ms"
+
+
 def test_lock_y_axis(dash):
     dash.knobs.lock_y.value = True
     locked = list(dash.figure.layout.yaxis.range)
