@@ -101,7 +101,7 @@ def compare_spec(a, b, *, mode: str = "side", x: str = "iteration", analytic_a=N
                     title=dict(text="requests")),
         yaxis4=dict(anchor="x4", range=y, matches="y", showticklabels=False, showgrid=True),
         shapes=shapes, annotations=notes, barmode="overlay", showlegend=True, legend=LEGEND,
-        margin=dict(l=60, r=20, t=90, b=40), height=520, template="plotly_white",
+        margin=dict(l=60, r=20, t=90, b=40), height=520, width=960, template="plotly_white",
         uirevision="keep")
     return {"data": panels[0].traces + panels[1].traces, "layout": layout}
 

@@ -71,10 +71,10 @@ def switch_marks(view, x: XAxis, xref: str = "x", yref: str = "paper",
         return [], []
     t, device = view.switch
     if x.mode == "iteration":
+        # the first completion on the new device; until there is one (a live frame just after
+        # the switch), where the next completion will be drawn
         k = view.switch_index
-        if k is None:
-            return [], []
-        pos = float(k)
+        pos = float(k) if k is not None else view.index_at(t)
     else:
         pos = x.of_time(view, t)
     shape = dict(type="line", xref=xref, yref=yref, x0=pos, x1=pos, y0=0, y1=y_top,

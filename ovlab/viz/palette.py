@@ -81,3 +81,20 @@ def categorize(frame) -> list[Category]:
     """The category of every row of an experiment's ``requests`` frame, in row order."""
     return [category(d, w, b, s) for d, w, b, s in zip(
         frame["device"], frame["worker"], frame["batch_size"], frame["status"], strict=True)]
+
+
+def slots(devices, found) -> list[Category]:
+    """Every category a dashboard on these devices can show, in legend order: one per device
+    and batch status (and AUTO's CPU helper), taking the run's own where it has one (for its
+    batch size). A dashboard keeps the same traces from run to run, so a new run only restyles
+    them (see ``ovlab.widgets.sync``)."""
+    found = list(found)
+    by_key = {(c.device, c.status): c for c in found}
+    out = []
+    devices = list(devices)
+    if any(d.startswith("CPU") for d in devices):
+        out.append(by_key.get(("CPU", "helper"), Category(_ORDER["helper"], "CPU", "helper")))
+    for d in devices:
+        for status in ("plain", "batch", "alone", "failed"):
+            out.append(by_key.get((d, status), Category(_ORDER[status], d, status)))
+    return sorted(set(out) | set(found))

@@ -40,14 +40,17 @@ class Panel:
 
 
 def _hover(frame, y_unit: str, batched: bool) -> tuple[np.ndarray, str]:
-    """Numbers only in ``customdata`` (request, batch id): plotly stores numeric arrays
-    compactly, while a label per point would repeat the trace's name 2,000 times."""
-    custom = np.column_stack([frame["n"].to_numpy(dtype=float),
-                              frame["batch_id"].to_numpy(dtype=float)])
+    """Numbers only in ``customdata``: the request (and, in a batch, the batch id). Plotly
+    sends a 1-D numeric array compactly, while a label per point would repeat the trace's name
+    2,000 times; and no NaN, which is not JSON (a FigureWidget sends 2-D data as lists)."""
     fmt = ".4f" if y_unit == "s" else ".1f"
-    batch = " (batch %{customdata[1]})" if batched else ""
-    return custom, ("request %{customdata[0]}<br>latency %{y:" + fmt + "} " + y_unit +
-                    "<br>%{fullData.name}" + batch + "<extra></extra>")
+    head = "request %{customdata" + ("[0]" if batched else "") + "}<br>latency %{y:" + fmt + \
+        "} " + y_unit + "<br>%{fullData.name}"
+    if batched:
+        custom = np.column_stack([frame["n"].to_numpy(dtype=float),
+                                  frame["batch_id"].to_numpy(dtype=float)])
+        return custom, head + " (batch %{customdata[1]})<extra></extra>"
+    return frame["n"].to_numpy(dtype=float), head + "<extra></extra>"
 
 
 def latency_panel(view, full, *, x: XAxis, y_unit: str = "s", axes: tuple[str, str] = ("x", "y"),
@@ -112,13 +115,11 @@ def latency_panel(view, full, *, x: XAxis, y_unit: str = "s", axes: tuple[str, s
             customdata=custom, hovertemplate=template, showlegend=bool(len(sel))))
     panel.y_max = max(panel.y_max, float(ys.max()) if len(ys) else 0.0)
     # the analytic model
-    if analytic is not None:
-        traces, top = analytic_traces(analytic, view, full, x, scale, xa, ya)
-        panel.traces += traces
-        panel.y_max = max(panel.y_max, top)
+    traces, top = analytic_traces(analytic, view, full, x, scale, xa, ya)
+    panel.traces += traces
+    panel.y_max = max(panel.y_max, top)
     # the batch timer's ticks, as a rug at the bottom
-    if full.ticks:
-        panel.traces.append(tick_trace(view, x, 0.0, xa, ya))
+    panel.traces.append(tick_trace(view, x, 0.0, xa, ya))
     return panel
 
 
@@ -165,44 +166,52 @@ def _segment(x: XAxis, view, full, t0: float, t1: float, y: float):
     return [x.of_time(view, t0), x.of_time(view, t1), None], [y, y, None]
 
 
+ANALYTIC_SLOTS = 4  # the helper, one device at batch 1, a full batch, a lone request
+
+
 def analytic_traces(a, view, full, x: XAxis, scale: float, xa: str, ya: str):
-    """The analytic model's levels as dashed black lines, each over the stretch it applies to."""
-    start = 0.0
-    settle = a.switch if a.switch is not None else start
-    end = full.end
-    traces: list[dict] = []
-    top = 0.0
-
-    def line(name: str, xs: list, ys: list, dash: str, color: str = ANALYTIC_COLOR) -> None:
-        nonlocal top
-        traces.append(dict(type="scatter", x=xs, y=ys, mode="lines", xaxis=xa, yaxis=ya,
-                           name=name, line=dict(color=color, dash=dash, width=1.4),
-                           hoverinfo="name", showlegend=bool(xs), connectgaps=False))
-        top = max([top] + [v for v in ys if v is not None])
-
-    if a.helper:
-        xs, ys = _segment(x, view, full, start, settle, a.t_helper * scale)
-        line(f"analytic: CPU helper {a.t_helper * 1e3:.0f} ms", xs, ys, "dot", HELPER_COLOR)
-    if a.fills:
-        lo, hi = a.batch_range
-        x1, y1 = _segment(x, view, full, settle, end, lo * scale)
-        x2, y2 = _segment(x, view, full, settle, end, hi * scale)
-        line(f"analytic: batch of {a.batch.size}, {lo * 1e3:.0f} to {hi * 1e3:.0f} ms "
-             f"((N-1) x interval + t(N))", x1 + x2, y1 + y2, "dash")
-        if a.timeout > 0:
-            xs, ys = _segment(x, view, full, settle, end, a.alone_range[1] * scale)
-            line(f"analytic: alone after the timeout, up to {a.alone_range[1] * 1e3:.0f} ms "
-                 f"(T + t(1))", xs, ys, "dashdot")
-    elif a.batch.on and a.timeout > 0:
-        lo, hi = a.alone_range
-        x1, y1 = _segment(x, view, full, settle, end, lo * scale)
-        x2, y2 = _segment(x, view, full, settle, end, hi * scale)
-        line(f"analytic: no batch of {a.batch.size} fills within {a.timeout * 1e3:.0f} ms: alone "
-             f"after a tick, {lo * 1e3:.0f} to {hi * 1e3:.0f} ms", x1 + x2, y1 + y2, "dashdot")
-    else:
-        xs, ys = _segment(x, view, full, settle, end, a.t_one * scale)
-        line(f"analytic: {a.target} {a.t_one * 1e3:.1f} ms", xs, ys, "dash",
-             device_color(a.target))
+    """The analytic model's levels as dashed lines, each over the stretch it applies to: always
+    four traces (empty where the model has no such regime, or with no model at all) so that a
+    dashboard's traces keep their structure from run to run."""
+    slots: list[tuple[str, list, list, str, str]] = [("analytic: CPU helper", [], [], "dot",
+                                                      HELPER_COLOR)]
+    slots += [("analytic", [], [], "dash", ANALYTIC_COLOR)] * (ANALYTIC_SLOTS - 1)
+    if a is not None:
+        settle = a.switch if a.switch is not None else 0.0
+        end = full.end
+        if a.helper:
+            xs, ys = _segment(x, view, full, 0.0, settle, a.t_helper * scale)
+            slots[0] = (f"analytic: CPU helper {a.t_helper * 1e3:.0f} ms", xs, ys, "dot",
+                        HELPER_COLOR)
+        if not a.batch.on or a.timeout == 0:
+            xs, ys = _segment(x, view, full, settle, end, a.t_one * scale)
+            slots[1] = (f"analytic: {a.target} {a.t_one * 1e3:.1f} ms", xs, ys, "dash",
+                        device_color(a.target))
+        if a.fills:
+            lo, hi = a.batch_range
+            x1, y1 = _segment(x, view, full, settle, end, lo * scale)
+            x2, y2 = _segment(x, view, full, settle, end, hi * scale)
+            slots[2] = (f"analytic: batch of {a.batch.size}, {lo * 1e3:.0f} to {hi * 1e3:.0f} "
+                        f"ms ((N-1) x interval + t(N))", x1 + x2, y1 + y2, "dash",
+                        ANALYTIC_COLOR)
+        if a.batch.on and a.timeout > 0:
+            lo, hi = a.alone_range
+            if a.fills:  # the lone requests' ceiling above the batches
+                xs, ys = _segment(x, view, full, settle, end, hi * scale)
+                name = f"analytic: alone after the timeout, up to {hi * 1e3:.0f} ms (T + t(1))"
+            else:
+                x1, y1 = _segment(x, view, full, settle, end, lo * scale)
+                x2, y2 = _segment(x, view, full, settle, end, hi * scale)
+                xs, ys = x1 + x2, y1 + y2
+                name = (f"analytic: no batch of {a.batch.size} fills within "
+                        f"{a.timeout * 1e3:.0f} ms: alone after a tick, {lo * 1e3:.0f} to "
+                        f"{hi * 1e3:.0f} ms")
+            slots[3] = (name, xs, ys, "dashdot", ANALYTIC_COLOR)
+    traces = [dict(type="scatter", x=xs, y=ys, mode="lines", xaxis=xa, yaxis=ya, name=name,
+                   line=dict(color=color, dash=dash, width=1.4), hoverinfo="name",
+                   showlegend=bool(xs), connectgaps=False)
+              for name, xs, ys, dash, color in slots]
+    top = max([0.0] + [v for _n, _x, ys, _d, _c in slots for v in ys if v is not None])
     return traces, top
 
 

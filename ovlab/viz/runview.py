@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from .palette import Category, categorize
+from .palette import Category, categorize, slots
 
 
 @dataclass(frozen=True)
@@ -71,10 +71,13 @@ class RunView:
 
     # --- building -------------------------------------------------------------------------
     @classmethod
-    def from_result(cls, result, label: str = "") -> RunView:
+    def from_result(cls, result, label: str = "", devices=None) -> RunView:
+        """``devices``: the platform's devices, to give the view a category for every device
+        and batch status (a dashboard's fixed set of traces); default: the run's own only."""
         frame = result.requests.sort_values(["result", "n"], kind="stable").reset_index(drop=True)
         frame["category"] = categorize(frame)
-        categories = sorted(set(frame["category"]))
+        found = set(frame["category"])
+        categories = slots(devices, found) if devices is not None else sorted(found)
         code = {c: i for i, c in enumerate(categories)}
         frame["cat_code"] = np.array([code[c] for c in frame["category"]], dtype=int)
         t0 = result.t_start

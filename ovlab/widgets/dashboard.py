@@ -23,9 +23,10 @@ import plotly.graph_objects as go
 from ..viz.analytic import Analytic
 from ..viz.compare import compare_spec, compare_text
 from ..viz.runview import RunView
+from .frame_clock import FrameClock
 from .knobs import Knobs, inert_knobs
 from .live import LivePlayer
-from .sync import sync_figure
+from .sync import new_figure, update_in_place
 
 
 class Dashboard:
@@ -60,7 +61,9 @@ class Dashboard:
         self._pinned_analytic: Analytic | None = None
         self.y_range: list[float] | None = None  # the latency range drawn last (s)
         self._locked: list[float] | None = None  # "lock y axis": the range kept (s)
-        self.player = LivePlayer(self._frame, fps, on_error=self._replay_failed)
+        self.clock = FrameClock()
+        self.player = LivePlayer(self._frame, fps, on_error=self._replay_failed,
+                                 ready=self.clock.caught_up)
         self._runs: OrderedDict[tuple, tuple] = OrderedDict()
         for w in self.knobs.experiment:
             w.observe(self._on_change, names="value")
@@ -71,7 +74,7 @@ class Dashboard:
         self.widget = widgets.VBox(
             [widgets.HTML(f"<b>{self.title()}</b> &mdash; {self.model_label} on the "
                           f"<code>{platform}</code> platform, seed {seed}"),
-             self.knobs.box(), self.summary, self.figure])
+             self.knobs.box(), self.summary, self.clock, self.figure])
         if run:
             self.run()
 
@@ -118,7 +121,7 @@ class Dashboard:
             except RuntimeError as exc:
                 self._show_error(str(exc).strip())
                 return None
-            full = RunView.from_result(result)
+            full = RunView.from_result(result, devices=list(core.platform.devices))
             analytic = Analytic.for_run(core, self.model, full)
             self._runs[key] = (core, result, full, analytic)
             while len(self._runs) > self.keep_runs:
@@ -185,10 +188,12 @@ class Dashboard:
             return
         view = self._view_at(t)
         spec = self._figure_spec(view)
-        sync_figure(self.figure, spec)
+        if not update_in_place(self.figure, spec):
+            self._new_figure(spec)
         self.shown = view
         self.y_range = self._latency_range_s(spec)
         self.summary.value = self._summary_html(view)
+        self.clock.tick()
 
     def _figure_spec(self, view: RunView) -> dict[str, Any]:
         mode = self.knobs.compare.value
@@ -256,13 +261,21 @@ class Dashboard:
                               f"stopped: {html.escape(type(exc).__name__)}: "
                               f"{html.escape(str(exc))}</span>")
 
+    def _new_figure(self, spec: dict[str, Any]) -> None:
+        """Put a new FigureWidget showing ``spec`` in place of the current one."""
+        old = self.figure
+        self.figure = new_figure(spec)
+        self.widget.children = tuple(self.figure if w is old else w
+                                     for w in self.widget.children)
+        old.close()
+
     def _show_error(self, text: str) -> None:
         self.player.cancel()
         self.summary.value = (f"<span class='ovlab-error' style='color:#b00'>"
                               f"{html.escape(text).replace(chr(10), '<br>')}</span>")
-        sync_figure(self.figure, {"data": [], "layout": dict(
-            title=dict(text="no run: the settings raised an error (see above)"), shapes=[],
-            annotations=[])})
+        self._new_figure({"data": [], "layout": dict(
+            title=dict(text="no run: the settings raised an error (see above)"),
+            template="plotly_white", height=200)})
 
     def describe(self) -> str:
         """One line for pages without a kernel (the stored notebook's text for the widget)."""

@@ -16,9 +16,12 @@ Why a replay, on asyncio, and not a paced simulation or a thread:
   SimPy's ``step`` and would block the kernel for the whole run (a learner could not stop it),
   and a thread would send FigureWidget updates from outside the kernel's thread (ipywidgets and
   plotly's FigureWidget are not thread-safe), racing the main thread's own updates.
-* **A bounded frame rate.** Frames are drawn at most ``fps`` times a second (30 by default),
-  however dense the run's events are, so a live run sends at most ~30 figure updates a second;
-  when a frame takes longer than its slot, the next one simply shows a later moment.
+* **A bounded frame rate, and no backlog.** Frames are drawn at most ``fps`` times a second (30
+  by default), however dense the run's events are; and the next frame waits until the browser
+  has painted the last one (``ready``; see :mod:`ovlab.widgets.frame_clock`). A slow browser
+  therefore gets fewer frames, each showing a later moment, instead of a queue of stale frames
+  that would keep it seconds behind the run, and behind a click on a knob. Simulated time keeps
+  following the wall clock either way.
 
 Outside a running event loop (a plain script, a test) :meth:`LivePlayer.start` replays
 synchronously with ``time.sleep`` between frames.
@@ -36,9 +39,12 @@ class LivePlayer:
     faster than the wall clock, at most ``fps`` times a second; ``draw(end)`` last."""
 
     def __init__(self, draw: Callable[[float], None], fps: float = 30.0,
-                 on_error: Callable[[BaseException], None] | None = None) -> None:
+                 on_error: Callable[[BaseException], None] | None = None,
+                 ready: Callable[[], bool] | None = None, max_wait: float = 2.0) -> None:
         self.draw = draw
         self.fps = fps
+        self.ready = ready  # may the next frame be drawn? (the browser drew the last one)
+        self.max_wait = max_wait  # ... but never wait longer than this for it
         self.on_error = on_error  # a task's exception is otherwise lost on the event loop
         self.task: asyncio.Task | None = None
         self.frames = 0  # frames drawn by the last (or current) replay
@@ -74,6 +80,11 @@ class LivePlayer:
         try:
             for _ in self._frames(begin, end, speed):
                 await asyncio.sleep(self._pause)
+                if self.ready is not None:
+                    waited = 0.0
+                    while not self.ready() and waited < self.max_wait:
+                        await asyncio.sleep(0.005)  # the kernel reads the browser's reply
+                        waited += 0.005
         except Exception as exc:  # noqa: BLE001 - shown to the learner, then re-raised
             if self.on_error is None:
                 raise

@@ -3,10 +3,14 @@
 A FigureWidget sends the browser the properties a Python-side change touches. Assigning a new
 layout sends only the keys the new layout has, so a key the new run leaves out (a switch line,
 an annotation) would stay on screen: the stale "switch at 7.15 s" of issue 15. The dashboards'
-specs therefore set every layout key they use on every frame, and :func:`sync_figure` applies
-them in one ``batch_update``: traces are updated in place while the run keeps the same traces
-(a live run keeps them from its first frame to its last), and replaced only when the structure
-changes (a new run with other categories, compare mode on or off).
+specs therefore set every layout key they use on every frame, and :func:`update_in_place`
+applies them in one ``batch_update`` (one ``Plotly.update`` in the browser) while the traces keep
+their structure; a live run keeps it from its first frame to its last.
+
+When the structure changes (a run with other categories, compare mode on or off) the dashboard
+puts a new FigureWidget in place of the old one instead of deleting and adding traces: in the
+browser a delete + add + update sequence on one plot could leave the new traces drawn with the
+old ones' data (seen in the browser test), while a new widget view draws the figure from scratch.
 """
 
 from __future__ import annotations
@@ -14,36 +18,36 @@ from __future__ import annotations
 from typing import Any
 
 
-def _schema(trace: dict[str, Any]) -> tuple:
-    return (trace.get("type", "scatter"), trace.get("xaxis") or "x", trace.get("yaxis") or "y",
-            trace.get("fill"), trace.get("orientation"))
+def schema(spec: dict[str, Any]) -> list[tuple]:
+    """The structure of a figure spec: each trace's type, axes, fill and orientation."""
+    return [(t.get("type", "scatter"), t.get("xaxis") or "x", t.get("yaxis") or "y",
+             t.get("fill"), t.get("orientation")) for t in spec["data"]]
 
 
-def _schema_of(obj) -> tuple:
-    """The same key for a trace already in a figure (without copying its data)."""
-    return (obj.type, obj.xaxis or "x", obj.yaxis or "y", obj["fill"] if "fill" in obj else None,
-            obj["orientation"] if "orientation" in obj else None)
+def new_figure(spec: dict[str, Any]):
+    """A FigureWidget showing ``spec``, remembering its structure for :func:`update_in_place`."""
+    import plotly.graph_objects as go
+
+    widget = go.FigureWidget(spec)
+    widget._ovlab_schema = schema(spec)
+    return widget
 
 
-def sync_figure(widget, spec: dict[str, Any], *, template: bool | None = None) -> bool:
-    """Make ``widget`` (a ``go.FigureWidget``) show ``spec``; True if its traces were rebuilt.
+def update_in_place(widget, spec: dict[str, Any]) -> bool:
+    """Make ``widget`` show ``spec`` with one update message; False, leaving the widget
+    untouched, if the traces' structure differs from the spec it was made or last updated with
+    (make a new widget then: :func:`new_figure`).
 
-    The layout's ``template`` is sent only when the traces are rebuilt (or ``template=True``):
-    it is large and never changes within a run.
+    The structure is compared with the spec's, never read back from the widget: once a browser
+    has drawn it, a FigureWidget reports plotly.js defaults (``fill: "none"``...) for what the
+    spec left unset. The layout's ``template`` is not resent: it is large and never changes
+    within a dashboard.
     """
-    data = spec["data"]
-    layout = dict(spec["layout"])
-    same = len(widget.data) == len(data) and all(
-        _schema_of(old) == _schema(new) for old, new in zip(widget.data, data,
-                                                                         strict=True))
-    if same and not template:
-        layout.pop("template", None)
+    if getattr(widget, "_ovlab_schema", None) != schema(spec):
+        return False
+    layout = {k: v for k, v in spec["layout"].items() if k != "template"}
     with widget.batch_update():
-        if same:
-            for old, new in zip(widget.data, data, strict=True):
-                old.update({k: v for k, v in new.items() if k != "type"}, overwrite=True)
-        else:
-            widget.data = []
-            widget.add_traces(data)
+        for old, new in zip(widget.data, spec["data"], strict=True):
+            old.update({k: v for k, v in new.items() if k != "type"}, overwrite=True)
         widget.layout.update(layout, overwrite=True)
-    return not same
+    return True

@@ -138,3 +138,14 @@ def test_the_dashboard_figures_have_static_pngs(tput, gpu_timeline, timeout100):
         assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 20_000
     png = to_png(compare_figure(tput[2], timeout100[2]))
     assert len(png) > 20_000
+
+
+def test_the_switch_line_appears_when_the_switch_happens(tput):
+    _core, _result, view, _a = tput
+    t = view.switch[0] + 0.001  # no request has completed on the GPU yet
+    cut = view.at(t)
+    assert cut.switch_index is None
+    spec = latency_dashboard_spec(cut, view)
+    assert _switch_notes(spec) == ["switch to GPU.0 (t = 14.51 s)"]
+    line = next(s for s in spec["layout"]["shapes"] if s["type"] == "line")
+    assert line["x0"] == len(cut.frame)  # where the next completion will be drawn

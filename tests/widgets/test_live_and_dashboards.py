@@ -10,7 +10,7 @@ import pytest
 
 import ovlab
 from ovlab.widgets.live import LivePlayer
-from ovlab.widgets.sync import sync_figure
+from ovlab.widgets.sync import new_figure, update_in_place
 
 
 def test_the_player_draws_at_most_fps_frames_a_second_and_ends_at_the_end():
@@ -40,19 +40,33 @@ def test_a_replay_on_the_event_loop_can_be_cancelled():
     assert 2 <= len(seen) <= 12 and max(seen) < 10.0
 
 
-def test_sync_clears_what_a_new_layout_leaves_out():
+def test_an_update_clears_what_a_new_layout_leaves_out():
     import plotly.graph_objects as go
 
-    w = go.FigureWidget()
     line = dict(type="line", x0=1, x1=1, y0=0, y1=1)
-    sync_figure(w, {"data": [dict(type="scatter", x=[1, 2], y=[3, 4])],
-                    "layout": dict(shapes=[line], annotations=[dict(text="switch", x=1, y=1)])})
+    w = new_figure({"data": [dict(type="scatter", x=[1, 2], y=[3, 4])],
+                    "layout": dict(shapes=[line], annotations=[dict(text="s", x=1, y=1)])})
     assert len(w.layout.shapes) == 1
-    rebuilt = sync_figure(w, {"data": [dict(type="scatter", x=[5], y=[6])],
-                              "layout": dict(shapes=[], annotations=[])})
-    assert not rebuilt and w.layout.shapes == () and w.layout.annotations == ()
-    assert list(w.data[0].x) == [5]
-    assert sync_figure(w, {"data": [dict(type="bar", x=[1], y=[1])], "layout": {}})
+    assert update_in_place(w, {"data": [dict(type="scatter", x=[5], y=[6])],
+                               "layout": dict(shapes=[], annotations=[])})
+    assert w.layout.shapes == () and w.layout.annotations == () and list(w.data[0].x) == [5]
+    bar = {"data": [dict(type="bar", x=[1], y=[1])], "layout": {}}
+    assert not update_in_place(w, bar) and w.data[0].type == "scatter"  # untouched
+    # what a browser reports back (plotly.js defaults) does not make the structure "differ"
+    w.data[0]._prop_defaults["fill"] = "none"
+    assert update_in_place(w, {"data": [dict(type="scatter", x=[7], y=[8])], "layout": {}})
+    assert not update_in_place(go.FigureWidget(), {"data": [], "layout": {}})  # not ours
+
+
+def test_runs_restyle_one_figure_and_only_compare_mode_makes_a_new_one():
+    d = ovlab.widgets.TimelineDashboard(niter=20)
+    first = d.figure
+    d.knobs.timeout.value = 1050
+    d.knobs.hint.value = "LATENCY"  # other categories: the same traces (one per device and
+    d.knobs.device.value = "AUTO"  # batch status), restyled
+    assert d.figure is first
+    d.knobs.compare.value = "side by side"  # other panels: a new widget in the same place
+    assert d.figure is not first and d.widget.children[-1] is d.figure
 
 
 @pytest.fixture(scope="module")
