@@ -149,8 +149,8 @@ def add_histograms(panel: Panel, view, full, *, top: float, hist_axes: tuple[str
         ox, oy = np.array([]), np.array([])
         if other is not None:
             counts, _ = jitter.histogram(other.frame["latency"].to_numpy() * scale, edges)
-            ox, oy = jitter.outline(counts, edges)
-            panel.count_max = max(panel.count_max, float(counts.max()) if len(counts) else 0.0)
+            ox, oy = jitter.outline(counts, edges)  # the count axis follows this run: the
+            # outline of a run with a taller bin is cut at its top
         panel.traces.append(dict(
             type="scatter", x=ox, y=oy, mode="lines", xaxis=hx, yaxis=hy, name=f"{name} histogram",
             line=dict(color=color, width=1.2, dash="dot" if name != "A" else "solid"),

@@ -49,7 +49,7 @@ class Dashboard:
                            allow_batching=allow_batching, timeout=timeout,
                            num_requests=num_requests, interval=interval, niter=niter,
                            x_axis=self.x_axis_choice)
-        self.summary = widgets.HTML(layout=widgets.Layout(margin="4px 0 0 8px"))
+        self.summary = widgets.HTML(layout=widgets.Layout(margin="4px 0 0 8px", min_height="84px"))
         self.figure = go.FigureWidget()
         self.result = None  # the ExperimentResult on screen
         self.core = None  # the Core it ran on

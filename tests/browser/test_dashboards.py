@@ -268,7 +268,7 @@ def _live_run(page, dash, root, shot_dir, stem) -> dict:
     dash.get_by_role("button", name="THROUGHPUT", exact=True).click()
     _title_has(page, root, "title.includes('AUTO THROUGHPUT · running: t = ') && "
                "parseFloat(title.split('running: t = ')[1]) < 14", 30_000)  # still compiling
-    _shot(dash, shot_dir, f"{stem}-live-compiling.png")
+    _shot(dash, shot_dir, f"{stem}-live.png")
     _title_has(page, root, "title.includes('THROUGHPUT') && !title.includes('running')")
     page.wait_for_timeout(300)
     rec = page.evaluate("() => { clearInterval(window.__ovlab.timer); return window.__ovlab; }")
