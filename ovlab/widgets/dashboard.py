@@ -65,6 +65,7 @@ class Dashboard:
         self.player = LivePlayer(self._frame, fps, on_error=self._replay_failed,
                                  ready=self.clock.caught_up)
         self._runs: OrderedDict[tuple, tuple] = OrderedDict()
+        self._probe = None
         for w in self.knobs.experiment:
             w.observe(self._on_change, names="value")
         for w in self.knobs.view:
@@ -108,14 +109,16 @@ class Dashboard:
         from ..runtime.core import Core
 
         self.player.cancel()
-        core = Core(self.platform, seed=self.seed)
+        if self._probe is None:  # a Core only asked about devices (which knobs are inert)
+            self._probe = Core(self.platform, seed=self.seed)
         device = self.knobs.device.value
-        self.knobs.grey_out(inert_knobs(core, self.model, device, self.config()))
+        self.knobs.grey_out(inert_knobs(self._probe, self.model, device, self.config()))
         key = self._settings()
         if key in self._runs:  # the same settings give the same run: no need to simulate
             self._runs.move_to_end(key)
             core, result, full, analytic = self._runs[key]
         else:
+            core = Core(self.platform, seed=self.seed)
             try:
                 result = self._experiment(core)
             except RuntimeError as exc:
