@@ -52,6 +52,9 @@ labs: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_runtime.py
 	$(BIN)/python benchmarks/bench_models.py
+	$(BIN)/python benchmarks/bench_ir.py
+	$(BIN)/python benchmarks/bench_soak.py
+	$(BIN)/python benchmarks/bench_aipc.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check ovlab tests benchmarks

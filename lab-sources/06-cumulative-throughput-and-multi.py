@@ -18,10 +18,20 @@
 #   synchronous loop gets nothing from these hints (A09).
 # - Per-device settings through `DEVICE_PROPERTIES` and how they change each device's workers
 #   (A15).
+# - MULTI is deprecated: every `MULTI` call below sits beside its `AUTO` + CUMULATIVE_THROUGHPUT
+#   twin, and the two do the same (claim N25).
 #
 # **Why it matters.** CTPUT and MULTI are how you use every accelerator of a machine from one
 # compiled model. They only pay off if the application keeps enough requests in flight, and the
 # order of the device list decides who does the work at light load.
+#
+# **MULTI is deprecated.** Since 2024 the Multi-Device page of the OpenVINO docs opens with a
+# warning box: *"The Multi-device execution mode described has been deprecated and this article
+# will be removed in the future. You can use the CUMULATIVE_THROUGHPUT option ... instead"*, and
+# the 2025 Supported Devices page no longer lists MULTI among the modes. The plugin is still
+# registered in the 2026.4.1 wheel (`FULL_DEVICE_NAME` reads `'MULTI'`), and in the code MULTI is
+# AUTO's cumulative scheduler: `MULTI:<list>` is `AUTO:<list>` with the CUMULATIVE_THROUGHPUT
+# hint. New code should write the AUTO form; this lab shows both, side by side.
 
 # %% [markdown]
 # ## Setup
@@ -127,7 +137,7 @@ print(f"returned at {batched_core.clock.now:.2f} s; OPTIMAL_NUMBER_OF_INFER_REQU
 print({name: p["OPTIMAL_NUMBER_OF_INFER_REQUESTS"] for name, p in per_device.items()})
 
 # %% [markdown]
-# ## 2. Device lists, and MULTI
+# ## 2. Device lists, and MULTI (deprecated)
 #
 # The same mode with an explicit list, and `MULTI`, which always runs this way. Differences to
 # look for:
@@ -135,30 +145,40 @@ print({name: p["OPTIMAL_NUMBER_OF_INFER_REQUESTS"] for name, p in per_device.ite
 #   (its log says `User set perf_hint:LATENCY, but MULTI supports THROUGHPUT only`).
 # - An explicit list keeps your order. On the laptop, `MULTI:GPU,CPU` is the classic "GPU first,
 #   CPU when the GPU is busy", while plain `AUTO` + CTPUT starts with the CPU.
+#
+# Each `MULTI` row is followed by its AUTO twin (`"= MULTI"` in the last column). MULTI passes a
+# hint you give it on to the devices; AUTO + CTPUT always gives them THROUGHPUT, so the twin of
+# `MULTI` + LATENCY hands the GPUs LATENCY through `device.properties` (section 6).
 
 # %%
 laptop = ov.Core("laptop", seed=0)
-cases = [(core, "AUTO:GPU.0,GPU.1,GPU.2", CTPUT, "CUMULATIVE_THROUGHPUT"),
-         (core, "MULTI:GPU.0,GPU.1,GPU.2", NO_BATCH, "-"),
+GPU_LATENCY = {device.properties: {"GPU": {hints.performance_mode: "LATENCY"}}}
+cases = [(core, "AUTO:GPU.0,GPU.1,GPU.2", CTPUT, "CUMULATIVE_THROUGHPUT", ""),
+         (core, "MULTI:GPU.0,GPU.1,GPU.2", NO_BATCH, "-", ""),
+         (core, "AUTO:GPU.0,GPU.1,GPU.2", CTPUT, "CUMULATIVE_THROUGHPUT", "= MULTI"),
          (core, "MULTI:GPU.0,GPU.1,GPU.2", {**NO_BATCH, hints.performance_mode: "LATENCY"},
-          "LATENCY"),
-         (laptop, "AUTO", CTPUT, "CUMULATIVE_THROUGHPUT"),
-         (laptop, "MULTI:GPU,CPU", NO_BATCH, "-")]
+          "LATENCY", ""),
+         (core, "AUTO:GPU.0,GPU.1,GPU.2", {**CTPUT, **GPU_LATENCY},
+          "CUMULATIVE_THROUGHPUT + GPU LATENCY", "= MULTI"),
+         (laptop, "AUTO", CTPUT, "CUMULATIVE_THROUGHPUT", ""),
+         (laptop, "MULTI:GPU,CPU", NO_BATCH, "-", ""),
+         (laptop, "AUTO:GPU,CPU", CTPUT, "CUMULATIVE_THROUGHPUT", "= MULTI")]
 rows = []
-for machine, name, config, given in cases:
+for machine, name, config, given, twin in cases:
     m = machine.compile_model(googlenet, name, config)
     rows.append({"platform": machine.platform.name, "device": name, "hint given": given,
                  "PERFORMANCE_HINT": m.get_property(hints.performance_mode).name,
                  "EXECUTION_DEVICES": m.get_property(props.execution_devices),
                  "OPTIMAL_NUMBER_OF_INFER_REQUESTS":
-                     m.get_property(props.optimal_number_of_infer_requests)})
+                     m.get_property(props.optimal_number_of_infer_requests), "twin": twin})
 pd.DataFrame(rows)
 
 # %% [markdown]
 # `MULTI` with LATENCY reports THROUGHPUT but asks for fewer requests: the LATENCY hint reached the
 # GPUs (1 stream, 1 request each). `MULTI` is, in the words of the benchmark tool's docs, "a
 # legacy tool and currently is just a mapping of the AUTO plugin"; AUTO + CTPUT is the current
-# way.
+# way, and each twin asks for the same devices and requests. Only `PERFORMANCE_HINT` tells them
+# apart: THROUGHPUT for MULTI, CUMULATIVE_THROUGHPUT for AUTO.
 
 # %% [markdown]
 # ## 3. DEVICE_PRIORITY and ROUND_ROBIN
@@ -174,11 +194,10 @@ pd.DataFrame(rows)
 # GPU's ~330 per second and less than three GPUs'), on `MULTI:GPU.0,GPU.1,GPU.2`.
 
 # %%
-def paced_run(policy, n=60, interval_ms=2.0):
+def paced_run(policy, n=60, interval_ms=2.0, name="MULTI:GPU.0,GPU.1,GPU.2", config=NO_BATCH):
     """A fresh multi-gpu Core; n requests every interval_ms through an AsyncInferQueue."""
     machine = ov.Core("multi-gpu", seed=0)
-    multi = machine.compile_model(googlenet, "MULTI:GPU.0,GPU.1,GPU.2",
-                                  {**NO_BATCH, intel_auto.schedule_policy: policy})
+    multi = machine.compile_model(googlenet, name, {**config, intel_auto.schedule_policy: policy})
     queue = ov.AsyncInferQueue(multi)  # 12 jobs
     for i in range(n):
         queue.start_async(userdata=i)
@@ -188,20 +207,26 @@ def paced_run(policy, n=60, interval_ms=2.0):
 
 
 runs = {policy: paced_run(policy) for policy in ["DEVICE_PRIORITY", "ROUND_ROBIN"]}
+# MULTI is deprecated: the same runs with AUTO + CUMULATIVE_THROUGHPUT
+auto_runs = {policy: paced_run(policy, name="AUTO:GPU.0,GPU.1,GPU.2", config=CTPUT)
+             for policy in runs}
 
 # %%
 rows = []
-for policy, machine in runs.items():
-    frame = machine.trace.to_frame()
-    counts = frame["device"].value_counts()
-    rows.append({"SCHEDULE_POLICY": policy,
-                 **{dev: int(counts.get(dev, 0)) for dev in ["GPU.0", "GPU.1", "GPU.2"]},
-                 "mean latency (ms)": round(frame["latency"].mean() * 1000, 1),
-                 "max latency (ms)": round(frame["latency"].max() * 1000, 1)})
-pd.DataFrame(rows).set_index("SCHEDULE_POLICY")
+for label, by_policy in [("MULTI:GPU.0,GPU.1,GPU.2", runs),
+                         ("AUTO:GPU.0,GPU.1,GPU.2 + CTPUT", auto_runs)]:
+    for policy, machine in by_policy.items():
+        frame = machine.trace.to_frame()
+        counts = frame["device"].value_counts()
+        rows.append({"compiled on": label, "SCHEDULE_POLICY": policy,
+                     **{dev: int(counts.get(dev, 0)) for dev in ["GPU.0", "GPU.1", "GPU.2"]},
+                     "mean latency (ms)": round(frame["latency"].mean() * 1000, 1),
+                     "max latency (ms)": round(frame["latency"].max() * 1000, 1)})
+pd.DataFrame(rows).set_index(["SCHEDULE_POLICY", "compiled on"]).sort_index()
 
 # %% [markdown]
-# DEVICE_PRIORITY keeps GPU.0 busy with all four of its workers and spills to GPU.1 only when
+# Each policy gives the same placement and latencies on MULTI and on its AUTO twin. DEVICE_PRIORITY
+# keeps GPU.0 busy with all four of its workers and spills to GPU.1 only when
 # GPU.0 has none idle; GPU.2 never runs. ROUND_ROBIN gives each GPU a third. Each GPU runs 2
 # streams, so GPU.0's third and fourth worker wait behind the first two: DEVICE_PRIORITY pays that
 # in latency, and leaves GPU.2 free for something else (another model, or idle and cool).
@@ -222,7 +247,8 @@ for policy, machine in runs.items():
 # waits for a free job), and we count the inferences that finished in that time. Three compiled
 # models:
 # - `GPU.0` alone, with THROUGHPUT (4 requests);
-# - `MULTI:GPU.0,GPU.1,GPU.2,CPU`: every device, GPUs first (4 + 4 + 4 + 16 = 28 requests);
+# - `MULTI:GPU.0,GPU.1,GPU.2,CPU`: every device, GPUs first (4 + 4 + 4 + 16 = 28 requests), and
+#   its AUTO twin `AUTO:GPU.0,GPU.1,GPU.2,CPU` + CTPUT (dashed: the same curve);
 # - plain `AUTO` + CTPUT: the same devices, CPU first.
 
 # %%
@@ -244,6 +270,8 @@ models = {"GPU.0 alone (THROUGHPUT)": core.compile_model(
               googlenet, "GPU.0", {hints.performance_mode: "THROUGHPUT", **NO_BATCH}),
           "MULTI:GPU.0,GPU.1,GPU.2,CPU": core.compile_model(
               googlenet, "MULTI:GPU.0,GPU.1,GPU.2,CPU", NO_BATCH),
+          "AUTO:GPU.0,GPU.1,GPU.2,CPU + CTPUT": core.compile_model(  # MULTI's twin
+              googlenet, "AUTO:GPU.0,GPU.1,GPU.2,CPU", CTPUT),
           "AUTO + CTPUT (CPU first)": compiled}
 in_flight = [1, 2, 4, 8, 12, 16, 20, 24, 28, 32, 40, 48]
 curves = pd.DataFrame({label: [throughput(core, m, n) for n in in_flight]
@@ -253,7 +281,9 @@ curves.round(0).astype(int).transpose()
 # %%
 fig = go.Figure()
 for label in curves.columns:
-    fig.add_trace(go.Scatter(x=curves.index, y=curves[label], mode="lines+markers", name=label))
+    dash = "dash" if label.startswith("AUTO:GPU.0") else None  # MULTI's twin: drawn on top of it
+    fig.add_trace(go.Scatter(x=curves.index, y=curves[label], mode="lines+markers", name=label,
+                             line=dict(dash=dash)))
 fig.update_layout(title="GoogLeNet-v1 on multi-gpu: throughput vs requests in flight",
                   xaxis_title="requests in flight (AsyncInferQueue jobs)",
                   yaxis_title="throughput (inferences / simulated s)", legend_title="compiled on",
@@ -265,7 +295,8 @@ ov.viz.show(fig)
 # - One GPU is nearly saturated by one request in flight and fully by 2 (its 2 streams keep it
 #   busy between inferences); more requests only queue.
 # - `MULTI` with the GPUs first grows by one GPU's worth for every 4 more requests, and saturates
-#   near the sum of all devices once its 28 workers are busy.
+#   near the sum of all devices once its 28 workers are busy. Its AUTO twin gives the same
+#   numbers.
 # - Plain `AUTO` + CTPUT is *slow* at light load: DEVICE_PRIORITY sends everything to the CPU
 #   first, which THROUGHPUT split into 16 streams, each with 1/16 of the cores. The GPUs only get
 #   work beyond 16 requests in flight. Same devices, same total: the order decides the light-load
@@ -316,8 +347,8 @@ for name, config in [("GPU", {}), ("MULTI:GPU,CPU", NO_BATCH), ("AUTO:GPU,CPU", 
 pd.DataFrame(rows).set_index("device")
 
 # %% [markdown]
-# The synchronous loop on `MULTI:GPU,CPU` runs every inference on the GPU, one at a time: no faster
-# than the GPU alone, and the CPU never works. On plain `AUTO` + CTPUT it is much slower: each
+# The synchronous loop on `MULTI:GPU,CPU`, and on its twin `AUTO:GPU,CPU` + CTPUT, runs every
+# inference on the GPU, one at a time: no faster than the GPU alone, and the CPU never works. On plain `AUTO` + CTPUT it is much slower: each
 # inference goes to the CPU (first in the list), on one of its 4 THROUGHPUT streams. With an
 # `AsyncInferQueue` of the optimal size both devices work and the throughput adds up. (In ovlab's
 # cost model a CPU stream owns its share of the cores even when the others are idle, while GPU
@@ -378,7 +409,8 @@ for i, r in enumerate(requests):
 #   and `OPTIMAL_NUMBER_OF_INFER_REQUESTS` is the sum of the devices' numbers.
 # - Plain `AUTO` + CTPUT keeps the `available_devices` order, so the CPU comes first; the
 #   documented "CPU is removed with more than two GPUs" is not in the code.
-# - `MULTI:<list>` is the same scheduler; it reports THROUGHPUT.
+# - `MULTI:<list>` is the same scheduler; it reports THROUGHPUT. It is deprecated: write
+#   `AUTO:<list>` with CUMULATIVE_THROUGHPUT (and `device.properties` for a hint of your own).
 # - DEVICE_PRIORITY fills the first device's workers before using the next; ROUND_ROBIN rotates.
 # - The devices only add up with enough requests in flight: use an `AsyncInferQueue` sized by
 #   `OPTIMAL_NUMBER_OF_INFER_REQUESTS`. A synchronous loop gains nothing, and can lose.
@@ -412,6 +444,7 @@ answer = None  # an int
 # %%
 _c = ov.Core("multi-gpu", seed=0)
 _m = _c.compile_model(googlenet, "MULTI:GPU.0,GPU.1,GPU.2", NO_BATCH)
+# MULTI is deprecated; its twin: _c.compile_model(googlenet, "AUTO:GPU.0,GPU.1,GPU.2", CTPUT)
 _requests = [_m.create_infer_request() for _ in range(10)]
 for _r in _requests:
     _r.start_async()
@@ -433,6 +466,7 @@ answer = None  # an int
 def _devices_used(n):
     c = ov.Core("multi-gpu", seed=0)
     m = c.compile_model(googlenet, "MULTI:GPU.0,GPU.1,GPU.2,CPU", NO_BATCH)
+    # MULTI is deprecated; its twin: "AUTO:GPU.0,GPU.1,GPU.2,CPU" with CTPUT
     reqs = [m.create_infer_request() for _ in range(n)]
     for r in reqs:
         r.start_async()

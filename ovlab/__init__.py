@@ -38,10 +38,17 @@ def compile_model(model, device_name: str | None = None, config: dict | None = N
     return Core().compile_model(model, device_name, config)
 
 
+_FILE_FUNCTIONS = ("save_model", "serialize", "tensor_from_file")
+
+
 def __getattr__(name: str):
+    if name in _FILE_FUNCTIONS:  # model files (ovlab.frontends), loaded on first use
+        from . import frontends
+
+        return getattr(frontends, name)
     # submodules that load lazily (models, plots and widgets are not needed to import ovlab)
     if name in ("opset", "opset13", "zoo", "viz", "widgets", "experiments", "labtools",
-                "benchmark"):
+                "benchmark", "frontends", "workloads"):
         import importlib
 
         return importlib.import_module(f"ovlab.{name}")
@@ -51,5 +58,6 @@ def __getattr__(name: str):
 __all__ = [
     "AsyncInferQueue", "CompiledModel", "Core", "DeviceSpec", "InferRequest", "Model",
     "OVDict", "PartialShape", "Platform", "ProfilingInfo", "Shape", "Tensor", "Type", "Version",
-    "compile_model", "get_version", "preset", "properties",
+    "compile_model", "get_version", "preset", "properties", "save_model", "serialize",
+    "tensor_from_file",
 ]

@@ -15,6 +15,7 @@ API_SOURCES = {
     "compile_model_path": "src/inference/src/cpp/core.cpp:132",
     "core.get_property": "src/inference/src/cpp/core.cpp:268",
     "core.set_property": "src/inference/src/cpp/core.cpp:264",
+    "core.set_property_core": "src/inference/src/cpp/core.cpp:260",  # set_property({...})
     "query_model": "src/inference/src/cpp/core.cpp:256",
     "get_versions": "src/inference/src/cpp/core.cpp:77",
     "compiled.get_property": "src/inference/src/cpp/compiled_model.cpp:140",
@@ -22,6 +23,8 @@ API_SOURCES = {
     "infer": "src/inference/src/cpp/infer_request.cpp:117",
     "infer.set_tensor": "src/inference/src/cpp/infer_request.cpp:67",
     "infer.port": "src/inference/src/cpp/infer_request.cpp:189",
+    "read_model": "src/inference/src/cpp/core.cpp:84",
+    "read_model_bytes": "src/inference/src/cpp/core.cpp:105",
 }
 
 # Lines that sit between the API line and the plugin's own line.
@@ -30,6 +33,7 @@ PLUGIN_LINE = {
     "query_model": "src/inference/src/dev/plugin.cpp:70",
     "core.get_property": "src/inference/src/dev/plugin.cpp:112",
     "core.set_property": "src/inference/src/dev/plugin.cpp:49",
+    "core.set_property_core": "src/inference/src/dev/plugin.cpp:49",
 }
 CORE_IMPL = "src/inference/src/dev/core_impl.cpp:706"
 

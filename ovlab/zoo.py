@@ -5,17 +5,24 @@ Zoo IRs: ``conv1/7x7_s2``, ``inception_3a/1x1``, ``loss3/classifier``, ``prob``)
 the FLOPs and bytes every simulated device is timed with. GoogLeNet v1 has its 9 inception
 blocks and LRN layers (~1.6 GMAC at 224x224), AlexNet its grouped convolutions (227x227),
 SqueezeNet 1.1 its fire modules (227x227), ResNet-50 its 16 bottleneck blocks (224x224, batch
-norm folded into the convolutions as in an inference IR).
+norm folded into the convolutions as in an inference IR), MobileNet-v2 its 17 inverted residual
+blocks with depthwise GroupConvolutions and ReLU6 as Clamp(0, 6) (224x224, ~0.3 GMAC, Caffe
+names as in the Open Model Zoo IR), YOLOv3-tiny the yolo-v3-tiny-tf topology up to its two
+output convolutions (416x416, LeakyReLU as PRelu, MaxPool, nearest Interpolate, Concat; Keras
+names, ``conv2d_9`` and ``conv2d_12`` out), and bert-tiny the BERT encoder of
+google/bert_uncased_L-2_H-128_A-2 (token ids in, Gather embeddings, 2 layers of MatMul attention
+with 2 heads, Softmax, MVN layer norm, Gelu, a pooler and a 2-class head; sequence 128).
 
 What is not: the weights are random (He-style, seeded from the model name, so every run and
 every process gets the same numbers), not trained, so the "classes" mean nothing. The scale is
 kept so that activations stay far from float16's range limit (residual branches start small)
-and the top-1 class of a given input is the same in f32 and f16. Inputs are expected to be
-roughly zero-mean, unit-scale (``sample_input`` makes one).
+and the top-1 class of a given input is the same in f32 and f16. Image inputs are expected to be
+roughly zero-mean, unit-scale; bert-tiny takes int64 token ids (``sample_input`` makes either).
 
-Precisions: ``"FP32"``; ``"FP16"`` (parameter, weights and results in f16); ``"INT8"`` (an FP32
-model with FakeQuantize on the activations and weights of every convolution and matmul, like
-POT/NNCF output; activation ranges are calibrated min/max on ``sample_input``).
+Precisions: ``"FP32"``; ``"FP16"`` (float parameters, weights and results in f16); ``"INT8"``
+(an FP32 model with FakeQuantize on the activations and weights of every convolution and
+fully-connected matmul, like POT/NNCF output; activation ranges are calibrated min/max on
+``sample_input``).
 
 ``load`` caches each built model and returns clones, so loading is cheap. ``build`` makes the
 same network with another opset module, e.g. ``build("googlenet-v1", opset=openvino.opset13,
@@ -69,8 +76,8 @@ class _Net:
     def bias(self, n: int) -> np.ndarray:
         return (self.rng.random(n, dtype=np.float32) - np.float32(0.5)) * np.float32(0.02)
 
-    def param(self, shape: list[int], name: str = "data") -> Any:
-        return self.ops.parameter(shape, self.dtype, name=name)
+    def param(self, shape: list[int], name: str = "data", dtype: Any = None) -> Any:
+        return self.ops.parameter(shape, dtype or self.dtype, name=name)
 
     def _quantize_input(self, x: Any, layer: str) -> Any:
         self.quantized.append((layer, x))
@@ -94,8 +101,10 @@ class _Net:
                                       name=f"{layer}/fq_weights").output(0)
 
     def conv(self, x: Any, cout: int, k: int, name: str, s: int = 1, p: int = 0,
-             relu: str | None = None, groups: int = 1, gain: float = 1.0) -> Any:
-        """Convolution + bias (+ ReLU); He weights scaled by ``gain``."""
+             relu: str | None = None, groups: int = 1, gain: float = 1.0,
+             act: str = "relu") -> Any:
+        """Convolution + bias (+ an activation named ``relu``: ``act`` "relu", "relu6" as
+        Clamp(0, 6), or "leaky" as PRelu with slope 0.1); He weights scaled by ``gain``."""
         cin = x.get_shape()[1]
         fan_in = cin // groups * k * k
         w = self.he((cout, cin // groups, k, k), fan_in, gain)
@@ -110,22 +119,43 @@ class _Net:
                                            name=name)
         y = self.ops.add(y, self.const(b.reshape(1, cout, 1, 1), f"{name}/biases"),
                          name=f"{name}/add_bias")
-        return self.relu(y, relu)
+        return self.activation(y, relu, act)
 
-    def fc(self, x: Any, cout: int, name: str, relu: str | None = None) -> Any:
-        """MatMul (weights stored [out, in], transpose_b) + bias (+ ReLU)."""
-        cin = x.get_shape()[1]
-        w = self.he((cout, cin), cin)
+    def fc(self, x: Any, cout: int, name: str, relu: str | None = None, gain: float = 1.0,
+           act: str = "relu") -> Any:
+        """MatMul on the last axis (weights stored [out, in], transpose_b) + bias (+ act)."""
+        cin = x.get_shape()[-1]
+        w = self.he((cout, cin), cin, gain)
         b = self.bias(cout)
         xq = self._quantize_input(x, name)
         y = self.ops.matmul(xq, self._weights(w, name), False, True, name=name)
-        y = self.ops.add(y, self.const(b.reshape(1, cout), f"{name}/biases"),
+        rank = len(x.get_shape())
+        y = self.ops.add(y, self.const(b.reshape((1,) * (rank - 1) + (cout,)), f"{name}/biases"),
                          name=f"{name}/add_bias")
-        return self.relu(y, relu)
+        return self.activation(y, relu, act)
 
     def relu(self, x: Any, name: str | None) -> Any:
-        node = self.ops.relu(x, name=name) if name else x
-        return node.output(0) if hasattr(node, "output") else node
+        return self.activation(x, name, "relu")
+
+    def activation(self, x: Any, name: str | None, act: str) -> Any:
+        if not name:
+            return x.output(0) if hasattr(x, "output") else x
+        if act == "relu":
+            node = self.ops.relu(x, name=name)
+        elif act == "relu6":
+            node = self.ops.clamp(x, 0.0, 6.0, name=name)
+        elif act == "leaky":
+            node = self.ops.prelu(x, self.const(np.array([0.1]), f"{name}/alpha"), name=name)
+        elif act == "tanh":
+            node = self.ops.tanh(x, name=name)
+        elif act == "gelu":
+            node = self.ops.gelu(x, "erf", name=name)
+        else:
+            raise ValueError(f"unknown activation {act!r}")
+        return node.output(0)
+
+    def ints(self, values: Any, name: str) -> Any:
+        return self.ops.constant(np.array(values, dtype=np.int64), name=name)
 
     def maxpool(self, x: Any, k: int, s: int, name: str, p: int = 0, ceil: bool = True) -> Any:
         return self.ops.max_pool(x, [s, s], [1, 1], [p, p], [p, p], [k, k],
@@ -260,9 +290,166 @@ def _mlp(n: _Net, model_cls: Callable[..., Any]) -> Any:
     return n.head(n.fc(x, 4, "fc2"), model_cls, data, "mlp")
 
 
+# MobileNet-v2 1.0: (expansion t, output channels c, repeats n, first stride s) per stage,
+# with the Caffe block names of the Open Model Zoo IR (conv2_1 ... conv6_3)
+_MOBILENET_V2 = [(1, 16, 1, 1), (6, 24, 2, 2), (6, 32, 3, 2), (6, 64, 4, 2), (6, 96, 3, 1),
+                 (6, 160, 3, 2), (6, 320, 1, 1)]
+_MOBILENET_NAMES = ["conv2_1", "conv2_2", "conv3_1", "conv3_2", "conv4_1", "conv4_2", "conv4_3",
+                    "conv4_4", "conv4_5", "conv4_6", "conv4_7", "conv5_1", "conv5_2", "conv5_3",
+                    "conv6_1", "conv6_2", "conv6_3"]
+
+
+def _mobilenet_v2(n: _Net, model_cls: Callable[..., Any]) -> Any:
+    data = n.param([1, 3, 224, 224])
+    x = n.conv(data.output(0), 32, 3, "conv1", s=2, p=1, relu="conv1/relu", act="relu6")
+    names = iter(_MOBILENET_NAMES)
+    cin = 32
+    for t, c, reps, stride in _MOBILENET_V2:
+        for i in range(reps):
+            b = next(names)
+            s = stride if i == 0 else 1
+            y = x
+            if t != 1:
+                y = n.conv(y, cin * t, 1, f"{b}/expand", relu=f"{b}/expand/relu", act="relu6")
+            width = cin * t
+            y = n.conv(y, width, 3, f"{b}/dwise", s=s, p=1, groups=width,
+                       relu=f"{b}/dwise/relu", act="relu6")
+            # linear bottleneck: variance-preserving, smaller when it joins a residual sum
+            y = n.conv(y, c, 1, f"{b}/linear", gain=0.4 if s == 1 and cin == c else 0.7)
+            if s == 1 and cin == c:
+                y = n.ops.add(x, y, name=f"block_{b[4:]}").output(0)
+            x, cin = y, c
+    x = n.conv(x, 1280, 1, "conv6_4", relu="conv6_4/relu", act="relu6")
+    x = n.flatten(n.avgpool(x, 7, 1, "pool6"), "pool6/flatten")
+    return n.head(n.fc(x, 1000, "fc7", gain=3.0), model_cls, data, "mobilenet-v2")
+
+
+def _yolo_v3_tiny(n: _Net, model_cls: Callable[..., Any]) -> Any:
+    """yolo-v3-tiny-tf (keras-yolo3's tiny_yolo_body): batch norm folded into the convolutions,
+    LeakyReLU(0.1) as PRelu, 2x2 max pools (the sixth with stride 1 and SAME padding), a
+    nearest x2 upsample and a concat feeding the second head."""
+    data = n.param([1, 3, 416, 416], name="image_input")
+    ids = iter(range(11))
+
+    def dbl(x: Any, cout: int, k: int, idx: int) -> Any:  # DarknetConv2D_BN_Leaky
+        act = next(ids)
+        suffix = f"_{act}" if act else ""
+        return n.conv(x, cout, k, f"conv2d{f'_{idx}' if idx else ''}", p=k // 2,
+                      relu=f"leaky_re_lu{suffix}", act="leaky")
+
+    x = data.output(0)
+    for i, c in enumerate((16, 32, 64, 128)):
+        x = dbl(x, c, 3, i)
+        x = n.maxpool(x, 2, 2, f"max_pooling2d{f'_{i}' if i else ''}", ceil=False)
+    x1 = dbl(x, 256, 3, 4)
+    x = n.maxpool(x1, 2, 2, "max_pooling2d_4", ceil=False)
+    x = dbl(x, 512, 3, 5)
+    x = n.ops.max_pool(x, [1, 1], [1, 1], [0, 0], [1, 1], [2, 2], name="max_pooling2d_5").output(0)
+    x = dbl(x, 1024, 3, 6)
+    x2 = dbl(x, 256, 1, 7)
+    y1 = dbl(x2, 512, 3, 8)
+    y1 = n.conv(y1, 255, 1, "conv2d_9", gain=0.7)
+    x = dbl(x2, 128, 1, 10)
+    size = [2 * d for d in x.get_shape()[2:]]  # UpSampling2D(2): ResizeNearestNeighbor to 26x26
+    x = n.ops.interpolate(x, n.ints(size, "up_sampling2d/size"), "nearest", "sizes",
+                          coordinate_transformation_mode="asymmetric", nearest_mode="floor",
+                          axes=n.ints([2, 3], "up_sampling2d/axes"),
+                          name="up_sampling2d").output(0)
+    x = n.concat([x, x1], "concatenate")
+    y2 = dbl(x, 256, 3, 11)
+    y2 = n.conv(y2, 255, 1, "conv2d_12", gain=0.7)
+    outs = []
+    for y, name in ((y1, "conv2d_9"), (y2, "conv2d_12")):
+        res = n.ops.result(y, name=f"{name}/sink_port_0")
+        res.output(0).set_names({f"{name}/BiasAdd:0"})
+        outs.append(res)
+    return model_cls(outs, [data], "yolo-v3-tiny")
+
+
+# bert-tiny = google/bert_uncased_L-2_H-128_A-2
+BERT = {"vocab": 30522, "hidden": 128, "layers": 2, "heads": 2, "ffn": 512, "positions": 512,
+        "seq": 128, "classes": 2}
+
+
+def _bert_tiny(n: _Net, model_cls: Callable[..., Any]) -> Any:
+    cfg = BERT
+    h, seq = cfg["hidden"], cfg["seq"]
+    ids = n.param([1, seq], name="input_ids", dtype=np.int64)
+    emb = "bert/embeddings"
+
+    def table(rows: int, name: str) -> Any:
+        return n.const(n.he((rows, h), h, 0.5), name)
+
+    x = n.ops.gather(table(cfg["vocab"], f"{emb}/word_embeddings"), ids, n.ints(0, f"{emb}/axis"),
+                     name=f"{emb}/word_embeddings/Gather").output(0)
+    # positions 0..seq-1 and token type 0 are constants: these Gathers fold when compiled
+    pos = n.ops.gather(table(cfg["positions"], f"{emb}/position_embeddings"),
+                       n.ints([list(range(seq))], f"{emb}/position_ids"), n.ints(0, f"{emb}/axis1"),
+                       name=f"{emb}/position_embeddings/Gather")
+    typ = n.ops.gather(table(2, f"{emb}/token_type_embeddings"),
+                       n.ints([[0] * seq], f"{emb}/token_type_ids"), n.ints(0, f"{emb}/axis2"),
+                       name=f"{emb}/token_type_embeddings/Gather")
+    x = n.ops.add(n.ops.add(x, pos, name=f"{emb}/add"), typ, name=f"{emb}/add_1").output(0)
+    x = _layer_norm(n, x, f"{emb}/LayerNorm")
+    for layer in range(cfg["layers"]):
+        x = _bert_layer(n, x, f"bert/encoder/layer.{layer}")
+    first = n.ops.gather(x, n.ints(0, "bert/pooler/first_token"), n.ints(1, "bert/pooler/axis"),
+                         name="bert/pooler/Gather").output(0)
+    pooled = n.fc(first, h, "bert/pooler/dense", relu="bert/pooler/Tanh", act="tanh")
+    logits = n.fc(pooled, cfg["classes"], "classifier", gain=4.0)
+    return n.head(logits, model_cls, ids, "bert-tiny")
+
+
+def _layer_norm(n: _Net, x: Any, name: str) -> Any:
+    """LayerNorm as the OpenVINO IR of a transformer has it: MVN over the hidden axis, then
+    the scale and shift."""
+    h = x.get_shape()[-1]
+    y = n.ops.mvn(x, n.ints([-1], f"{name}/axes"), True, 1e-12, "inside_sqrt",
+                  name=f"{name}/MVN").output(0)
+    gamma = 1.0 + (n.rng.random(h, dtype=np.float32) - 0.5) * 0.2
+    y = n.ops.multiply(y, n.const(gamma.reshape(1, 1, h), f"{name}/weight"),
+                       name=f"{name}/mul").output(0)
+    return n.ops.add(y, n.const(n.bias(h).reshape(1, 1, h), f"{name}/bias"),
+                     name=f"{name}/add").output(0)
+
+
+def _bert_layer(n: _Net, x: Any, name: str) -> Any:
+    cfg = BERT
+    heads, h = cfg["heads"], cfg["hidden"]
+    att = f"{name}/attention"
+
+    def split_heads(t: Any, what: str, order: list[int]) -> Any:
+        t = n.ops.reshape(t, n.ints([0, 0, heads, h // heads], f"{att}/self/{what}/shape"), True,
+                          name=f"{att}/self/{what}/Reshape")
+        return n.ops.transpose(t, n.ints(order, f"{att}/self/{what}/order"),
+                               name=f"{att}/self/{what}/Transpose").output(0)
+
+    q = split_heads(n.fc(x, h, f"{att}/self/query", gain=0.7), "query", [0, 2, 1, 3])
+    k = split_heads(n.fc(x, h, f"{att}/self/key", gain=0.7), "key", [0, 2, 1, 3])
+    v = split_heads(n.fc(x, h, f"{att}/self/value", gain=0.7), "value", [0, 2, 1, 3])
+    scores = n.ops.matmul(q, k, False, True, name=f"{att}/self/MatMul")
+    scale = n.const(np.array(1.0 / np.sqrt(h // heads)), f"{att}/self/scale")
+    scores = n.ops.multiply(scores, scale, name=f"{att}/self/Mul")
+    probs = n.ops.softmax(scores, -1, name=f"{att}/self/Softmax")
+    ctx = n.ops.matmul(probs, v, False, False, name=f"{att}/self/MatMul_1")
+    ctx = n.ops.transpose(ctx, n.ints([0, 2, 1, 3], f"{att}/self/context/order"),
+                          name=f"{att}/self/context/Transpose")
+    ctx = n.ops.reshape(ctx, n.ints([0, 0, h], f"{att}/self/context/shape"), True,
+                        name=f"{att}/self/context/Reshape").output(0)
+    y = n.fc(ctx, h, f"{att}/output/dense", gain=0.5)
+    x = _layer_norm(n, n.ops.add(y, x, name=f"{att}/output/add").output(0),
+                    f"{att}/output/LayerNorm")
+    y = n.fc(x, cfg["ffn"], f"{name}/intermediate/dense", relu=f"{name}/intermediate/Gelu",
+             act="gelu")
+    y = n.fc(y, h, f"{name}/output/dense", gain=0.5)
+    return _layer_norm(n, n.ops.add(y, x, name=f"{name}/output/add").output(0),
+                       f"{name}/output/LayerNorm")
+
+
 _BUILDERS: dict[str, Callable[[_Net, Callable[..., Any]], Any]] = {
     "googlenet-v1": _googlenet, "alexnet": _alexnet, "squeezenet1.1": _squeezenet,
     "resnet-50": _resnet50, "small-cnn": _small_cnn, "mlp": _mlp,
+    "mobilenet-v2": _mobilenet_v2, "yolo-v3-tiny": _yolo_v3_tiny, "bert-tiny": _bert_tiny,
 }
 
 
@@ -282,10 +469,15 @@ def _check(name: str, precision: str) -> str:
 
 
 def sample_input(name: str, batch: int = 1, seed: int = 0) -> np.ndarray:
-    """A fixed, image-like float32 input (standard normal) for model ``name``."""
-    shape = list(load(name).inputs[0].get_shape())
+    """A fixed input for model ``name``: image-like float32 (standard normal), or int64 token
+    ids below the vocabulary size for bert-tiny."""
+    port = load(name).inputs[0]
+    shape = list(port.get_shape())
     shape[0] = batch
-    return np.random.default_rng(seed).standard_normal(shape, dtype=np.float32)
+    rng = np.random.default_rng(seed)
+    if not port.get_element_type().is_real():
+        return rng.integers(0, BERT["vocab"], shape, dtype=np.int64)
+    return rng.standard_normal(shape, dtype=np.float32)
 
 
 def _calibrate(name: str) -> Ranges:

@@ -1,8 +1,32 @@
-"""Shared fixtures: Cores on each platform preset and small zoo models."""
+"""Shared fixtures: Cores on each platform preset and small zoo models; hypothesis profiles.
+
+Property-based tests size their runs with ``budget(n)`` (``tests/pbt_budget.py``): ``n`` examples
+under the default profile ``ovlab`` (what ``make test`` runs), ``n x 50`` under ``nightly``
+(``pytest --hypothesis-profile=nightly``, which ``benchmarks/bench_properties.py`` runs).
+"""
+
+import sys
+from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 import ovlab
+
+sys.path.insert(0, str(Path(__file__).parent))  # tests/pbt_budget.py for every test folder
+
+# the reference for budget(): 100 examples is a scale of 1
+settings.register_profile("ovlab", max_examples=100, deadline=None, print_blob=True)
+settings.register_profile("nightly", max_examples=5_000, deadline=None, print_blob=True)
+settings.load_profile("ovlab")
+
+
+@pytest.fixture(autouse=True)
+def _run_in_tmp_path(tmp_path, monkeypatch):
+    """Every test runs in its own empty directory: CACHE_DIR "./cache" is a real directory
+    (blobs from one test must not make another load from cache), and so are HETERO's .dot
+    files."""
+    monkeypatch.chdir(tmp_path)
 
 
 @pytest.fixture

@@ -5,8 +5,7 @@ The rest of ovlab uses it through the names exported here (see ``docs/graph-cont
 
 from __future__ import annotations
 
-from . import nn_ops as _nn_ops  # noqa: F401  (registers the neural-network ops)
-from . import opset
+from . import opset  # (importing the builders registers every op family)
 from .costs import OpCost
 from .model import Model, model_precision
 from .node import Input, Node, NodeValidationError, Output

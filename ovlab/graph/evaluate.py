@@ -33,7 +33,9 @@ class Plan:
     ops: list[Node]
     uses: Counter[Key]  # how many inputs read each output (Results included)
     donate: dict[int, bool]  # node id -> may overwrite input 0
-    const: set[int]  # ids of nodes whose outputs depend on Constants only
+    const: set[int]  # ids of nodes whose outputs depend on Constants (and static shapes) only
+    shaped: set[int]  # the subset of ``const`` that depends on shapes (ShapeOf): not cached,
+    #                   since a reshaped clone (BATCH's batched copy) gives other values
 
 
 def key(node: Node, index: int) -> Key:
@@ -43,13 +45,21 @@ def key(node: Node, index: int) -> Key:
 def make_plan(ops: list[Node]) -> Plan:
     uses: Counter[Key] = Counter()
     const: set[int] = set()
+    shaped: set[int] = set()
     for n in ops:
         for s in n._inputs:
             uses[key(s._node, s._index)] += 1
-        if isinstance(n, Constant) or (n._inputs and not isinstance(n, (Parameter, Result))
-                                       and all(id(s._node) in const for s in n._inputs)):
+        if isinstance(n, (Parameter, Result)):
+            continue
+        if n._op.shape_only:
             const.add(id(n))
-            if not isinstance(n, Constant):  # created now so that clones share the folded values
+            shaped.add(id(n))
+        elif isinstance(n, Constant) or (n._inputs
+                                         and all(id(s._node) in const for s in n._inputs)):
+            const.add(id(n))
+            if any(id(s._node) in shaped for s in n._inputs):
+                shaped.add(id(n))
+            elif not isinstance(n, Constant):  # created now so clones share the folded values
                 n._attrs.setdefault("_folded", {})
     donate = {}
     for n in ops:
@@ -60,7 +70,7 @@ def make_plan(ops: list[Node]) -> Plan:
             ok = (not isinstance(p, (Parameter, Constant)) and not p._op.view
                   and id(p) not in const and uses[key(p, src._index)] == 1)
         donate[id(n)] = ok
-    return Plan(ops, uses, donate, const)
+    return Plan(ops, uses, donate, const, shaped)
 
 
 def _check_precision(precision: str) -> str:
@@ -101,6 +111,13 @@ def evaluate(ops: Sequence[Node], plan: Plan, parameters: Sequence[Parameter],
     if missing:
         names = ", ".join(f"{i} ('{parameters[i].get_friendly_name()}')" for i in missing)
         raise ValueError(f"Missing input(s) {names}; the model has {len(parameters)} input(s)")
+    with np.errstate(all="ignore"):  # NaN/inf follow the CPU plugin; NumPy's warnings stay in
+        return _run(ops, plan, parameters, results, inputs, prec)
+
+
+def _run(ops: Sequence[Node], plan: Plan, parameters: Sequence[Parameter],
+         results: Sequence[Result], inputs: Mapping[int, object],
+         prec: str) -> list[np.ndarray]:
     pindex = {id(p): i for i, p in enumerate(parameters)}
     vals: dict[Key, np.ndarray] = {}
     left = Counter(plan.uses)
@@ -116,6 +133,9 @@ def evaluate(ops: Sequence[Node], plan: Plan, parameters: Sequence[Parameter],
         xs = [vals[(id(s._node), s._index)] for s in node._inputs]
         if isinstance(node, Result):
             outs = xs
+        elif nid in plan.shaped:  # computed from shapes (ShapeOf ...): tiny, never cached
+            assert node._op.compute is not None
+            outs = node._op.compute(node, xs, Ctx(False, (True,) * len(node._out_shapes)))
         elif nid in plan.const:  # weights-only subgraph (e.g. FakeQuantize on weights)
             outs = _folded(node, xs, prec)
         else:

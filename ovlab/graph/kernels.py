@@ -17,7 +17,7 @@ import numpy as np
 
 __all__ = [
     "convolution", "max_pool", "avg_pool", "lrn", "softmax", "sigmoid", "matmul",
-    "fake_quantize", "round_to", "pad",
+    "fake_quantize", "round_to", "pad", "erf", "float_to_int", "exp_nan_inf", "conv_transpose",
 ]
 
 F32 = np.float32
@@ -205,8 +205,9 @@ def max_pool(x: np.ndarray, kernel: Sequence[int], strides: Sequence[int],
     -3.4e38 and index 0, as OpenVINO's CPU plugin does.
     """
     low = np.finfo(x.dtype).min if x.dtype.kind == "f" else np.iinfo(x.dtype).min
+    # fmax: a window's maximum skips NaN, as on the CPU plugin
     if indices_axis is None:
-        return _separable(x, kernel, strides, dilations, pads_begin, out_sp, np.maximum, low), None
+        return _separable(x, kernel, strides, dilations, pads_begin, out_sp, np.fmax, low), None
     xp = pad(x, pads_begin, _pool_extent(x, kernel, strides, dilations, pads_begin, pads_end,
                                          out_sp), low, slot="pad")
     best: np.ndarray | None = None
@@ -218,8 +219,8 @@ def max_pool(x: np.ndarray, kernel: Sequence[int], strides: Sequence[int],
             arg = np.zeros(best.shape, dtype=np.int32)
             continue
         assert arg is not None
-        arg[v > best] = t
-        np.maximum(best, v, out=best)
+        arg[(v > best) | (np.isnan(best) & ~np.isnan(v))] = t
+        np.fmax(best, v, out=best)
     assert best is not None and arg is not None
     return best, _flat_indices(x.shape, arg, best == low, kernel, strides, dilations, pads_begin,
                                out_sp, indices_axis, index_dtype)
@@ -316,8 +317,20 @@ def _axis_slice(a: np.ndarray, axis: int, start: int, stop: int) -> np.ndarray:
     return a[tuple(idx)]
 
 
+def exp_nan_inf(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    """exp, with the CPU plugin's exp(NaN) = +inf."""
+    nan = np.isnan(x)
+    r = np.exp(x, out=out)
+    if nan.any():
+        r[nan] = np.inf
+    return r
+
+
 def softmax(x: np.ndarray, axis: int) -> np.ndarray:
-    e = np.exp(x - x.max(axis=axis, keepdims=True))
+    """Softmax as the CPU plugin computes it: the maximum ignores NaN, exp(NaN) is +inf, so a
+    NaN gives NaN at its place and 0 elsewhere in its row, and a row with +inf gives NaN there."""
+    m = np.fmax.reduce(x, axis=axis, keepdims=True)
+    e = exp_nan_inf(np.subtract(x, m))
     e /= e.sum(axis=axis, keepdims=True)
     return e
 
@@ -341,8 +354,77 @@ def matmul(a: np.ndarray, b: np.ndarray, transpose_a: bool, transpose_b: bool) -
 
 def fake_quantize(x: np.ndarray, il: np.ndarray, ih: np.ndarray, ol: np.ndarray, oh: np.ndarray,
                   levels: int) -> np.ndarray:
-    """FakeQuantize-0: clamp to [il, ih], snap to ``levels`` steps, map onto [ol, oh]."""
+    """FakeQuantize-0: clamp to [il, ih], snap to ``levels`` steps, map onto [ol, oh]
+    (NaN gives output_low, as on the CPU plugin)."""
     q = np.round((x - il) / (ih - il) * F32(levels - 1)) / F32(levels - 1) * (oh - ol) + ol
-    q = np.where(x <= np.minimum(il, ih), ol, q)
     q = np.where(x > np.maximum(il, ih), oh, q)
+    q = np.where(~(x > np.minimum(il, ih)), ol, q)  # (NaN > anything is False)
     return q.astype(F32, copy=False)
+
+
+# erf: NumPy has none (SciPy's is not a dependency). Below |x| = 0.5 the Maclaurin series, above
+# it 1 - erfc(|x|) with the Chebyshev fit of Numerical Recipes (erfcc, fractional error below
+# 1.2e-7), both in float64, so the float32 result is within an ulp or two.
+_ERFC = (-1.26551223, 1.00002368, 0.37409196, 0.09678418, -0.18628806, 0.27886807,
+         -1.13520398, 1.48851587, -0.82215223, 0.17087277)
+
+
+def erf(x: np.ndarray) -> np.ndarray:
+    """The error function, elementwise, float32 in and out (erf(+-inf) = +-1, NaN stays)."""
+    z = np.asarray(x, dtype=np.float64)
+    a = np.abs(z)
+    t = 1.0 / (1.0 + 0.5 * a)
+    poly = np.full_like(t, _ERFC[-1])
+    for c in _ERFC[-2::-1]:
+        poly = poly * t + c
+    big = 1.0 - t * np.exp(-a * a + poly)
+    z2 = z * z
+    term = z.copy()
+    small = z.copy()
+    for n in range(1, 12):  # x^(2n+1) / (n! (2n+1)), alternating
+        term = term * -z2 / n
+        small = small + term / (2 * n + 1)
+    small *= 2.0 / math.sqrt(math.pi)
+    out = np.where(a < 0.5, small, np.copysign(big, z))
+    return out.astype(F32)
+
+
+def float_to_int(x: np.ndarray, dtype: np.dtype | type) -> np.ndarray:
+    """Float -> integer as the CPU plugin converts (measured): truncate to int32, with NaN,
+    infinities and values outside int32 giving int32's minimum, then wrap to ``dtype``."""
+    lo, hi = np.iinfo(np.int32).min, np.iinfo(np.int32).max
+    bad = ~((x >= lo) & (x < hi + 1.0))  # NaN fails both tests
+    i32 = np.trunc(np.where(bad, 0, x)).astype(np.int64)
+    i32[bad] = lo
+    return i32.astype(dtype)
+
+
+def conv_transpose(x: np.ndarray, w: np.ndarray, strides: Sequence[int],
+                   dilations: Sequence[int], pads_begin: Sequence[int],
+                   out_sp: Sequence[int]) -> np.ndarray:
+    """(Group)ConvolutionBackpropData: ``w`` is G, C_in/G, C_out/G, k...
+
+    One matrix product per group gives every (output channel, tap) contribution of every input
+    pixel; each tap's block is then added at its strided, dilated place in the full output,
+    which is cropped by the pads at the end (output_padding only lengthens the full output).
+    """
+    g, cg, og = w.shape[:3]
+    k = w.shape[3:]
+    n = x.shape[0]
+    in_sp = x.shape[2:]
+    taps, pix = math.prod(k), math.prod(in_sp)
+    full_sp = [max((i - 1) * s + (kk - 1) * d + 1, b + o)
+               for i, s, kk, d, b, o in zip(in_sp, strides, k, dilations, pads_begin, out_sp,
+                                            strict=True)]
+    full = np.zeros((n, g * og, *full_sp), dtype=F32)
+    xg = x.reshape(n, g, cg, pix)
+    for gi in range(g):
+        wt = np.ascontiguousarray(w[gi].reshape(cg, og * taps).T)  # (og * taps, cg)
+        contrib = np.matmul(wt, xg[:, gi]).reshape(n, og, taps, *in_sp)
+        target = full[:, gi * og:(gi + 1) * og]
+        for t, tap in enumerate(np.ndindex(*k)):
+            sl = tuple(slice(tp * d, tp * d + s * (i - 1) + 1, s)
+                       for tp, d, s, i in zip(tap, dilations, strides, in_sp, strict=True))
+            target[(slice(None), slice(None)) + sl] += contrib[:, :, t]
+    crop = tuple(slice(b, b + o) for b, o in zip(pads_begin, out_sp, strict=True))
+    return np.ascontiguousarray(full[(slice(None), slice(None)) + crop])

@@ -95,7 +95,9 @@ class Model(Named):
 
     def _init(self, results: Any, parameters: Sequence[Parameter], name: str | None,
               strict: bool) -> None:
-        if isinstance(results, (Node, Output)):
+        if isinstance(results, Node) and not isinstance(results, Result):
+            results = results.outputs()  # as OpenVINO: Model(split_node, ...) has every output
+        elif isinstance(results, (Node, Output)):
             results = [results]
         if isinstance(parameters, Parameter):
             parameters = [parameters]
@@ -331,11 +333,38 @@ class Model(Named):
             trial.reshape({i: (2, *p._out_shapes[0][1:]) for i, p in enumerate(self._parameters)})
         except NodeValidationError as e:
             return f"shape inference fails at batch 2: {e}"
+        mixing = trial._mixing_op()
+        if mixing:
+            return mixing
+        for r in self._results:
+            s = r._out_shapes[0]
+            if not s or s[0] != 1:
+                return (f"output '{r.get_friendly_name()}' has shape {shape_str(s)} at batch 1 "
+                        "(its first dimension is not the batch)")
         for r in trial._results:
             s = r._out_shapes[0]
             if not s or s[0] != 2:
                 return (f"output '{r.get_friendly_name()}' has shape {shape_str(s)} at batch 2 "
                         "(its batch dimension is not carried through)")
+        return None
+
+    def _mixing_op(self) -> str | None:
+        """The first op that mixes samples across axis 0 (a Softmax over the batch axis, a
+        reduction over it, a transpose moving it ...), as its op's batch rule says."""
+        live: set[int] = set()
+        for n in self._ops:
+            if isinstance(n, Parameter):
+                live.add(id(n))
+                continue
+            flags = [id(s._node) in live for s in n._inputs]
+            if not any(flags) or n._op.shape_only:
+                continue
+            live.add(id(n))
+            rule = n._op.batch
+            reason = rule(n, flags) if rule is not None else None
+            if reason:
+                return (f"{n.get_type_name()} '{n.get_friendly_name()}' mixes the samples of "
+                        f"the batch: {reason}")
         return None
 
     def _is_batchable(self) -> bool:
@@ -354,13 +383,16 @@ class Model(Named):
 
 
 def model_precision(model: Model) -> str:
-    """The precision label AUTO uses: ``"INT8"`` if the model has any FakeQuantize, else the
-    weight type of the first (Group)Convolution (``"FP32"``/``"FP16"``), else ``"FP32"``."""
+    """The precision label AUTO uses (its ``get_model_precision``): ``"INT8"`` if the model has
+    any FakeQuantize, else the weight type of the first (Group)Convolution or
+    (Group)ConvolutionBackpropData (``"FP32"``/``"FP16"``), else ``"FP32"`` (so a transformer
+    without convolutions is FP32 whatever its weights, as in OpenVINO)."""
     ops = model.get_ordered_ops()
     if any(n.get_type_name() == "FakeQuantize" for n in ops):
         return "INT8"
     for n in ops:
-        if n.get_type_name() in ("Convolution", "GroupConvolution"):
+        if n.get_type_name() in ("Convolution", "GroupConvolution", "ConvolutionBackpropData",
+                                 "GroupConvolutionBackpropData"):
             t = n.get_input_element_type(1).get_type_name()
             if t in ("f32", "f16"):
                 return "FP32" if t == "f32" else "FP16"

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from .attrs import Attr, choice
 from .types import PartialShape, Shape, Type, shape_str
 
 __all__ = ["Node", "Output", "Input", "OpDef", "NodeValidationError", "ShapeError"]
@@ -46,6 +47,12 @@ class OpDef:
     ``flops(node)`` counts floating-point operations at the node's current shapes. ``view`` ops
     (Reshape, Transpose ...) only relabel data, so they cost no time and never change values.
     ``inplace`` ops may write their result into input 0's buffer when nothing else reads it.
+    ``attrs`` describes the attributes under their IR names (see ``attrs.py``). ``batch(node)``
+    says why the op mixes the samples of axis 0 (a Softmax over axis 0, a reduction over it),
+    or None when sample i of the output depends only on sample i of the inputs, which is what
+    BATCH and HETERO need to run a model at another batch size (``live[i]``: input i depends
+    on a model input). ``shape_only`` ops (ShapeOf) compute from input shapes alone, so they
+    fold to constants.
     """
 
     type_name: str
@@ -55,6 +62,16 @@ class OpDef:
     flops: Callable[[Node], float] = lambda node: 0.0
     view: bool = False
     inplace: bool = False
+    attrs: tuple[Attr, ...] = ()
+    batch: Callable[[Node, Sequence[bool]], str | None] | None = None
+    shape_only: bool = False
+
+    def attr(self, name: str) -> Attr:
+        """The description of attribute ``name`` (``KeyError`` if the op has none such)."""
+        for a in self.attrs:
+            if a.name == name:
+                return a
+        raise KeyError(f"{self.type_name} has no attribute {name!r}")
 
 
 class TypeInfo:
@@ -249,6 +266,12 @@ class Node(Named):
     def _validate(self) -> None:
         """(Re)infer output shapes and types; called on build and on ``Model.reshape``."""
         try:
+            for a in self._op.attrs:
+                if a.choices and a.name in self._attrs:
+                    try:
+                        self._attrs[a.name] = choice(a, self._attrs[a.name])
+                    except ValueError as e:
+                        raise ShapeError(str(e)) from None
             outs = self._op.infer(self)
         except ShapeError as e:
             raise NodeValidationError(f"While validating node {self._describe()}:\n{e}") from None
@@ -345,6 +368,35 @@ class Node(Named):
     @property
     def shape(self) -> Shape:
         return self.get_output_shape(0)
+
+    # --- arithmetic, as openvino.Node has it (``a + b`` builds an Add) ------------------------
+    def _binary(self, type_name: str, left: Any, right: Any) -> Node:
+        from .ops import make_node
+        return make_node(type_name, [left, right])
+
+    def __add__(self, other: Any) -> Node:
+        return self._binary("Add", self, other)
+
+    def __radd__(self, other: Any) -> Node:
+        return self._binary("Add", other, self)
+
+    def __sub__(self, other: Any) -> Node:
+        return self._binary("Subtract", self, other)
+
+    def __rsub__(self, other: Any) -> Node:
+        return self._binary("Subtract", other, self)
+
+    def __mul__(self, other: Any) -> Node:
+        return self._binary("Multiply", self, other)
+
+    def __rmul__(self, other: Any) -> Node:
+        return self._binary("Multiply", other, self)
+
+    def __truediv__(self, other: Any) -> Node:
+        return self._binary("Divide", self, other)
+
+    def __rtruediv__(self, other: Any) -> Node:
+        return self._binary("Divide", other, self)
 
     def __repr__(self) -> str:
         shapes = ", ".join(shape_str(s) for s in self._out_shapes)

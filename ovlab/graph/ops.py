@@ -1,23 +1,29 @@
-"""Op definitions, part 1: graph plumbing, elementwise and data-movement ops.
+"""The op registry, the helpers every op definition shares, and the graph plumbing ops
+(Parameter, Constant, Result).
 
-Each op is one ``OpDef`` (shape inference + NumPy kernel + FLOP count) registered under its
-OpenVINO type name. Shape-inference messages say what is wrong in the learner's terms (ranks,
-shapes, attribute values); ``Node`` adds which op it was. Convolution, pooling and the other
-neural-network ops are in ``nn_ops.py``.
+Each op is one ``OpDef`` (shape inference + NumPy kernel + FLOP count + attribute description +
+batch rule) registered under its OpenVINO type name, together with its ``openvino.opset13``
+builder, in a module per family: ``elementwise.py``, ``shape_ops.py``, ``index_ops.py``,
+``reduce_ops.py``, ``nn_ops.py``, ``norm_ops.py``, ``resize_ops.py``. Shape-inference messages
+say what is wrong in the learner's terms (ranks, shapes, attribute values); ``Node`` adds which
+op it was. ``make_node`` builds any registered op from attribute values (IR readers use it too).
 """
 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
 
+from .attrs import REQUIRED, Attr, normalize
 from .node import Node, OpDef, Output, ShapeError, ShapeType
 from .types import Type, as_type, shape_str
 
-__all__ = ["REGISTRY", "Parameter", "Constant", "Result", "Ctx", "constant_value", "internal"]
+__all__ = ["REGISTRY", "Parameter", "Constant", "Result", "Ctx", "constant_value", "internal",
+           "make_node", "register", "as_output"]
 
 REGISTRY: dict[str, OpDef] = {}
 F32 = np.float32
@@ -30,13 +36,70 @@ class Ctx(NamedTuple):
     needed: tuple[bool, ...] = (True, True)
 
 
+NodeInput = Node | Output | np.ndarray | int | float | Sequence[Any]
+Compute = Callable[[Node, list[np.ndarray], Ctx], list[np.ndarray]]
+BatchRule = Callable[[Node, Sequence[bool]], "str | None"]
+
+
 def register(type_name: str, version: str, infer: Callable[[Node], list[ShapeType]],
-             compute: Callable[[Node, list[np.ndarray], Ctx], list[np.ndarray]] | None = None,
-             flops: Callable[[Node], float] | None = None, view: bool = False,
-             inplace: bool = False) -> OpDef:
-    op = OpDef(type_name, version, infer, compute, flops or (lambda n: 0.0), view, inplace)
+             compute: Compute | None = None, flops: Callable[[Node], float] | None = None,
+             view: bool = False, inplace: bool = False, *, attrs: Sequence[Attr] = (),
+             batch: BatchRule | None = None, shape_only: bool = False) -> OpDef:
+    """Add an op to the registry. ``batch(node, live)`` (``live[i]``: input i depends on a
+    model input) returns why the op mixes the samples of axis 0, or None; ``shape_only`` ops
+    (ShapeOf) compute their output from input shapes alone, so they fold to constants."""
+    op = OpDef(type_name, version, infer, compute, flops or (lambda n: 0.0), view, inplace,
+               tuple(attrs), batch, shape_only)
     REGISTRY[type_name] = op
     return op
+
+
+def snake(type_name: str) -> str:
+    """``GroupConvolution`` -> ``group_convolution`` (the builder's name in messages)."""
+    return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", type_name).lower()
+
+
+def make_node(type_name: str, inputs: Sequence[Any], attrs: dict[str, Any] | None = None,
+              name: str | None = None) -> Node:
+    """Build a node of a registered op: inputs as nodes, ports, arrays or scalars; ``attrs``
+    by IR name, converted to their kinds, with the op's defaults for those not given."""
+    op = REGISTRY[type_name]
+    given = dict(attrs or {})
+    values: dict[str, Any] = {}
+    who = snake(type_name)
+    for a in op.attrs:
+        v = given.pop(a.name, None)
+        if v is None:  # not given (or None, which OpenVINO's builders read as the default)
+            if a.default is REQUIRED:
+                raise TypeError(f"{who}: missing attribute {a.name!r}")
+            v = a.default
+        values[a.name] = normalize(a, v, who) if v is not None else None
+    if given:
+        raise TypeError(f"{who}: unknown attribute(s) {', '.join(map(repr, given))} (it has "
+                        f"{', '.join(a.name for a in op.attrs) or 'none'})")
+    return Node(op, [as_output(i, name) for i in inputs], values, name)
+
+
+def as_output(value: Any, owner: str | None = None) -> Output:
+    """A node means its output 0; arrays and scalars become Constants (named
+    ``<owner>/Constant_<n>`` inside a named op, as OpenVINO does)."""
+    if isinstance(value, Output):
+        return value
+    if isinstance(value, Node):
+        return value.output(0)
+    arr = value if isinstance(value, np.ndarray) else np.array(value)
+    const = Constant(arr, as_type(arr.dtype))
+    if owner:
+        const.set_friendly_name(f"{owner}/{const.get_name()}")
+    return const.output(0)
+
+
+def int_const(value: Any) -> Any:
+    """Shape-like builder arguments: Python lists become i64 Constants (as OpenVINO's
+    builders make them), nodes and arrays pass through."""
+    if isinstance(value, (Node, Output, np.ndarray)):
+        return value
+    return np.array(value, dtype=np.int64)
 
 
 # --- helpers shared by the op definitions ----------------------------------------------------
@@ -76,16 +139,24 @@ def norm_axis(axis: int, rank: int, what: str = "axis") -> int:
 
 
 def constant_value(out: Output) -> np.ndarray | None:
-    """The value of ``out`` if it depends on Constants only (folded with the kernels)."""
+    """The value of ``out`` if it depends on Constants and static shapes only (folded with the
+    kernels, as OpenVINO folds ShapeOf -> Gather -> Concat -> Reshape)."""
     node = out.node
     if isinstance(node, Constant):
         return node._attrs["value"]
-    if node._op.compute is None or not node._inputs:
+    if node._op.compute is None:
         return None
-    vals = [constant_value(i) for i in node._inputs]
-    if any(v is None for v in vals):
-        return None
-    res = node._op.compute(node, [internal(v) for v in vals], Ctx(False, (True,) * 8))
+    if node._op.shape_only:
+        vals: list[np.ndarray | None] = []
+    else:
+        if not node._inputs:
+            return None
+        vals = [constant_value(i) for i in node._inputs]
+        if any(v is None for v in vals):
+            return None
+    with np.errstate(all="ignore"):
+        res = node._op.compute(node, [internal(v) for v in vals if v is not None],
+                               Ctx(False, (True,) * 8))
     return res[out.index]
 
 
@@ -104,7 +175,7 @@ def int_list(node: Node, i: int, what: str) -> list[int]:
 
 
 def broadcast(a: Sequence[int], b: Sequence[int], mode: str) -> tuple[int, ...]:
-    mode = mode.upper()
+    mode = str(mode).upper()
     if mode == "NONE":
         need(tuple(a) == tuple(b), f"Argument shapes are inconsistent: {shape_str(a)} and "
              f"{shape_str(b)} (auto_broadcast='none' needs equal shapes)")
@@ -134,8 +205,10 @@ def _result_infer(node: Node) -> list[ShapeType]:
     return [(node._in_shape(0), node._in_type(0))]
 
 
-PARAMETER = register("Parameter", "opset1", _param_infer)
-CONSTANT = register("Constant", "opset1", _const_infer)
+PARAMETER = register("Parameter", "opset1", _param_infer,
+                     attrs=[Attr("shape", "shape"), Attr("element_type", "type")])
+CONSTANT = register("Constant", "opset1", _const_infer,
+                    attrs=[Attr("element_type", "type"), Attr("shape", "shape")])
 RESULT = register("Result", "opset1", _result_infer)
 
 _REPR_TYPE = {"f32": "float", "f16": "half", "f64": "double"}
@@ -227,216 +300,36 @@ class Result(Node):
     """A model output (``openvino.op.Result``)."""
 
 
-# --- elementwise ------------------------------------------------------------------------------
-def _unary_infer(node: Node) -> list[ShapeType]:
-    return [(node._in_shape(0), node._in_type(0))]
 
 
-def _out(ctx: Ctx, x: np.ndarray) -> np.ndarray | None:
-    return x if ctx.donate else None
+# --- batch rules shared by the op families -----------------------------------------------------
+def keeps_batch(node: Node, live: Sequence[bool]) -> str | None:
+    """Elementwise rule: fine unless a live input of lower rank is broadcast across axis 0."""
+    rank = len(node._out_shapes[0]) if node._out_shapes else 0
+    for i, is_live in enumerate(live):
+        if is_live and len(node._in_shape(i)) < rank:
+            return (f"input {i} (rank {len(node._in_shape(i))}) is broadcast across the batch "
+                    f"axis of a rank-{rank} output")
+    return None
 
 
-def _relu(node: Node, xs: list[np.ndarray], ctx: Ctx) -> list[np.ndarray]:
-    return [np.maximum(xs[0], xs[0].dtype.type(0), out=_out(ctx, xs[0]))]
+def axis_rule(axes_of: Callable[[Node], Sequence[int]], what: str) -> BatchRule:
+    """A rule for ops that mix values along some axes of input 0: batch 0 must not be one."""
+    def rule(node: Node, live: Sequence[bool]) -> str | None:
+        if live and live[0] and 0 in axes_of(node):
+            return f"it {what} along axis 0, the batch axis"
+        return None
+    return rule
 
 
-def _sigmoid(node: Node, xs: list[np.ndarray], ctx: Ctx) -> list[np.ndarray]:
-    from .kernels import sigmoid
-    return [sigmoid(xs[0], out=_out(ctx, xs[0]))]
+def mixes_batch(reason: str) -> BatchRule:
+    def rule(node: Node, live: Sequence[bool]) -> str | None:
+        return reason if any(live) else None
+    return rule
 
 
-def _clamp_infer(node: Node) -> list[ShapeType]:
-    lo, hi = node._attrs["min"], node._attrs["max"]
-    need(lo <= hi, f"min_value ({lo}) must not be greater than max_value ({hi})")
-    return _unary_infer(node)
+def cost_per_elem(k: float) -> Callable[[Node], float]:
+    return lambda node: k * out0_elems(node)
 
 
-def _clamp(node: Node, xs: list[np.ndarray], ctx: Ctx) -> list[np.ndarray]:
-    x = xs[0]
-    lo, hi = node._attrs["min"], node._attrs["max"]
-    if x.dtype.kind != "f":
-        lo, hi = math.ceil(lo), math.floor(hi)
-    return [np.clip(x, x.dtype.type(lo), x.dtype.type(hi), out=_out(ctx, x))]
-
-
-register("Relu", "opset1", _unary_infer, _relu, out0_elems, inplace=True)
-register("Sigmoid", "opset1", _unary_infer, _sigmoid, lambda n: 4 * out0_elems(n), inplace=True)
-register("Clamp", "opset1", _clamp_infer, _clamp, out0_elems, inplace=True)
-
-
-def _binary_infer(node: Node) -> list[ShapeType]:
-    t = same_type(node, [0, 1])
-    return [(broadcast(node._in_shape(0), node._in_shape(1), node._attrs["auto_broadcast"]), t)]
-
-
-def _binary(fn: Callable[..., np.ndarray]) -> Callable[[Node, list[np.ndarray], Ctx], list[np.ndarray]]:
-    def compute(node: Node, xs: list[np.ndarray], ctx: Ctx) -> list[np.ndarray]:
-        a, b = xs
-        out = a if ctx.donate and a.shape == tuple(node._out_shapes[0]) else None
-        return [fn(a, b, out=out)]
-    return compute
-
-
-def _divide(a: np.ndarray, b: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
-    if a.dtype.kind in "iu":
-        return np.floor_divide(a, b, out=out)
-    return np.divide(a, b, out=out)
-
-
-register("Add", "opset1", _binary_infer, _binary(np.add), out0_elems, inplace=True)
-register("Subtract", "opset1", _binary_infer, _binary(np.subtract), out0_elems, inplace=True)
-register("Multiply", "opset1", _binary_infer, _binary(np.multiply), out0_elems, inplace=True)
-register("Divide", "opset1", _binary_infer, _binary(_divide), out0_elems, inplace=True)
-
-
-def _convert_infer(node: Node) -> list[ShapeType]:
-    return [(node._in_shape(0), node._attrs["destination_type"])]
-
-
-def _convert(node: Node, xs: list[np.ndarray], ctx: Ctx) -> list[np.ndarray]:
-    x, t = xs[0], node._attrs["destination_type"]
-    if t.is_real():
-        return [x.astype(F32, copy=True)]
-    dt = t.to_dtype()
-    if dt == np.bool_:
-        return [x != 0]
-    if x.dtype.kind == "f":
-        info = np.iinfo(dt)
-        x = np.clip(np.trunc(x), info.min, info.max)
-    return [x.astype(dt, copy=True)]
-
-
-register("Convert", "opset1", _convert_infer, _convert, out0_elems)
-
-
-# --- data movement ----------------------------------------------------------------------------
-def _reshape_infer(node: Node) -> list[ShapeType]:
-    src = node._in_shape(0)
-    pattern = int_list(node, 1, "output_shape")
-    need(sum(1 for p in pattern if p == -1) <= 1, f"at most one -1 is allowed in the target "
-         f"shape, got {pattern}")
-    dims = []
-    for i, p in enumerate(pattern):
-        if p == 0 and node._attrs["special_zero"]:
-            need(i < len(src), f"special_zero copies dim {i}, but the input {shape_str(src)} "
-                 f"has rank {len(src)}")
-            dims.append(src[i])
-        else:
-            need(p >= -1, f"invalid dimension {p} in target shape {pattern}")
-            dims.append(p)
-    total = numel(src)
-    if -1 in dims:
-        known = numel(d for d in dims if d != -1)
-        need(known > 0 and total % known == 0, f"Requested output shape {pattern} is "
-             f"incompatible with input shape {shape_str(src)}")
-        dims[dims.index(-1)] = total // known
-    need(numel(dims) == total, f"Requested output shape {shape_str(dims)} is incompatible with "
-         f"input shape {shape_str(src)} ({numel(dims)} vs {total} elements)")
-    return [(tuple(dims), node._in_type(0))]
-
-
-def _reshape(node: Node, xs: list[np.ndarray], ctx: Ctx) -> list[np.ndarray]:
-    return [xs[0].reshape(node._out_shapes[0])]
-
-
-register("Reshape", "opset1", _reshape_infer, _reshape, view=True)
-
-
-def _squeeze_infer(node: Node) -> list[ShapeType]:
-    src = node._in_shape(0)
-    axes = int_list(node, 1, "axes") if len(node._inputs) > 1 else []
-    if not axes:
-        dims = [d for d in src if d != 1]
-    else:
-        ax = {norm_axis(a, len(src)) for a in axes}
-        for a in ax:
-            need(src[a] == 1, f"cannot squeeze axis {a} of {shape_str(src)}: its size is not 1")
-        dims = [d for i, d in enumerate(src) if i not in ax]
-    return [(tuple(dims), node._in_type(0))]
-
-
-def _unsqueeze_infer(node: Node) -> list[ShapeType]:
-    src = node._in_shape(0)
-    axes = int_list(node, 1, "axes")
-    rank = len(src) + len(axes)
-    ax = sorted(norm_axis(a, rank) for a in axes)
-    need(len(set(ax)) == len(ax), f"repeated axes in {axes}")
-    dims = list(src)
-    for a in ax:
-        dims.insert(a, 1)
-    return [(tuple(dims), node._in_type(0))]
-
-
-register("Squeeze", "opset1", _squeeze_infer, _reshape, view=True)
-register("Unsqueeze", "opset1", _unsqueeze_infer, _reshape, view=True)
-
-
-def _transpose_order(node: Node) -> list[int]:
-    rank = len(node._in_shape(0))
-    order = int_list(node, 1, "input_order")
-    if not order:
-        return list(range(rank))[::-1]
-    need(sorted(order) == list(range(rank)), f"input_order {order} is not a permutation of the "
-         f"{rank} axes of {shape_str(node._in_shape(0))}")
-    return order
-
-
-def _transpose_infer(node: Node) -> list[ShapeType]:
-    src = node._in_shape(0)
-    return [(tuple(src[i] for i in _transpose_order(node)), node._in_type(0))]
-
-
-def _transpose(node: Node, xs: list[np.ndarray], ctx: Ctx) -> list[np.ndarray]:
-    return [np.transpose(xs[0], _transpose_order(node))]
-
-
-# Transpose moves data on a real device, so it has a cost, but in NumPy it is a view.
-register("Transpose", "opset1", _transpose_infer, _transpose, view=True)
-
-
-def _concat_infer(node: Node) -> list[ShapeType]:
-    need(len(node._inputs) > 0, "needs at least one input")
-    shapes = [node._in_shape(i) for i in range(len(node._inputs))]
-    t = same_type(node, list(range(len(shapes))))
-    rank = len(shapes[0])
-    need(rank > 0, "cannot concatenate scalars")
-    axis = norm_axis(node._attrs["axis"], rank)
-    for i, s in enumerate(shapes):
-        need(len(s) == rank and all(a == b for j, (a, b) in enumerate(zip(s, shapes[0], strict=False))
-                                    if j != axis),
-             f"input {i} has shape {shape_str(s)}, which does not match {shape_str(shapes[0])} "
-             f"outside axis {axis}")
-    out = list(shapes[0])
-    out[axis] = sum(s[axis] for s in shapes)
-    return [(tuple(out), t)]
-
-
-def _concat(node: Node, xs: list[np.ndarray], ctx: Ctx) -> list[np.ndarray]:
-    return [np.concatenate(xs, axis=norm_axis(node._attrs["axis"], xs[0].ndim))]
-
-
-register("Concat", "opset1", _concat_infer, _concat)
-
-
-def _reduce_axes(node: Node) -> list[int]:
-    rank = len(node._in_shape(0))
-    return sorted({norm_axis(a, rank, "reduction axis") for a in int_list(node, 1,
-                                                                         "reduction_axes")})
-
-
-def _reduce_infer(node: Node) -> list[ShapeType]:
-    src, axes = node._in_shape(0), _reduce_axes(node)
-    keep = node._attrs["keep_dims"]
-    dims = [1 if i in axes else d for i, d in enumerate(src) if keep or i not in axes]
-    return [(tuple(dims), node._in_type(0))]
-
-
-def _reduce_mean(node: Node, xs: list[np.ndarray], ctx: Ctx) -> list[np.ndarray]:
-    axes = tuple(_reduce_axes(node))
-    x = xs[0]
-    r = np.mean(x, axis=axes, keepdims=node._attrs["keep_dims"], dtype=F32)
-    return [np.asarray(r if x.dtype.kind == "f" else np.trunc(r).astype(x.dtype))]
-
-
-register("ReduceMean", "opset1", _reduce_infer, _reduce_mean,
-         lambda n: float(numel(n._in_shape(0))))
+AUTO_BROADCAST = Attr("auto_broadcast", "str", "numpy", ("none", "numpy", "pdpd"))

@@ -35,15 +35,24 @@ from .devices import (  # noqa: F401  (re-exported: the catalogue's names)
 )
 from .specs import DeviceSpec
 
+POWER_MODES = ("performance", "low_power")
+
 
 @dataclass
 class Platform:
-    """A machine: named devices (``"CPU"``, ``"GPU.0"``, ``"NPU"``...) with their specs."""
+    """A machine: named devices (``"CPU"``, ``"GPU.0"``, ``"NPU"``...) with their specs.
+
+    ``power_mode`` is what Intel's Dynamic Tuning Technology reports through the Intel Platform
+    Framework (IPF): EPO gears 1-3 ask for performance, gears 4-7 mean low power (openvino PR
+    #37909). AUTO's ``LOW_POWER_DEVICE`` acts only in ``"low_power"``; a learner flips it with
+    :meth:`set_power_mode` while a model runs (on real hardware the laptop's power slider does).
+    """
 
     name: str
     devices: dict[str, DeviceSpec]
     description: str = ""
     notes: list[str] = field(default_factory=list)
+    power_mode: str = "performance"
 
     def __post_init__(self) -> None:
         for key, spec in self.devices.items():
@@ -51,16 +60,25 @@ class Platform:
             if plugin != spec.plugin:
                 raise ValueError(f"device {key!r} is driven by the {spec.plugin} plugin: "
                                  f"name it {spec.plugin} or {spec.plugin}.<id>")
+        self.set_power_mode(self.power_mode)
+
+    def set_power_mode(self, mode: str) -> None:
+        """``"performance"`` or ``"low_power"`` (the platform's power state, read by AUTO)."""
+        if mode not in POWER_MODES:
+            raise ValueError(f"power mode must be one of {', '.join(POWER_MODES)}, got {mode!r}")
+        self.power_mode = mode
 
     def with_device(self, name: str, spec: DeviceSpec) -> Platform:
         """A copy of this platform with ``name`` added or replaced by ``spec``."""
         devices = dict(self.devices)
         devices[name] = spec
-        return Platform(f"{self.name}+{name}", devices, self.description, list(self.notes))
+        return Platform(f"{self.name}+{name}", devices, self.description, list(self.notes),
+                        self.power_mode)
 
     def without(self, name: str) -> Platform:
         devices = {k: v for k, v in self.devices.items() if k != name}
-        return Platform(f"{self.name}-{name}", devices, self.description, list(self.notes))
+        return Platform(f"{self.name}-{name}", devices, self.description, list(self.notes),
+                        self.power_mode)
 
     def __repr__(self) -> str:
         return f"<Platform {self.name}: {', '.join(self.devices)}>"

@@ -52,6 +52,12 @@ class DeviceSpec:
     # lone inference runs at full speed and only busy streams share the device
     stream_share: str = "fixed"
     architecture: str = "intel64"
+    # Hybrid CPUs (Core Ultra): performance and efficient cores, and one E-core's throughput
+    # relative to one P-core. 0 P-cores means "not hybrid" (every core alike). The CPU plugin
+    # runs LATENCY on the P-cores and THROUGHPUT on all of them; SCHEDULING_CORE_TYPE narrows it.
+    p_cores: int = 0
+    e_cores: int = 0
+    e_core_perf: float = 1.0
     extra: dict = field(default_factory=dict, compare=False, hash=False)
 
     def with_(self, **changes) -> DeviceSpec:
@@ -64,3 +70,21 @@ class DeviceSpec:
     @property
     def gpu_total_mem_bytes(self) -> int:
         return int(self.mem_size_gb * 1e9)
+
+    @property
+    def hybrid(self) -> bool:
+        return self.p_cores > 0 and self.e_cores > 0
+
+    def cores_for(self, core_type: str, latency: bool) -> tuple[int, float]:
+        """(threads, compute capacity in P-core units) the CPU plugin uses for a hint and a
+        ``SCHEDULING_CORE_TYPE`` (``ANY_CORE``, ``PCORE_ONLY``, ``ECORE_ONLY``) on a hybrid CPU.
+
+        ``ANY_CORE`` under LATENCY keeps to the P-cores (one stream where the fast cores are),
+        under THROUGHPUT it uses every core; LP E-cores are never counted.
+        """
+        p, e = self.p_cores, self.e_cores
+        if core_type == "ECORE_ONLY":
+            return e, e * self.e_core_perf
+        if core_type == "PCORE_ONLY" or latency:
+            return p, float(p)
+        return p + e, p + e * self.e_core_perf

@@ -19,8 +19,9 @@ section 9:
   worker waits for all such "timeout-alone" runs to end before its timer restarts, and a
   notification sent meanwhile is lost.
 * The timer is simulated lazily: a worker remembers when its current wait started and schedules
-  one tick only while requests are queued (stale ticks are ignored by a generation counter). No
-  perpetual SimPy process exists, so waiting for an impossible event still raises ``Deadlock``.
+  one tick only while requests are queued; a wake-up cancels the tick of the wait it ends. No
+  perpetual SimPy process exists, so waiting for an impossible event still raises ``Deadlock``,
+  and no stale tick is left for ``run_all()`` to jump to.
 
 Deviations, and why:
 
@@ -68,8 +69,14 @@ BATCH_KEYS = ("MULTI_DEVICE_PRIORITIES", "AUTO_BATCH_TIMEOUT", "PERF_COUNT")
 DEFAULT_TIMEOUT_MS = 1000
 #: set by HETERO on the devices of a split model: never batch those implicitly
 EXCLUSIVE_KEY = INTERNAL_PREFIX + "EXCLUSIVE"
-#: a request arriving this close to a tick is collected by it (real timers fire late)
+#: a request arriving this close to a tick is collected by it (real timers fire late): 1 ns, or
+#: a few float ulps of the clock when it is so far from 0 that 1 ns is below its resolution
 _TIE_S = 1e-9
+
+
+def _tie(t: float) -> float:
+    """The tie tolerance around simulated time ``t`` (never below the clock's resolution)."""
+    return max(_TIE_S, 8.0 * math.ulp(t))
 _COMPILED_SUPPORTED = {"SUPPORTED_PROPERTIES": "RO", "OPTIMAL_NUMBER_OF_INFER_REQUESTS": "RO",
                        "NETWORK_NAME": "RO", "EXECUTION_DEVICES": "RO", "AUTO_BATCH_TIMEOUT": "RW"}
 _PLUGIN_SUPPORTED = {"SUPPORTED_PROPERTIES": "RO", "FULL_DEVICE_NAME": "RO",
@@ -222,6 +229,7 @@ class BatchPlugin(Plugin):
         if plugin is None or parsed.priorities is not None:
             raise PluginError(f'Device with "{name}" name is not registered in the OpenVINO '
                               "Runtime", _errors.CORE_IMPL)
+        plugin = self.core._load(parsed.plugin)  # a plugin a core-level key broke fails here
         if not isinstance(plugin, HardwarePlugin):
             raise PluginError(f"ovlab's BATCH batches on one hardware device (CPU, GPU, NPU); "
                               f"'{name}' is a virtual device", f"{_PLUGIN_SRC}:141")
@@ -384,8 +392,8 @@ class _Worker:
     """One batched request and its collecting thread (``WorkerInferRequest``), simulated lazily.
 
     State: the queue of (job, slot) in arrival order; ``waiting`` (False while the requests of a
-    timer flush run alone); when the current wait began and with which timeout; a generation
-    counter bumped at every wake-up so that a tick scheduled for an older wait does nothing.
+    timer flush run alone); when the current wait began and with which timeout; the timer of the
+    current wait's tick (cancelled at every wake-up) and a generation counter bumped then too.
     """
 
     def __init__(self, backend: BatchBackend, index: int) -> None:
@@ -397,17 +405,19 @@ class _Worker:
         self.wait_timeout = backend.timeout_s
         self.gen = 0
         self._armed_gen = -1
+        self._timer = None  # the tick of the current wait, while one is scheduled
 
     # --- the wait -----------------------------------------------------------------------------
     def _next_tick(self, now: float) -> float:
         """When the timer next expires, counting the empty expiries that restarted it."""
         first = self.wait_start + self.wait_timeout
-        if now <= first + _TIE_S:
+        tie = _tie(now)
+        if now <= first + tie:
             return first
         period = self.backend.timeout_s
         if period <= 0:
             return now
-        k = max(1, math.ceil((now - first) / period - _TIE_S))
+        k = max(1, math.ceil((now - first) / period - max(_TIE_S, 8.0 * math.ulp(now) / period)))
         return first + k * period
 
     def _arm(self) -> None:
@@ -417,10 +427,14 @@ class _Worker:
         clock = self.backend.core.clock
         now = clock.now
         self._armed_gen = self.gen
-        clock.call_at_delay(max(0.0, self._next_tick(now) - now), self._tick, self.gen)
+        self._timer = clock.call_at_delay(max(0.0, self._next_tick(now) - now), self._tick,
+                                          self.gen)
 
     def _restart(self) -> None:
         """Begin a new wait now, with the compiled model's current timeout."""
+        if self._timer is not None:  # the tick of the wait that ends now will never be needed
+            self._timer.cancel()
+            self._timer = None
         self.gen += 1
         self.wait_start = self.backend.core.clock.now
         self.wait_timeout = self.backend.timeout_s
@@ -435,12 +449,13 @@ class _Worker:
             return
         now = self.backend.core.clock.now
         first = self.wait_start + self.wait_timeout
-        if now <= first + _TIE_S:
+        tie = _tie(now)
+        if now <= first + tie:
             return
         if old_period <= 0:
             self.wait_start, self.wait_timeout = now, self.backend.timeout_s
             return
-        k = math.floor((now - first) / old_period + _TIE_S)
+        k = math.floor((now - first) / old_period + max(_TIE_S, 8.0 * math.ulp(now) / old_period))
         self.wait_start, self.wait_timeout = first + k * old_period, old_period
 
     # --- wake-ups -------------------------------------------------------------------------------
@@ -453,6 +468,8 @@ class _Worker:
             self._arm()  # if the worker is flushing, this notification is lost
 
     def _tick(self, gen: int) -> None:
+        if gen == self.gen:
+            self._timer = None
         if gen == self.gen and self.waiting:
             self._wake(timeout=True)
 

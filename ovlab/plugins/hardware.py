@@ -5,7 +5,8 @@ THROUGHPUT, or NUM_STREAMS); inferences beyond the streams queue FIFO. Each infe
 cost model's time for the model on this device, stretched by the number of streams, by
 contention (a CPU slows down while another device compiles on its host threads: claim A16), by
 seeded jitter, and by the first-inference penalty. Compiling advances the clock by the compile
-time, or by the cached-load time when ``CACHE_DIR`` holds a blob of the same model (claim B09).
+time, or by the cached-load time when ``CACHE_DIR`` holds a blob of the same model (claim B09):
+a real file in a real directory (``runtime/model_cache.py``), so another Core finds it.
 """
 
 from __future__ import annotations
@@ -22,9 +23,11 @@ from ..hardware.specs import DeviceSpec
 from ..properties import device as device_props
 from ..properties import hint
 from ..runtime import config as cfgmod
+from ..runtime import model_cache
 from ..runtime.backend import Backend, Job, LazyEval, ProfilingInfo
 from ..runtime.plugin import Plugin
 from ..trace import InferenceRecord
+from . import npu_batching
 
 # Properties each plugin answers at core level (get_property(device, key)), RO or RW.
 _COMMON_RO = ["SUPPORTED_PROPERTIES", "AVAILABLE_DEVICES", "RANGE_FOR_ASYNC_INFER_REQUESTS",
@@ -41,6 +44,8 @@ PLUGIN_KEYS = {
                           "CACHE_DIR"]),
     "NPU": (_COMMON_RO, _COMMON_RW + ["MODEL_PRIORITY", "CACHE_DIR"]),
 }
+# Keys a plugin accepts without listing them in SUPPORTED_PROPERTIES (private options).
+_HIDDEN_KEYS = {"NPU": ("NPU_BATCH_MODE",)}
 # Keys every device accepts at compile time (the Core handles or ignores them).
 _CORE_KEYS = {"CACHE_DIR", "ALLOW_AUTO_BATCHING", "AUTO_BATCH_TIMEOUT", "MODEL_PTR"}
 # The real CPU compiled model answers these but leaves them out of its SUPPORTED_PROPERTIES.
@@ -138,13 +143,15 @@ class HardwarePlugin(Plugin):
             if key.startswith(INTERNAL_PREFIX) or (for_compile and key in _CORE_KEYS):
                 parsed[key] = value
                 continue
-            if key not in rw:
+            if key not in rw and key not in _HIDDEN_KEYS.get(self.name, ()):
                 raise PluginError(f"NotFound: Unsupported property {key} by {self.name} plugin.",
                                   f"{_CONFIG_SRC[self.name]}:505")
             parsed[key] = self._parse_value(key, value)
         return parsed
 
     def _parse_value(self, key: str, value: Any) -> Any:
+        if key == "NPU_BATCH_MODE":
+            return npu_batching.parse_mode(value)
         if key == "PERFORMANCE_HINT":
             if value == "":
                 raise PluginError("Unsupported performance mode hint",
@@ -264,16 +271,17 @@ class HardwarePlugin(Plugin):
                 f"operation(s) are not supported, e.g. {op.get_friendly_name()} of type "
                 f"{op.get_type_name()}. Run them on another device with HETERO.",
                 f"src/plugins/intel_{spec.plugin.lower()}/src/plugin/plugin.cpp:236")
-        stats = model_stats(model)
-        # an explicit CACHE_DIR in the config (even "") wins over the Core's (HETERO passes "")
-        cache_dir = merged["CACHE_DIR"] if "CACHE_DIR" in merged else core._core_props.get(
-            "CACHE_DIR", "")
-        cache_key = None
-        if cache_dir and "EXPORT_IMPORT" in spec.capabilities:
-            cache_key = (str(cache_dir), dev_name, stats["fingerprint"],
-                         str(merged.get("PERFORMANCE_HINT", hint.PerformanceMode.LATENCY)),
-                         stats["batch"])  # unset hint = the plugin's LATENCY, as in OpenVINO
-        cached = cache_key is not None and cache_key in core._blob_cache
+        # the NPU compiles a batched model at batch 1 and runs its items at once (2025.3+)
+        item_model = (npu_batching.debatch(model, merged.get("NPU_BATCH_MODE", "AUTO"))
+                      if spec.plugin == "NPU" else None)
+        if item_model is not None:
+            core.trace.event(core.clock.now, "npu_plugin_batching", dev_name, model_name(model),
+                             batch_size=model._batch_size())
+        stats = model_stats(item_model if item_model is not None else model)
+        cache_dir, cache_key = self._cache_key(model, spec, merged)
+        cached = cache_key is not None and model_cache.read_blob(cache_dir, cache_key) is not None
+        # a submodel of a HETERO model that HETERO found in its own cache loads, not compiles
+        cached = cached or bool(merged.get(INTERNAL_PREFIX + "FROM_CACHE", False))
         duration = spec.cached_load_s if cached else cost.compile_time(
             spec, stats["ops"], stats["weight_bytes"])
         duration *= float(merged.get(INTERNAL_PREFIX + "COMPILE_SCALE", 1.0))
@@ -294,29 +302,56 @@ class HardwarePlugin(Plugin):
                     f"[{spec.plugin}] compile failed on {dev_name} (ovlab injected failure)",
                     f"src/plugins/intel_{spec.plugin.lower()}/src/plugin/plugin.cpp:190"))
                 return
-            if cache_key is not None:
-                core._blob_cache[cache_key] = t
+            if cache_key is not None and not cached:
+                model_cache.write_blob(cache_dir, cache_key, {
+                    "device": dev_name, "full_device_name": spec.full_name,
+                    "network_name": model_name(model), "compile_seconds": round(duration, 6),
+                    "ops": stats["ops"], "weight_bytes": stats["weight_bytes"],
+                    "written_by": "ovlab (a simulated device: no binary inside)"})
             core.trace.event(t, "compile_end", dev_name, model_name(model), cached=cached)
-            done.succeed(HardwareBackend(self, model, dev_name, spec, merged, loaded_from_cache=cached))
+            done.succeed(HardwareBackend(self, model, dev_name, spec, merged,
+                                         loaded_from_cache=cached, item_model=item_model))
 
         core.clock.call_at_delay(duration * (0.3 if fail else 1.0), finish)
         return done
 
-    def has_cached_blob(self, model, device_id: str | None, config: dict[str, Any]) -> bool:
-        """Would a compile of ``model`` here load from CACHE_DIR? (AUTO skips its CPU helper.)"""
-        dev_name, spec = self.resolve(device_id)
-        merged = dict(self.config)
-        merged.update(config)
-        cache_dir = merged["CACHE_DIR"] if "CACHE_DIR" in merged else self.core._core_props.get(
-            "CACHE_DIR", "")
+    def caching_properties(self, spec: DeviceSpec, merged: dict[str, Any]) -> dict[str, Any]:
+        """The compile options a blob key is computed from (``CoreImpl::create_compile_config``
+        with the plugin's ``caching_properties``): see :mod:`ovlab.runtime.model_cache`."""
+        if spec.plugin == "CPU":
+            return {"FULL_DEVICE_NAME": spec.full_name}
+        mode = merged.get("PERFORMANCE_HINT", self.config.get("PERFORMANCE_HINT",
+                                                              hint.PerformanceMode.LATENCY))
+        if mode != "":
+            mode = cfgmod.performance_mode(mode) or mode
+        return {"DEVICE_ARCHITECTURE": spec.architecture, "FULL_DEVICE_NAME": spec.full_name,
+                "INFERENCE_PRECISION_HINT": merged.get("INFERENCE_PRECISION_HINT",
+                                                       spec.inference_precision),
+                "EXECUTION_MODE_HINT": merged.get("EXECUTION_MODE_HINT", "PERFORMANCE"),
+                "PERFORMANCE_HINT": mode}
+
+    def _cache_key(self, model, spec: DeviceSpec, merged: dict[str, Any]
+                   ) -> tuple[str, str | None]:
+        """(CACHE_DIR, blob key) of a compile with ``merged`` config; key None without a cache.
+
+        An explicit ``CACHE_DIR`` in the config (even ``""``: HETERO's submodels, AUTO's helper)
+        wins over the device's and the Core's."""
+        cache_dir = str(merged["CACHE_DIR"]) if "CACHE_DIR" in merged else str(
+            self.core._core_props.get("CACHE_DIR", ""))
         if not cache_dir or "EXPORT_IMPORT" not in spec.capabilities:
-            return False
-        stats = model_stats(model)
-        hint_value = merged.get("PERFORMANCE_HINT", hint.PerformanceMode.LATENCY)
-        if hint_value != "":
-            hint_value = cfgmod.performance_mode(hint_value) or hint_value
-        key = (str(cache_dir), dev_name, stats["fingerprint"], str(hint_value), stats["batch"])
-        return key in self.core._blob_cache
+            return cache_dir, None
+        return cache_dir, model_cache.compute_hash(model, self.caching_properties(spec, merged))
+
+    def has_cached_blob(self, model, device_id: str | None, config: dict[str, Any]) -> bool:
+        """Would a compile of ``model`` here load from CACHE_DIR? AUTO asks with the config it
+        would compile the device with (``ModelCache::compute_hash`` on that config, openvino PR
+        #29636); BATCH's batch-1 compile of the same model writes the same key, so a cached
+        batched GPU model counts too."""
+        _dev_name, spec = self.resolve(device_id)
+        merged = dict(self.config)
+        merged.update(self.validate(config, for_compile=True))
+        cache_dir, key = self._cache_key(model, spec, merged)
+        return key is not None and model_cache.read_blob(cache_dir, key) is not None
 
     def query_model(self, model, priorities, device_id, config) -> dict[str, str]:
         _dev_name, spec = self.resolve(device_id)
@@ -355,6 +390,26 @@ def model_stats(model) -> dict[str, Any]:
     return stats
 
 
+def cpu_cores(spec: DeviceSpec, config: dict[str, Any], mode) -> tuple[int, float]:
+    """(INFERENCE_NUM_THREADS, speed relative to the plugin's default) of a compiled model.
+
+    On a hybrid CPU the plugin keeps LATENCY on the P-cores and spreads THROUGHPUT over every
+    core; ``SCHEDULING_CORE_TYPE`` (``PCORE_ONLY`` / ``ECORE_ONLY``) narrows the set. The presets
+    are calibrated with the default core set, so only a narrower or slower set changes the time:
+    ``ECORE_ONLY`` under LATENCY runs at the E-cores' capacity over the P-cores' (0.55 on the Core
+    Ultra 7 165H). Devices that are not hybrid CPUs use every core at full speed.
+    """
+    if spec.plugin != "CPU" or not spec.hybrid:
+        return spec.streams_throughput, 1.0
+    latency = mode == hint.PerformanceMode.LATENCY
+    wanted = cfgmod.enum_value(hint.SchedulingCoreType,
+                               config.get("SCHEDULING_CORE_TYPE", "ANY_CORE"))
+    name = wanted.name if wanted is not None else "ANY_CORE"
+    threads, capacity = spec.cores_for(name, latency)
+    _default_threads, default_capacity = spec.cores_for("ANY_CORE", latency)
+    return threads, capacity / default_capacity
+
+
 def _follows_conv(op) -> bool:
     """Relu right after a Convolution (or its bias Add): the CPU plugin fuses it into the conv
     and reports it NOT_RUN with exec type ``undef`` (measured)."""
@@ -368,8 +423,12 @@ class HardwareBackend(Backend):
     """A model compiled on one device: streams, a FIFO queue, timed inferences, records."""
 
     def __init__(self, plugin: HardwarePlugin, model, device: str, spec: DeviceSpec,
-                 config: dict[str, Any], loaded_from_cache: bool = False) -> None:
+                 config: dict[str, Any], loaded_from_cache: bool = False,
+                 item_model=None) -> None:
         super().__init__(plugin.core, model, model_name(model))
+        # NPU plugin batching: the device runs ``item_model`` (batch 1) once per sample
+        self.run_model = item_model if item_model is not None else model
+        self.items = model._batch_size() if item_model is not None else 1
         self.plugin_name = plugin.name
         self.device = device
         self.spec = spec
@@ -400,12 +459,13 @@ class HardwareBackend(Backend):
         self.numeric_precision = "f16" if self.precision_hint in ("f16",) else "f32"
         from ..graph import model_precision
 
-        self.model_precision = model_precision(model)
+        self.model_precision = model_precision(self.run_model)
         self.compute_precision = cost.compute_precision(spec, self.model_precision,
                                                         self.precision_hint)
         self.perf_count = bool(config.get("PERF_COUNT", False))
-        self._op_costs = model._cost(model._batch_size())
-        self._base = cost.inference_time(spec, self._op_costs, self.compute_precision)
+        self.threads, core_speed = cpu_cores(spec, config, self.mode)
+        self._op_costs = self.run_model._cost(self.run_model._batch_size())
+        self._base = cost.inference_time(spec, self._op_costs, self.compute_precision) / core_speed
         if spec.stream_share == "dynamic":
             # whole-device speed alone; S busy streams together demand S**scaling of the device,
             # so processor sharing stretches each to S**scaling x, as a fixed share would
@@ -416,6 +476,7 @@ class HardwareBackend(Backend):
             self._demand = 1.0 / streams
         self._idle_rows = self._profile(0.0)  # without PERF_COUNT every run reports these
         self._free = list(range(streams))
+        self._stream_labels = [f"{device}#{i}" for i in range(streams)]
         self._queue: deque[Job] = deque()
         self._first = True
 
@@ -448,14 +509,30 @@ class HardwareBackend(Backend):
         if fail:
             nominal *= 0.5
         # the device is shared with every other inference running on it (processor sharing)
-        core._device_share(self.device).start(
-            nominal, self._demand, lambda: self._finish(job, stream, now, fail))
+        share = core._device_share(self.device)
+        if self.items == 1:
+            share.start(nominal, self._demand, lambda: self._finish(job, stream, now, fail))
+            return
+        # NPU plugin batching: one command list per sample, all submitted at once
+        job.tags["batch_size"] = self.items
+        left = [self.items]
+
+        def item_done() -> None:
+            left[0] -= 1
+            if left[0] == 0:
+                self._finish(job, stream, now, fail)
+
+        share.start(nominal, self._demand, item_done)
+        for _ in range(self.items - 1):
+            share.start(self.service_time() * (0.5 if fail else 1.0), self._demand, item_done)
 
     def _finish(self, job: Job, stream: int, started: float, fail: bool) -> None:
         core = self.core
         now = core.clock.now
         duration = now - started
-        worker = job.tags.get("worker") or f"{self.device}#{stream}"
+        # one label string per stream, shared by its records (a new one each time cost ~50 bytes
+        # per record in core.trace)
+        worker = job.tags.get("worker") or self._stream_labels[stream]
         members = job.members or [job]
         for m in members:
             status = "failed" if fail else m.tags.get("status", job.tags.get("status", "ok"))
@@ -476,7 +553,12 @@ class HardwareBackend(Backend):
                 f"src/plugins/intel_{self.spec.plugin.lower()}/src/sync_infer_request.cpp:140"),
                 device=self.device)
             return
-        outputs = LazyEval(self.model, job.inputs, self.numeric_precision)
+        if self.items == 1:
+            outputs = LazyEval(self.run_model, job.inputs, self.numeric_precision)
+        else:
+            outputs = npu_batching.Concatenated(
+                [LazyEval(self.run_model, npu_batching.item_inputs(job.inputs, k),
+                          self.numeric_precision) for k in range(self.items)])
         job.done(outputs, profile=self._profile(duration) if self.perf_count else self._idle_rows,
                  device=self.device)
 
@@ -531,7 +613,7 @@ class HardwareBackend(Backend):
             "OPTIMAL_NUMBER_OF_INFER_REQUESTS": self.optimal,
             "NUM_STREAMS": self.streams,
             "INFERENCE_NUM_THREADS": int(self.config.get("INFERENCE_NUM_THREADS", 0))
-            or self.spec.streams_throughput,
+            or self.threads,
             # the CPU plugin answers these as strings (measured), AUTO answers enums/bools
             "PERF_COUNT": cfgmod.yes_no(self.perf_count),
             "INFERENCE_PRECISION_HINT": _type_object(self.precision_hint),

@@ -2,10 +2,24 @@
 
 Idle ids form a FIFO: ``0..jobs-1`` at first, then each finished request's id is appended after
 its callback ran, so ids are reused in completion order. ``start_async`` blocks (advances the
-clock) while every request is busy. An exception raised by the callback, or an inference that
-failed, is raised once by the next ``start_async``/``wait_all``/``is_ready``/
-``get_idle_request_id``; the queue stays usable (the real runtime aborts the process on the call
-after that, see ``reference/openvino-measured.md`` section 12).
+clock) while every request is busy.
+
+Errors, as the real queue reports them (openvino 2026.4.1, measured with a Reshape whose target
+shape is an input and fails at inference time, and with callbacks that raise):
+
+* A failed inference runs no callback; the requests that succeeded run theirs. The failure is
+  raised by ``wait_all``, ``start_async`` and ``get_idle_request_id`` as a ``RuntimeError``
+  ``Exception from src/inference/src/cpp/infer_request.cpp:246`` /
+  ``src/bindings/python/src/pyopenvino/core/async_infer_queue.cpp:158`` / the plugin's lines;
+  ``is_ready`` does not raise it. The failed request's own ``wait()`` raises its error too.
+* An exception raised by the callback is re-raised, the same Python object, by the next
+  ``wait_all``/``start_async``/``is_ready``/``get_idle_request_id``.
+
+Every error is kept, in completion order, and each is raised once by the next call that reports
+its kind, so a caller that catches and calls again sees all of them. Deviation: the real queue
+never moves past its first failure (the failed request stays at the head of the idle list and
+every later ``start_async``/``wait_all`` raises the same error again; after a callback exception
+the next call aborts the process); ovlab reports each error once and stays usable.
 """
 
 from __future__ import annotations
@@ -17,6 +31,16 @@ from typing import Any
 from .. import _errors
 from .._errors import PluginError
 from .infer_request import InferRequest
+
+
+def _queue_error(error: BaseException) -> BaseException:
+    """A failed inference as the queue's calls raise it (measured chain)."""
+    if not isinstance(error, PluginError):
+        return error
+    return RuntimeError(_errors.format_chain(
+        ["src/inference/src/cpp/infer_request.cpp:246",
+         "src/bindings/python/src/pyopenvino/core/async_infer_queue.cpp:158", *error.sources],
+        error.message))
 
 
 class AsyncInferQueue:
@@ -39,7 +63,8 @@ class AsyncInferQueue:
         self._idle: deque[int] = deque(range(jobs))
         self._callback: Callable[[InferRequest, Any], None] | None = None
         self._userdata: list[Any] = [None] * jobs
-        self._pending: BaseException | None = None
+        # errors not raised yet, in completion order: (is an inference failure, exception)
+        self._errors: deque[tuple[bool, BaseException]] = deque()
         self._idle_event = None
 
     def __repr__(self) -> str:
@@ -65,23 +90,22 @@ class AsyncInferQueue:
     # --- completion (called by the requests) ------------------------------------------------
     def _on_done(self, job_id: int, request: InferRequest, error: BaseException | None) -> None:
         if error is not None:
-            if self._pending is None:
-                self._pending = (_errors.from_plugin("infer", error)
-                                 if isinstance(error, PluginError) else error)
+            self._errors.append((True, _queue_error(error)))  # no callback for a failure
         elif self._callback is not None:
             try:
                 self._callback(request, self._userdata[job_id])
             except Exception as exc:  # noqa: BLE001 - re-raised by the next queue call
-                if self._pending is None:
-                    self._pending = exc
+                self._errors.append((False, exc))
         self._idle.append(job_id)
         if self._idle_event is not None and not self._idle_event.triggered:
             self._idle_event.succeed()
 
-    def _raise_pending(self) -> None:
-        if self._pending is not None:
-            exc, self._pending = self._pending, None
-            raise exc
+    def _raise_pending(self, failures: bool = True) -> None:
+        """Raise the oldest error not raised yet (callback errors only, if not ``failures``)."""
+        for i, (is_failure, exc) in enumerate(self._errors):
+            if failures or not is_failure:
+                del self._errors[i]
+                raise exc
 
     def _wait_idle(self) -> None:
         while not self._idle:
@@ -103,7 +127,7 @@ class AsyncInferQueue:
         self._requests[job_id].start_async(inputs)
 
     def is_ready(self) -> bool:
-        self._raise_pending()
+        self._raise_pending(failures=False)  # the real is_ready reports callback errors only
         return bool(self._idle)
 
     def get_idle_request_id(self) -> int:

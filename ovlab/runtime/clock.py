@@ -5,45 +5,118 @@ events processed in milliseconds of wall time, in the same order on every run. B
 (``wait()``, ``infer()``, a full ``AsyncInferQueue``) run the event loop until what they wait for
 has happened. ``realtime=f`` paces the loop so that simulated time runs ``f`` times as fast as wall
 time (``f=1``: real speed), which lets a live plot grow while a learner watches.
+
+Time is a float64 number of seconds, so its resolution shrinks as it grows: ``now + d == now`` once
+``d`` is below half an ulp of ``now`` (about 1.8e-12 s at 2**14 s). Nothing in the scheduler may
+therefore wait for time to move by a fixed epsilon: completions are decided by what was scheduled
+(see ``runtime/sharing.py``), not by comparing float times with a tolerance. The clock refuses to go
+past :attr:`Clock.HORIZON_S` (2**32 s, about 136 years), below which it still resolves half a
+microsecond, and refuses NaN and infinite durations, which would poison it.
+
+Timers (:meth:`Clock.call_at_delay`) can be cancelled. A cancelled timer stays in SimPy's heap
+until it reaches the head, where it is dropped without moving the clock, so ``run_all()`` and the
+deadlock check see only what is still due.
 """
 
 from __future__ import annotations
 
+import math
+import numbers
 import time
+from heapq import heappop
 from typing import Any
 
 import simpy
+from simpy.events import Timeout
+
+INF = float("inf")
+
+
+class Timer(Timeout):
+    """``fn(*args)`` at a simulated time, unless :meth:`cancel` was called before."""
+
+    def __init__(self, env: _PacedEnvironment, delay: float, fn, args: tuple) -> None:
+        super().__init__(env, delay)
+        self.cancelled = False
+        self._fn = fn
+        self._args = args
+        self.callbacks.append(self._fire)
+
+    def _fire(self, _event) -> None:
+        if self.cancelled:  # popped by step() without peek() (SimPy's own run loop)
+            self.env._cancelled -= 1
+            return
+        fn, args = self._fn, self._args
+        self._fn = self._args = None
+        fn(*args)
+
+    def cancel(self) -> None:
+        """Drop the call; a timer that already fired or was cancelled is left alone."""
+        if self.cancelled or self.callbacks is None:
+            return
+        self.cancelled = True
+        self._fn = self._args = None
+        self.env._cancelled += 1
 
 
 class _PacedEnvironment(simpy.Environment):
-    """A SimPy environment that can optionally sleep so simulated time follows wall time."""
+    """A SimPy environment that skips cancelled timers and can pace itself to wall time."""
 
     def __init__(self) -> None:
         super().__init__()
         self.pace: float | None = None
         self._anchor_sim = 0.0
         self._anchor_wall = 0.0
+        self._cancelled = 0  # cancelled timers still in the heap
 
     def anchor(self) -> None:
         self._anchor_sim = self.now
         self._anchor_wall = time.monotonic()
 
+    def peek(self) -> float:
+        """The time of the next event that will do something (cancelled timers are dropped)."""
+        queue = self._queue
+        if self._cancelled:
+            while queue:
+                head = queue[0][3]
+                if type(head) is not Timer or not head.cancelled:
+                    break
+                heappop(queue)
+                head.callbacks = None  # processed: nothing runs it any more
+                self._cancelled -= 1
+        return queue[0][0] if queue else INF
+
     def step(self) -> None:
-        if self.pace:
-            t = self.peek()
-            if t != float("inf"):
-                delay = self._anchor_wall + (t - self._anchor_sim) / self.pace - time.monotonic()
-                if delay > 0:
-                    time.sleep(delay)
+        if self._cancelled or self.pace:
+            t = self.peek()  # drops cancelled timers at the head: they never move the clock
+            if self.pace and t != INF:
+                self.wait_wall(t)
         super().step()
+
+    def wait_wall(self, t: float) -> None:
+        """Paced: sleep until the wall time at which simulated time ``t`` is due."""
+        delay = self._anchor_wall + (t - self._anchor_sim) / self.pace - time.monotonic()
+        if delay > 0:
+            time.sleep(delay)
 
 
 class Deadlock(RuntimeError):
     """Raised when a blocking call waits for something no scheduled event can bring."""
 
 
+def _seconds(value: Any, what: str) -> float:
+    """``value`` as a float number of seconds; TypeError for what is not a real number."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{what} takes a number of seconds (int or float), got {value!r}")
+    return float(value)
+
+
 class Clock:
     """The simulated clock of a Core: ``now`` in seconds since the Core was made."""
+
+    #: the clock never goes past this time (2**32 s, ~136 years): below it float64 time still
+    #: resolves half a microsecond, so millisecond inferences keep their durations
+    HORIZON_S = 2.0**32
 
     def __init__(self, realtime: float | None = None) -> None:
         self.env = _PacedEnvironment()
@@ -68,12 +141,24 @@ class Clock:
         self.env.pace = factor
 
     # --- advancing ----------------------------------------------------------------------
+    def _target(self, seconds: float, what: str) -> float:
+        """``now + seconds``, refusing NaN, negative, infinite and past-the-horizon values."""
+        if math.isnan(seconds):
+            raise ValueError(f"ovlab: cannot {what} NaN seconds")
+        if seconds < 0:
+            raise ValueError(f"ovlab: cannot {what} a negative time ({seconds} s)")
+        target = self.env.now + seconds
+        if not target <= self.HORIZON_S:
+            raise ValueError(
+                f"ovlab: cannot {what} {seconds!r} s: the simulated clock (now {self.now!r} s) "
+                f"would pass its horizon of 2**32 s (~136 years), beyond which float time no "
+                "longer resolves a microsecond")
+        return target
+
     def sleep(self, seconds: float) -> None:
         """Advance simulated time by ``seconds``, running every event due meanwhile."""
-        if seconds < 0:
-            raise ValueError(f"cannot sleep a negative time ({seconds} s)")
+        target = self._target(_seconds(seconds, "Clock.sleep()"), "sleep")
         env = self.env
-        target = env.now + seconds
         self._enter()
         try:
             # step by hand instead of env.run(until=...): SimPy's run() costs ~70 us of set-up
@@ -81,13 +166,17 @@ class Clock:
             # itself run too, as they did behind run(until=timeout(seconds)).
             while env.peek() <= target:
                 env.step()
-            if env.pace:  # paced: the end of the sleep is due at a wall time too
-                delay = env._anchor_wall + (target - env._anchor_sim) / env.pace - time.monotonic()
-                if delay > 0:
-                    time.sleep(delay)
-            env._now = target
+            self._arrive(target)
         finally:
             self._depth -= 1
+
+    def _arrive(self, target: float) -> None:
+        """Move the clock to ``target`` (no event is due before it)."""
+        env = self.env
+        if env.pace:  # paced: the end of the wait is due at a wall time too
+            env.wait_wall(target)
+        if target > env._now:
+            env._now = target
 
     def run_until(self, event: simpy.Event, what: str = "the awaited event") -> Any:
         """Run the event loop until ``event`` has been processed; return its value."""
@@ -97,7 +186,7 @@ class Clock:
         self._enter()
         try:
             while not event.processed:
-                if env.peek() == float("inf"):
+                if env.peek() == INF:
                     raise Deadlock(
                         f"ovlab: waiting for {what}, but nothing else is scheduled: it can never "
                         "happen (every started request has already completed)")
@@ -105,6 +194,27 @@ class Clock:
         finally:
             self._depth -= 1
         return event.value
+
+    def run_for(self, event: simpy.Event, seconds: float, what: str = "wait") -> bool:
+        """Run until ``event`` is processed or ``seconds`` have passed; True if it was.
+
+        Nothing is scheduled for the deadline, so a wait that ends early leaves no timer that a
+        later ``run_all()`` would jump to.
+        """
+        if event.processed:
+            return True
+        env = self.env
+        deadline = self._target(seconds, what)
+        self._enter()
+        try:
+            while not event.processed:
+                if env.peek() > deadline:
+                    self._arrive(deadline)
+                    return False
+                env.step()
+        finally:
+            self._depth -= 1
+        return True
 
     def _enter(self) -> None:
         if self._depth:
@@ -117,20 +227,12 @@ class Clock:
         self.env.anchor()
 
     def run_all(self) -> None:
-        """Run until nothing is scheduled any more."""
-        self._run(None)
-
-    def _run(self, until: Any, what: str = "") -> None:
+        """Run until nothing is scheduled any more (cancelled timers do not count)."""
+        env = self.env
         self._enter()
         try:
-            self.env.run(until=until)
-        except RuntimeError as exc:
-            if "No scheduled events left" in str(exc):
-                raise Deadlock(
-                    f"ovlab: waiting for {what}, but nothing else is scheduled: it can never "
-                    "happen (every started request has already completed)"
-                ) from None
-            raise
+            while env.peek() != INF:
+                env.step()
         finally:
             self._depth -= 1
 
@@ -138,11 +240,15 @@ class Clock:
     def event(self) -> simpy.Event:
         return self.env.event()
 
-    def call_at_delay(self, delay: float, fn, *args) -> simpy.Event:
-        """Schedule ``fn(*args)`` after ``delay`` simulated seconds (cheap: no process)."""
-        ev = self.env.timeout(delay)
-        ev.callbacks.append(lambda _ev: fn(*args))
-        return ev
+    def call_at_delay(self, delay: float, fn, *args) -> Timer:
+        """Schedule ``fn(*args)`` after ``delay`` simulated seconds (cheap: no process).
+
+        Returns the :class:`Timer`; ``timer.cancel()`` drops the call.
+        """
+        if not 0.0 <= delay < INF:  # also catches NaN: a NaN time would poison the heap
+            raise ValueError(f"ovlab internal error: a timer for {getattr(fn, '__qualname__', fn)}"
+                             f" was scheduled {delay!r} s ahead")
+        return Timer(self.env, delay, fn, args)
 
     def process(self, generator) -> simpy.Process:
         return self.env.process(generator)

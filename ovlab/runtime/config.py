@@ -20,7 +20,54 @@ def normalize(config: dict | None) -> dict[str, Any]:
             "compile_model(): incompatible function arguments: config must be a dict "
             "mapping property names to values"
         )
-    return {str(k): v for k, v in config.items()}
+    return {str(k): _binding_value(str(k), v) for k, v in config.items()}
+
+
+# --- what the Python binding converts before the Core sees a value ----------------------------------
+BINDING_SRC = "src/bindings/python/src/pyopenvino/utils/utils.cpp"
+_THRESHOLD_TYPE = "The {} of DEVICES_UTILIZATION_THRESHOLD should be dict[str, int in [0, 100]]"
+_PYBIND_CAST = ("Unable to cast Python instance of type <class 'dict'> to C++ type '?' "
+                "(#define PYBIND11_DETAILED_ERROR_MESSAGES or compile in debug mode for details)")
+
+
+def _binding_error(line: int, message: str) -> RuntimeError:
+    from .._errors import format_chain
+
+    return RuntimeError(format_chain([f"{BINDING_SRC}:{line}"], message))
+
+
+def _binding_value(key: str, value: Any) -> Any:
+    """The 2026 AUTO maps, as ``properties_to_any_map`` converts them (measured on 2026.4.1).
+
+    ``DEVICES_UTILIZATION_THRESHOLD`` must be ``dict[str, int]`` with values in 0..100 (the
+    binding checks it, so these errors carry no ``core.cpp`` line); ``PERF_CURVE_TABLE`` must cast
+    to ``map<str, map<unsigned, float>>``. Both come back as ``std::map``s do: sorted by key.
+    Other values (a str, a list) reach AUTO's own validator unchanged.
+    """
+    if key == "DEVICES_UTILIZATION_THRESHOLD" and isinstance(value, dict):
+        for k, v in value.items():
+            if not isinstance(k, str):
+                raise _binding_error(351, _THRESHOLD_TYPE.format("key type") + " with string keys")
+            if type(v) is not int:
+                raise _binding_error(356, _THRESHOLD_TYPE.format("value type")
+                                     + " with integer values")
+            if not 0 <= v <= 100:
+                raise _binding_error(363, _THRESHOLD_TYPE.format("value type"))
+        return {k: value[k] for k in sorted(value)}
+    if key == "PERF_CURVE_TABLE" and isinstance(value, dict):
+        table: dict[str, dict[int, float]] = {}
+        for device, curve in value.items():
+            if not isinstance(device, str) or not isinstance(curve, dict):
+                raise RuntimeError(_PYBIND_CAST)
+            points: dict[int, float] = {}
+            for util, score in curve.items():
+                if not isinstance(util, int) or not 0 <= util < 2 ** 32 \
+                        or not isinstance(score, (int, float)):
+                    raise RuntimeError(_PYBIND_CAST)
+                points[int(util)] = float(score)
+            table[device] = dict(sorted(points.items()))
+        return dict(sorted(table.items()))
+    return value
 
 
 def to_bool(value: Any) -> bool:

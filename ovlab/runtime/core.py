@@ -4,6 +4,19 @@ Device names are parsed as ``core_impl.cpp`` does, configs are flattened the sam
 (``DEVICE_PROPERTIES`` entries for a hardware device are merged into its config), implicit
 automatic batching is applied for hardware devices (the BATCH plugin decides), and every error
 reaches the caller as the ``RuntimeError`` OpenVINO prints.
+
+Core-level ``set_property({...})`` follows ``CoreImpl::set_property_for_device`` (read in the
+source, measured with openvino 2026.4.1): the Core's own keys (``CACHE_DIR``, ``ENABLE_MMAP``,
+``FORCE_TBB_TERMINATE``) stay with the Core; every other key goes to *every* plugin. OpenVINO
+creates plugins lazily, and a plugin not created yet takes the keys when it is (the call itself
+never fails); a plugin that rejects a key then fails to load for good ("Failed to create plugin
+... for device BATCH"), while plugins already loaded are set at once, in name order, and the first
+that rejects raises (those before it keep the new value). So on a fresh Core
+``set_property({"PERFORMANCE_HINT": "THROUGHPUT"})`` makes later CPU, GPU and AUTO compiles use
+THROUGHPUT, and breaks HETERO and BATCH (which reject the hint); implicit batching then stays off,
+as the Core skips it when BATCH cannot load. ovlab builds its plugins at once but keeps which ones
+a call has *loaded* in OpenVINO's sense (``_loaded``) and which ones a core-level key broke
+(``_broken``).
 """
 
 from __future__ import annotations
@@ -18,6 +31,7 @@ from ..hardware.platforms import Platform, preset
 from ..trace import Trace
 from . import config as cfgmod
 from . import device_name as dn
+from . import model_cache
 from .clock import Clock
 from .faults import Faults
 from .sharing import DeviceShare
@@ -54,6 +68,35 @@ def _flatten_device_properties(config: dict[str, Any]) -> dict[str, dict[str, An
     return per_device
 
 
+# Keys the Core keeps for itself at core level (CoreConfig); every other key goes to the plugins.
+_CORE_KEYS = ("CACHE_DIR", "ENABLE_MMAP", "FORCE_TBB_TERMINATE")
+_ANY_CODE = {"int": "l", "float": "d"}  # the C++ type codes in ov::Any's "Bad as" message
+# Where each plugin's library would be: the "Failed to create plugin" message names it.
+_PLUGIN_LIBRARY = {"CPU": "intel_cpu", "GPU": "intel_gpu", "NPU": "intel_npu", "AUTO": "auto",
+                   "MULTI": "auto", "HETERO": "hetero", "BATCH": "auto_batch"}
+
+
+def _core_bool(value: Any) -> bool:
+    """ENABLE_MMAP / FORCE_TBB_TERMINATE as ov::Any reads a bool (measured: 'NO' -> False,
+    'maybe' and 0 are errors)."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        return cfgmod.to_bool(value)
+    raise PluginError(f"Bad as from: {_ANY_CODE.get(type(value).__name__, '?')} to: b",
+                      "src/core/include/openvino/core/any.hpp:783", through_plugin=False)
+
+
+def _load_error(name: str, err: PluginError) -> PluginError:
+    """The error every later use of a plugin gets once a core-level key made it unloadable."""
+    inner = _errors.format_chain(["src/inference/src/dev/plugin.cpp:49", *err.sources],
+                                 err.message)
+    library = f"libopenvino_{_PLUGIN_LIBRARY.get(name, name.lower())}_plugin.so"
+    return PluginError(f'Failed to create plugin "{library}" for device {name}\n'
+                       f"Please, check your environment\n{inner}\n",
+                       "src/inference/src/dev/core_impl.cpp:847", through_plugin=False)
+
+
 # The plugin list the Core reads, as OpenVINO's Core reads plugins.xml: device name -> a factory
 # ``factory(core, name)``. ``ovlab/__init__.py`` registers ovlab's plugins here when ovlab is
 # imported; the runtime itself never imports them.
@@ -79,12 +122,14 @@ class Core:
         self.seed = seed
         self.clock = Clock(realtime)
         self.trace = Trace()
-        self.faults = Faults()
+        self.faults = Faults(self)
         self.jitter = Jitter(seed)
         self._seq = 0
         self._host_load = 0.0  # extra load on the CPU while other devices compile (A16)
-        self._blob_cache: dict[tuple, float] = {}  # the virtual disk behind CACHE_DIR
-        self._core_props: dict[str, Any] = {"CACHE_DIR": ""}
+        self._core_props: dict[str, Any] = {"CACHE_DIR": "", "ENABLE_MMAP": True,
+                                            "FORCE_TBB_TERMINATE": False}
+        self._loaded: set[str] = set()  # plugins a call has loaded (OpenVINO loads lazily)
+        self._broken: dict[str, PluginError] = {}  # plugins a core-level key made unloadable
         self._shares: dict[str, DeviceShare] = {}  # device -> its running inferences
         if not _PLUGIN_FACTORIES:
             raise RuntimeError("ovlab: no plugins are registered (import ovlab, which registers "
@@ -100,19 +145,51 @@ class Core:
             share = self._shares[device] = DeviceShare(self.clock)
         return share
 
+    def utilization(self, device: str, window: float = 1.0) -> float:
+        """How busy ``device`` (``"GPU"``, ``"GPU.1"``, ``"NPU"``...) was over the last ``window``
+        seconds of simulated time, in percent: what resource-aware AUTO reads (ovlab's stand-in
+        for the Intel Platform Framework telemetry of the real plugin)."""
+        parsed = dn.parse(device)
+        plugin = self._plugins.get(parsed.plugin)
+        if plugin is None or plugin.virtual:
+            raise ValueError(f"utilization() takes a hardware device of this platform "
+                             f"({', '.join(self.available_devices)}), got {device!r}")
+        try:
+            name = plugin.resolve(parsed.device_id)[0]
+        except PluginError as err:
+            raise ValueError(err.message) from None
+        return 100.0 * self._device_share(name).utilization(window)
+
     def _next_seq(self) -> int:
         seq = self._seq
         self._seq += 1
         return seq
 
+    # --- loading plugins (lazily, as OpenVINO) --------------------------------------------------
+    def _load(self, name: str):
+        """The plugin ``name`` as a call that needs it loads it: PluginError if it cannot load."""
+        error = self._broken.get(name)
+        if error is not None:
+            raise error
+        self._loaded.add(name)
+        return self._plugins[name]
+
+    def _try_load(self, name: str):
+        """The plugin, or None where OpenVINO swallows a failure to load it."""
+        try:
+            return self._load(name)
+        except PluginError:
+            return None
+
     # --- devices --------------------------------------------------------------------------
     @property
     def available_devices(self) -> list[str]:
-        """Devices of the hardware plugins, plugins in alphabetical order (as OpenVINO)."""
+        """Devices of the hardware plugins, plugins in alphabetical order (as OpenVINO, which
+        loads every plugin to ask and skips those that fail to load)."""
         names: list[str] = []
         for name in sorted(self._plugins):
-            plugin = self._plugins[name]
-            if not plugin.virtual:
+            plugin = self._try_load(name)
+            if plugin is not None and not plugin.virtual:
                 names.extend(plugin.device_names())
         return names
 
@@ -121,10 +198,12 @@ class Core:
 
     def _plugin(self, name: str, api: str):
         lookup = "CPU" if name == "(CPU)" else name.lstrip("-")
-        plugin = self._plugins.get(lookup)
-        if plugin is None:
+        if lookup not in self._plugins:
             raise _errors.not_registered(api, name)
-        return plugin
+        try:
+            return self._load(lookup)
+        except PluginError as err:
+            raise _errors.from_plugin(api, err) from None
 
     def get_versions(self, device_name: str) -> dict[str, Version]:
         parsed = dn.parse(device_name)
@@ -181,14 +260,7 @@ class Core:
             props = device_name
             if isinstance(props, tuple):
                 props = dict([props])
-            props = cfgmod.normalize(props)
-            for key, value in props.items():
-                if key != "CACHE_DIR":
-                    raise _errors.ov_error("core.set_property",
-                                           f"Exception is thrown while trying to call set_property "
-                                           f"with unsupported property: '{key}'",
-                                           "src/inference/src/dev/core_impl.cpp:1377")
-                self._core_props[key] = str(value)
+            self._set_core_properties(cfgmod.normalize(props))
             return
         if isinstance(properties, tuple):
             properties = dict([properties])
@@ -207,30 +279,94 @@ class Core:
                 "set_property do not support ov::device::propreties. You can configure the "
                 "devices through the compile_model()/query_model() API.",
                 "src/inference/src/dev/core_impl.cpp:1397")
+        if "CACHE_DIR" in props and not plugin.virtual:
+            # every device takes CACHE_DIR (the Core keeps it per device), listed or not
+            model_cache.prepare_dir(props["CACHE_DIR"], "core.set_property")
+            plugin.config["CACHE_DIR"] = str(props.pop("CACHE_DIR"))
         try:
             plugin.set_property(props)
         except PluginError as err:
             raise _errors.from_plugin("core.set_property", err) from None
 
+    def _set_core_properties(self, props: dict[str, Any]) -> None:
+        """``core.set_property({...})``: the Core's keys, then every plugin (see the module doc)."""
+        api = "core.set_property_core"
+        for key in props:
+            if key == "DEVICE_PROPERTIES" or key.startswith("DEVICE_PROPERTIES_"):
+                raise _errors.ov_error(
+                    api, "set_property do not support ov::device::propreties. You can configure "
+                    "the devices through the compile_model()/query_model() API.",
+                    "Check '!is_secondary_property || is_proxy' failed at "
+                    "src/inference/src/dev/core_impl.cpp:1282")
+        rest = dict(props)
+        for key in _CORE_KEYS:
+            if key in rest:
+                value = rest.pop(key)
+                if key == "CACHE_DIR":
+                    model_cache.prepare_dir(value, api)  # a real directory, made at once
+                try:
+                    self._core_props[key] = (str(value) if key == "CACHE_DIR"
+                                             else _core_bool(value))
+                except PluginError as err:
+                    raise _errors.from_plugin(api, err) from None
+        if not rest:
+            return
+        # plugins not loaded yet take the keys when they load; one that rejects them never will
+        for name in sorted(self._plugins):
+            if name in self._loaded or name in self._broken:
+                continue
+            try:
+                self._plugins[name].set_property(dict(rest))
+            except PluginError as err:
+                self._broken[name] = _load_error(name, err)
+        # loaded plugins are set now, in name order; the first that rejects a key raises
+        for name in sorted(self._loaded):
+            try:
+                self._plugins[name].set_property(dict(rest))
+            except PluginError as err:
+                raise _errors.from_plugin(api, err) from None
+
     # --- models -----------------------------------------------------------------------------
     def read_model(self, model: Any, weights: Any = None, config: dict | None = None):
-        """A zoo model by name (``"googlenet-v1"``, ``"googlenet-v1:FP16"``) or an ``ovlab.Model``."""
+        """A model from a file (OpenVINO IR ``.xml`` + ``.bin``, or ONNX), from bytes / IR
+        text with ``weights``, or a zoo model by name (``"googlenet-v1"``,
+        ``"googlenet-v1:FP16"``). Files are read by ``ovlab.frontends``."""
+        return self._read_model(model, weights, None)
+
+    def _read_model(self, model: Any, weights: Any, api: str | None):
+        """``read_model`` under the API that called it (``compile_model`` reads a path with
+        its own first lines in the error chain)."""
         if hasattr(model, "get_ops"):
             return model
-        from .. import zoo
+        from .. import frontends, zoo
 
-        text = str(model)
-        name, _, precision = text.partition(":")
-        if name in zoo.names():
-            return zoo.load(name, precision or "FP32")
-        path = Path(text)
-        raise _errors.ov_error(
-            "compile_model_path",
-            f'FrontEnd API failed with GeneralFailure:\nir: Could not open the file: "{path}"\n'
-            f"(ovlab reads zoo models by name: {', '.join(zoo.names())})",
-            "src/inference/src/dev/plugin.cpp:59",
-            "Check 'util::directory_exists(path) || util::file_exists(path)' failed at "
-            "src/frontends/common/src/frontend.cpp:117")
+        is_path = isinstance(model, (str, Path)) and not frontends._is_text(model, weights)
+        if is_path:
+            text = str(model)
+            name, _, precision = text.partition(":")
+            if name in zoo.names() and not Path(text).exists():
+                return zoo.load(name, precision or "FP32")
+            path = Path(text)
+            if not path.exists():
+                # The runner's zoo-stem fallback (a missing "googlenet-v1.xml" served from the
+                # zoo) belongs here, before the missing-file error.
+                raise self._read_error(api, frontends.FrontendError(
+                    f'FrontEnd API failed with GeneralFailure:\n'
+                    f'{"onnx" if path.suffix.lower() == ".onnx" else "ir"}: Could not open the '
+                    f'file: "{path}"\n(ovlab reads IR and ONNX files, and zoo models by name: '
+                    f'{", ".join(zoo.names())})', frontends.errors.OPEN_FILE), is_path)
+        try:
+            return frontends._read(model, weights)
+        except frontends.FrontendError as err:
+            raise self._read_error(api, err, is_path) from None
+
+    @staticmethod
+    def _read_error(api: str | None, err: Any, is_path: bool) -> RuntimeError:
+        from ..frontends.errors import raise_public
+
+        if api == "compile_model_path":
+            return raise_public(api, err, "src/inference/src/dev/plugin.cpp:59")
+        return raise_public("read_model" if is_path else "read_model_bytes", err)
 
     def _prepare(self, device_name: str, config: dict | None, api: str):
         """Parse a device name and config as the Core does: (plugin, parsed name, config)."""
@@ -246,6 +382,8 @@ class Core:
         config = cfgmod.normalize(config)
         parsed = dn.parse(device_name)
         plugin = self._plugin(parsed.plugin, api)
+        if config.get("CACHE_DIR"):
+            model_cache.prepare_dir(config["CACHE_DIR"], api)
         per_device = _flatten_device_properties(config)
         if parsed.priorities is not None and "MULTI_DEVICE_PRIORITIES" in config:
             cfg_value = str(config["MULTI_DEVICE_PRIORITIES"])
@@ -278,7 +416,7 @@ class Core:
                 "Path: 'None' does not exist. Please provide valid model's path either as a "
                 "string, bytes or pathlib.Path. Examples:\n(1) '/home/user/models/model.onnx'\n"
                 "(2) Path('/home/user/models/model/model.onnx')\n")
-        model = self.read_model(model)
+        model = self._read_model(model, weights, api)
         device_name = "AUTO" if device_name is None else device_name
         plugin, parsed, config = self._prepare(device_name, config, api)
         try:
@@ -297,15 +435,17 @@ class Core:
         event whose value is a Backend or a PluginError; argument errors raise PluginError."""
         dn.check_syntax(device_name)
         parsed = dn.parse(device_name)
-        plugin = self._plugins.get("CPU" if parsed.plugin == "(CPU)" else parsed.plugin)
-        if plugin is None:
+        name = "CPU" if parsed.plugin == "(CPU)" else parsed.plugin
+        if name not in self._plugins:
             raise PluginError(f'Device with "{device_name}" name is not registered in the '
                               "OpenVINO Runtime", _errors.CORE_IMPL, through_plugin=False)
+        plugin = self._load(name)
         return self._start_compile_parsed(model, plugin, parsed, dict(config or {}),
                                           implicit_batch)
 
     def _start_compile_parsed(self, model, plugin, parsed, config, implicit_batch: bool):
-        if implicit_batch and not plugin.virtual:
+        # the Core applies implicit batching only if the BATCH plugin loads (core_impl.cpp)
+        if implicit_batch and not plugin.virtual and self._try_load("BATCH") is not None:
             target = self._plugins["BATCH"].implicit_target(model, plugin, parsed, config)
             if target is not None:
                 return self._plugins["BATCH"].start_compile(model, target, None, config)

@@ -8,6 +8,7 @@ finished. Inputs given to ``infer``/``start_async`` are copied into new buffers 
 
 from __future__ import annotations
 
+import operator
 import warnings
 from typing import Any
 
@@ -19,6 +20,23 @@ from .backend import Job, Outputs
 from .tensor import OVDict, Tensor
 
 _BUSY_SRC = "src/inference/src/dev/iasync_infer_request.cpp:199"
+
+
+_INT32_MAX = 2**31 - 1
+
+
+def _timeout_ms(request, timeout) -> int:
+    """``wait_for``'s argument as pybind11 converts it to a C int, or its TypeError."""
+    if isinstance(timeout, (int, np.integer)) or (
+            not isinstance(timeout, (float, np.floating, str)) and hasattr(timeout, "__index__")):
+        value = operator.index(timeout)
+        if -_INT32_MAX - 1 <= value <= _INT32_MAX:
+            return value
+    raise TypeError(
+        "wait_for(): incompatible function arguments. The following argument types are "
+        "supported:\n    1. (self: openvino._pyopenvino.InferRequest, timeout: "
+        "typing.SupportsInt | typing.SupportsIndex) -> bool\n\nInvoked with: "
+        f"{request!r}, {timeout!r}")
 
 
 def _fmt_port_shape(shape) -> str:
@@ -205,7 +223,12 @@ class InferRequest:
         self._raise_errors()
 
     def wait_for(self, timeout: int) -> bool:
-        """Wait at most ``timeout`` ms of simulated time; True if the request is done."""
+        """Wait at most ``timeout`` ms of simulated time; True if the request is done.
+
+        ``timeout`` is what the real binding takes (measured): an int that fits a C int (bools
+        and NumPy integers too); a float, even ``1.5``, NaN or inf raises ``TypeError``.
+        """
+        timeout = _timeout_ms(self, timeout)
         if timeout < 0:
             raise RuntimeError(_errors.format_chain(  # wait_for's own API line (measured)
                 ["src/inference/src/cpp/infer_request.cpp:259",
@@ -215,9 +238,8 @@ class InferRequest:
         if self._done_event is None or self._done_event.processed:
             self._raise_errors()
             return True
-        env = self._core.clock.env
-        self._core.clock.run_until(env.any_of([self._done_event, env.timeout(timeout / 1000.0)]))
-        if self._done_event.processed:
+        # nothing is scheduled for the deadline: an early return leaves no timer behind
+        if self._core.clock.run_for(self._done_event, timeout / 1000.0, "wait_for"):
             self._raise_errors()
             return True
         return False

@@ -7,26 +7,48 @@ and a user's own CPU model: all of them draw from the same device. Each running 
 *demands* ``1 / streams`` of the device; while the demands add up to 1 or less every inference
 runs at its nominal speed, and beyond that all of them slow down by the total demand (egalitarian
 processor sharing). Completion times are recomputed whenever an inference starts or ends.
+
+Completions are decided by what was scheduled, never by comparing float times or remaining work
+with an epsilon: the tick scheduled for the job with the least work left finishes that job (and
+any job with as little left), and takes exactly that much work off the others. An absolute epsilon
+failed once the clock passed ~2**14 s, where ``now + remaining`` rounds back to ``now``: the tick
+found a sliver of work left, rescheduled itself at the same instant, and looped forever.
+
+Each device also keeps a short, bounded history of how busy it was (``min(1, total demand)``),
+so :meth:`DeviceShare.utilization` answers what a telemetry service such as Intel's
+Platform Framework reports: the busy fraction over a recent window. Resource-aware AUTO and the
+dashboards read it.
 """
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable
 
-_EPS = 1e-12
+#: how much busy history a device keeps (seconds of simulated time), and how often it notes it
+HISTORY_S = 5.0
+CHECKPOINT_S = 0.01
 
 
 class DeviceShare:
     """The running inferences of one device and when the next of them completes."""
 
-    __slots__ = ("clock", "running", "_last", "_gen", "_next_id")
+    __slots__ = ("clock", "running", "_last", "_timer", "_due", "_next_id", "_level",
+                 "_busy_since", "_busy_total", "_marks")
 
     def __init__(self, clock) -> None:
         self.clock = clock
         self.running: dict[int, list] = {}  # id -> [remaining nominal seconds, demand, callback]
         self._last = clock.now
-        self._gen = 0
+        self._timer = None  # the Timer of the next completion
+        self._due = 0.0  # nominal work each running job will have done when it fires
         self._next_id = 0
+        # utilization: the level now, since when, busy seconds before that, checkpoints
+        self._level = 0.0
+        self._busy_since = clock.now
+        self._busy_total = 0.0
+        self._marks: deque[tuple[float, float]] = deque(
+            [(clock.now, 0.0)], maxlen=int(HISTORY_S / CHECKPOINT_S))
 
     @property
     def demand(self) -> float:
@@ -37,6 +59,7 @@ class DeviceShare:
         return 1.0 / total if total > 1.0 else 1.0
 
     def _advance(self) -> None:
+        """Take the work done since the last change off every running job."""
         now = self.clock.now
         if self.running and now > self._last:
             done = (now - self._last) * self._rate()
@@ -50,21 +73,71 @@ class DeviceShare:
         self._advance()
         self.running[self._next_id] = [nominal, demand, callback]
         self._next_id += 1
+        self._note_busy()
         self._schedule()
 
     def _schedule(self) -> None:
-        self._gen += 1
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
         if not self.running:
             return
-        remaining = min(job[0] for job in self.running.values())
-        self.clock.call_at_delay(max(remaining, 0.0) / self._rate(), self._tick, self._gen)
+        self._due = max(min(job[0] for job in self.running.values()), 0.0)
+        self._timer = self.clock.call_at_delay(self._due / self._rate(), self._tick)
 
-    def _tick(self, gen: int) -> None:
-        if gen != self._gen:
-            return  # a start or completion since then moved the next completion
-        self._advance()
-        finished = [k for k, job in self.running.items() if job[0] <= _EPS]
+    def _tick(self) -> None:
+        """The next completion is due: finish the job(s) it was scheduled for."""
+        self._timer = None
+        self._last = self.clock.now
+        due = self._due
+        finished = []
+        for key, job in self.running.items():
+            job[0] -= due
+            if job[0] <= 0.0:  # the job this tick was for (x - x == 0 exactly), and ties
+                finished.append(key)
         callbacks = [self.running.pop(k)[2] for k in finished]
+        self._note_busy()
         self._schedule()
         for cb in callbacks:
             cb()
+
+    # --- utilization ---------------------------------------------------------------------------
+    def _note_busy(self) -> None:
+        """Fold the busy level since the last change into the running total of busy time and
+        note a checkpoint every :data:`CHECKPOINT_S` (called after every start and completion).
+
+        Memory stays bounded however many inferences run: one level, one total and at most
+        ``HISTORY_S / CHECKPOINT_S`` checkpoints per device."""
+        now = self.clock.now
+        self._busy_total += self._level * (now - self._busy_since)
+        self._busy_since = now
+        self._level = min(1.0, self.demand)
+        marks = self._marks
+        if now - marks[-1][0] >= CHECKPOINT_S:
+            marks.append((now, self._busy_total))
+
+    def _busy_at(self, t: float) -> float:
+        """Busy seconds accumulated up to time ``t`` (between checkpoints: interpolated)."""
+        if t >= self._busy_since:  # since the last change the level is known: exact
+            return self._busy_total + self._level * (t - self._busy_since)
+        later = (self._busy_since, self._busy_total)
+        for mark in reversed(self._marks):
+            if mark[0] <= t:
+                t0, c0 = mark
+                t1, c1 = later
+                return c0 if t1 <= t0 else c0 + (c1 - c0) * (t - t0) / (t1 - t0)
+            later = mark
+        return 0.0  # before the first checkpoint (or the history kept): idle
+
+    def utilization(self, window: float) -> float:
+        """Busy fraction of the device over the last ``window`` seconds (0..1).
+
+        Busy means "running something": a device with demands adding up to 1 or more is fully
+        busy, one lone stream of a 4-stream CPU model keeps it a quarter busy. The start of the
+        window is read between checkpoints, so a reading is exact to ``CHECKPOINT_S / window``.
+        """
+        now = self.clock.now
+        if window <= 0:
+            return min(1.0, self.demand)
+        busy = self._busy_at(now) - self._busy_at(now - window)
+        return max(0.0, min(1.0, busy / window))

@@ -4,12 +4,20 @@ Every inference that runs on a device leaves an :class:`InferenceRecord` (ids, s
 finish times in simulated seconds, device, batch and subgraph); compiles, device switches,
 fallbacks and batch time-outs leave :class:`EventRecord` s. Plots, tables and checks in the labs
 are built from these records, so what a learner sees is what the simulation did.
+
+Memory is bounded: a Trace keeps the newest ``max_records`` inference records and as many event
+records (default 1,000,000 each, ``store.py``), counting what it let go in ``dropped``; a long run
+streams every record to a file instead (``stream_to``, ``stream.py``).
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any
+
+from .store import DEFAULT_MAX_RECORDS, RecordBuffer, check_limit
+from .stream import RecordStream
 
 
 @dataclass(slots=True)
@@ -61,11 +69,13 @@ class EventRecord:
 
 
 class Trace:
-    """All records of a Core, in the order things happened."""
+    """The records of a Core, in the order things happened (the newest ``max_records``)."""
 
-    def __init__(self) -> None:
-        self.inferences: list[InferenceRecord] = []
-        self.events: list[EventRecord] = []
+    def __init__(self, max_records: int | None = DEFAULT_MAX_RECORDS) -> None:
+        limit = check_limit(max_records)
+        self.inferences: RecordBuffer = RecordBuffer(maxlen=limit)
+        self.events: RecordBuffer = RecordBuffer(maxlen=limit)
+        self.stream: RecordStream | None = None
 
     def __iter__(self):
         return iter(self.inferences)
@@ -74,17 +84,60 @@ class Trace:
         return len(self.inferences)
 
     def __repr__(self) -> str:
-        return f"<Trace: {len(self.inferences)} inferences, {len(self.events)} events>"
+        dropped = (f", {self.dropped} older inferences dropped (max_records={self.max_records})"
+                   if self.dropped else "")
+        return f"<Trace: {len(self.inferences)} inferences, {len(self.events)} events{dropped}>"
 
+    # --- the bound ---------------------------------------------------------------------------
+    @property
+    def max_records(self) -> int | None:
+        """How many inference (and event) records are kept in memory; None: all."""
+        return self.inferences.maxlen
+
+    @property
+    def dropped(self) -> int:
+        """Inference records let go to stay within ``max_records`` (streamed ones are kept in
+        the file)."""
+        return self.inferences.dropped
+
+    def set_limit(self, max_records: int | None) -> None:
+        """Keep at most ``max_records`` of each kind from now on (the newest); None: no bound."""
+        limit = check_limit(max_records)
+        self.inferences = self.inferences.resized(limit)
+        self.events = self.events.resized(limit)
+
+    # --- recording ---------------------------------------------------------------------------
     def add(self, record: InferenceRecord) -> None:
         self.inferences.append(record)
+        if self.stream is not None:
+            self.stream.add(record)
 
     def event(self, time: float, kind: str, device: str = "", model: str = "", **detail) -> None:
-        self.events.append(EventRecord(time, kind, device, model, detail))
+        record = EventRecord(time, kind, device, model, detail)
+        self.events.append(record)
+        if self.stream is not None:
+            self.stream.event(record)
 
     def clear(self) -> None:
         self.inferences.clear()
         self.events.clear()
+
+    # --- streaming ---------------------------------------------------------------------------
+    def stream_to(self, path: str | Path, format: str | None = None,
+                  chunk_rows: int = 65_536) -> RecordStream:
+        """Write every record from now on to ``path`` (Parquet through pyarrow, or CSV: by the
+        suffix, or ``format``), events to ``<stem>.events<suffix>``. Returns the stream; close
+        it with ``stop_stream()`` (or ``with core.trace.stream_to(...):``)."""
+        self.stop_stream()
+        self.stream = RecordStream(path, format, chunk_rows)
+        return self.stream
+
+    def stop_stream(self) -> RecordStream | None:
+        """Flush and close the stream, if one is open; return it."""
+        stream, self.stream = self.stream, None
+        if stream is not None:
+            stream.close()
+        return stream
 
     def to_frame(self):
         """The inference records as a pandas DataFrame (one row per device execution)."""

@@ -12,7 +12,10 @@ from typing import Any
 
 import plotly.graph_objects as go
 
-from .palette import device_color
+from .palette import DEVICE_COLORS, device_color
+
+__all__ = ["DEVICE_COLORS", "gantt_figure", "latency_figure", "timeline_figure",
+           "timeline_layout", "timeline_traces"]  # DEVICE_COLORS: imported from here before
 
 
 def latency_figure(result, title: str = "Inference Latency") -> go.Figure:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import shutil
+import tempfile
+from pathlib import Path
 from typing import Any
 
 from .. import experiments
@@ -22,6 +25,7 @@ class TimelineDashboard(Dashboard):
     def __init__(self, device: str = "GPU", hint: str = "THROUGHPUT", niter: int = 40,
                  num_ireq: int = 16, **kw: Any) -> None:
         self.num_ireq = num_ireq
+        self._cache: tempfile.TemporaryDirectory | None = None
         super().__init__(device=device, hint=hint, niter=niter, **kw)
 
     def title(self) -> str:
@@ -32,10 +36,24 @@ class TimelineDashboard(Dashboard):
 
     def _experiment(self, core):
         k = self.knobs
-        cfg = {"CACHE_DIR": "./cache", **self.config()}
+        # the seed sets CACHE_DIR; ovlab's cache is a real directory (as OpenVINO's), so every
+        # run gets its own empty one, as the seed's first run had: the same settings always give
+        # the same run, whatever ran before
+        cfg = {"CACHE_DIR": self._empty_cache(), **self.config()}
         return experiments.auto_test(core, self.model, k.device.value, cfg, niter=k.niter.value,
                                      interval=k.interval.value, num_ireq=self.num_ireq,
                                      verbose=False)
+
+    def _empty_cache(self) -> str:
+        if self._cache is None:
+            self._cache = tempfile.TemporaryDirectory(prefix="ovlab-dashboard-cache-")
+        path = Path(self._cache.name)
+        for entry in path.iterdir():
+            if entry.is_dir():
+                shutil.rmtree(entry)
+            else:
+                entry.unlink()
+        return str(path)
 
     def _spec(self, view: RunView) -> dict[str, Any]:
         overlay = self.knobs.compare.value == "overlay" and self.pinned is not None

@@ -92,7 +92,8 @@ def test_constant_shape_reshape_is_not_batchable():
     assert not m._is_batchable()  # shape inference works at batch 2, but the output is [1, 8]
 
 
-@pytest.mark.parametrize("name", ["small-cnn", "mlp", "squeezenet1.1"])
+@pytest.mark.parametrize("name", ["small-cnn", "mlp", "squeezenet1.1", "mobilenet-v2",
+                                  "bert-tiny"])
 def test_with_batch_equals_stacked_single_runs(name):
     m = zoo.load(name)
     xs = [zoo.sample_input(name, seed=s) for s in range(4)]

@@ -123,10 +123,16 @@ def test_lrn_semantics(core, axes, size, rng):
     assert_close(models[1]._evaluate({0: x})[0], run_real(core, models[0], [x])[0], 1e-5)
 
 
-@pytest.mark.parametrize("name", ["googlenet-v1", "squeezenet1.1", "small-cnn", "mlp"])
+@pytest.mark.parametrize("name", ["googlenet-v1", "squeezenet1.1", "small-cnn", "mlp",
+                                  "mobilenet-v2", "yolo-v3-tiny", "bert-tiny"])
 def test_zoo_models_match_openvino(core, name):
     x = zoo.sample_input(name, seed=5)
-    theirs = run_real(core, zoo.build(name, opset=oops, model_cls=ov.Model), [x])[0]
-    ours = zoo.load(name)._evaluate({0: x})[0]
-    assert_close(ours, theirs)
-    assert ours.argmax() == theirs.argmax()
+    theirs_m = zoo.build(name, opset=oops, model_cls=ov.Model)
+    ours_m = zoo.load(name)
+    assert [o.get_type_name() for o in ours_m.get_ordered_ops()] == \
+        [o.get_type_name() for o in theirs_m.get_ordered_ops()]
+    theirs = run_real(core, theirs_m, [x])
+    ours = ours_m._evaluate({0: x})
+    for o, t in zip(ours, theirs, strict=True):
+        assert_close(o, t)
+        assert o.argmax() == t.argmax()

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from pbt_budget import budget
 
 import ovlab
 
@@ -44,7 +45,7 @@ def run_pattern(model, batch, timeout_ms, jobs, gaps, hint):
     return core, compiled, inputs, callbacks, outputs, seq_of
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=budget(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(batch=st.integers(2, 5),
        timeout_ms=st.sampled_from([0, 1, 10, 50, 100, 300]),
        jobs=st.integers(1, 12),
@@ -98,7 +99,7 @@ def test_b04_b08_batching_invariants(mlp, batch, timeout_ms, jobs, gaps, hint):
     assert core.clock.env.peek() == float("inf")
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=budget(30), deadline=None)
 @given(gaps=st.lists(st.floats(0.0, 0.5), min_size=1, max_size=12),
        timeout_ms=st.sampled_from([10, 100, 1000]))
 def test_b04_same_seed_same_timeline(mlp, gaps, timeout_ms):
@@ -109,7 +110,7 @@ def test_b04_same_seed_same_timeline(mlp, gaps, timeout_ms):
                    for r in second.trace.inferences]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=budget(60), deadline=None)
 @given(timeout_ms=st.integers(1, 2000), delay_ms=st.integers(0, 5000))
 def test_b04_lone_latency_is_timeout_minus_phase(mlp, timeout_ms, delay_ms):
     """Measured rule: a lone request D ms after a wake-up waits timeout - D mod timeout."""

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from pbt_budget import budget
 
 import ovlab
 import ovlab.opset as ops
@@ -199,7 +200,7 @@ def _check_plan(model, aff):
     return plan
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=budget(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(random_dags())
 def test_random_dags_split_into_an_acyclic_cover_with_equal_outputs(dag):
     model, aff = dag
@@ -211,7 +212,7 @@ def test_random_dags_split_into_an_acyclic_cover_with_equal_outputs(dag):
         np.testing.assert_array_equal(got, want)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=budget(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(random_dags())
 def test_random_dags_run_on_hetero_like_on_one_device(dag):
     model, aff = dag

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pbt_budget import budget
 
 import ovlab
 from ovlab.runtime.clock import Deadlock
@@ -311,7 +312,7 @@ def test_profiling_rows(core, small_cnn):
         on.latency / 1000, rel=0.05)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=budget(25), deadline=None)
 @given(gaps=st.lists(st.floats(0, 0.05), min_size=1, max_size=30), jobs=st.integers(1, 6),
        tput=st.booleans())
 def test_every_started_request_completes_exactly_once(gaps, jobs, tput):

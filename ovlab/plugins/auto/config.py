@@ -23,7 +23,9 @@ from ...properties import hint, intel_auto, log
 from ...runtime import config as cfgmod
 
 CONFIG_SRC = "src/plugins/auto/src/plugin_config.cpp"
-_VALIDATOR_CHECK = f"Check 'property_validators.at(name)->is_valid(val)' failed at {CONFIG_SRC}:102"
+_VALIDATOR = "Check 'property_validators.at(name)->is_valid(val)' failed at {}:{}"
+_VALIDATOR_CHECK = _VALIDATOR.format(CONFIG_SRC, 102)  # compile_model (measured)
+_SET_VALIDATOR_CHECK = _VALIDATOR.format(CONFIG_SRC, 54)  # core.set_property (measured)
 _SET_UNKNOWN_CHECK = f"Check 'false' failed at {CONFIG_SRC}:67"
 _GET_UNKNOWN_CHECK = (f"Check 'internal_properties.find(name) != internal_properties.end()' "
                       f"failed at {CONFIG_SRC}:73")
@@ -59,13 +61,16 @@ _DEFAULTS: dict[str, Any] = {
     "ENABLE_STARTUP_FALLBACK": True,
     "ENABLE_RUNTIME_FALLBACK": True,
 }
-# 2026 additions of the AUTO plugin, AUTO only. DEVICES_UTILIZATION_THRESHOLD was measured ({});
-# the other two were not, so they answer neutral empty values.
+# 2026 additions of the AUTO plugin, AUTO only; the three defaults as measured on 2026.4.1.
 _AUTO_ONLY_DEFAULTS: dict[str, Any] = {
     "DEVICES_UTILIZATION_THRESHOLD": {},
     "LOW_POWER_DEVICE": "",
     "PERF_CURVE_TABLE": {},
 }
+
+#: the device keys a PERF_CURVE_TABLE may name (PerfCurveTableValidator, openvino PR #37196)
+CURVE_DEVICES = ("CPU", "iGPU", "dGPU", "NPU")
+RESOURCE_AWARE_KEYS = ("DEVICES_UTILIZATION_THRESHOLD", "PERF_CURVE_TABLE", "LOW_POWER_DEVICE")
 
 _BOOL_KEYS = ("PERF_COUNT", "DEVICE_BIND_BUFFER", "ENABLE_STARTUP_FALLBACK",
               "ENABLE_RUNTIME_FALLBACK")
@@ -73,8 +78,25 @@ _BOOL_KEYS = ("PERF_COUNT", "DEVICE_BIND_BUFFER", "ENABLE_STARTUP_FALLBACK",
 CORE_PASS_KEYS = ("CACHE_DIR", "ALLOW_AUTO_BATCHING", "AUTO_BATCH_TIMEOUT")
 
 
+def _number(value: Any) -> str:
+    """A number as a C++ ``ostream`` prints it: floats in ``%g`` (``1.0`` -> ``1``)."""
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
 def fmt(value: Any) -> str:
-    """A value as OpenVINO's ``Any::as<std::string>()`` prints it in messages and logs."""
+    """A value as OpenVINO's ``Any::as<std::string>()`` prints it in messages and logs.
+
+    Maps print as ``{key:value,key:value}`` (an empty inner map as nothing: ``{CPU:}``) and
+    sequences space-separated, as measured for the 2026 AUTO maps.
+    """
+    if isinstance(value, dict):
+        return "{" + ",".join(f"{k}:{fmt(v) if isinstance(v, dict) and v else ''}"
+                              if isinstance(v, dict) else f"{k}:{_number(v)}"
+                              for k, v in value.items()) + "}"
+    if isinstance(value, (list, tuple)):
+        return " ".join(fmt(v) for v in value)
+    if isinstance(value, float):
+        return _number(value)
     if isinstance(value, bool):
         return "YES" if value else "NO"
     if isinstance(value, log.Level):
@@ -108,17 +130,37 @@ def _valid(key: str, value: Any) -> bool:
         return cfgmod.enum_value(hint.ExecutionMode, value) is not None
     if key == "PERFORMANCE_HINT_NUM_REQUESTS":
         return cfgmod.to_uint(value) is not None
+    if key == "DEVICES_UTILIZATION_THRESHOLD":
+        # the binding already checked a dict's keys and values (runtime/config.py)
+        return isinstance(value, dict)
+    if key == "PERF_CURVE_TABLE":
+        return _valid_curve_table(value)
+    return True  # LOW_POWER_DEVICE takes any value (measured: even 5 or None)
+
+
+def _valid_curve_table(value: Any) -> bool:
+    """PerfCurveTableValidator: device keys CPU/iGPU/dGPU/NPU, a non-empty curve per device,
+    utilization points within 0..100, scores not negative (openvino PR #37196, measured)."""
+    if not isinstance(value, dict):
+        return False
+    for device, curve in value.items():
+        if device not in CURVE_DEVICES or not isinstance(curve, dict) or not curve:
+            return False
+        if any(not 0 <= util <= 100 or score < 0 for util, score in curve.items()):
+            return False
     return True
 
 
-def check_value(key: str, value: Any) -> None:
-    """Raise AUTO's errors for a bad value of one of its own keys."""
+def check_value(key: str, value: Any, *, setting: bool = False) -> None:
+    """Raise AUTO's errors for a bad value of one of its own keys (``setting``: through
+    ``core.set_property``, whose validator line differs)."""
     if key == "LOG_LEVEL":
         if cfgmod.log_level(value) is None:
             raise PluginError(f"Unsupported log level: {fmt(value)}", f"{CONFIG_SRC}:62")
         return
     if not _valid(key, value):
-        raise PluginError(f"Invalid value for property {key}: {fmt(value)}", _VALIDATOR_CHECK)
+        raise PluginError(f"Invalid value for property {key}: {fmt(value)}",
+                          _SET_VALIDATOR_CHECK if setting else _VALIDATOR_CHECK)
 
 
 def known_keys(plugin_name: str) -> set[str]:
@@ -135,7 +177,7 @@ def validate_set(plugin_name: str, props: dict[str, Any]) -> None:
     for key, value in props.items():
         if key not in keys:
             raise PluginError(f"property: {key}: not supported", _SET_UNKNOWN_CHECK)
-        check_value(key, value)
+        check_value(key, value, setting=True)
 
 
 def default(plugin_name: str, key: str) -> Any:
@@ -214,3 +256,25 @@ class Settings:
     @property
     def priorities(self) -> str:
         return str(self.raw("MULTI_DEVICE_PRIORITIES"))
+
+    # --- resource-aware selection (2026) -------------------------------------------------
+    @property
+    def utilization_thresholds(self) -> dict[str, int]:
+        value = self.raw("DEVICES_UTILIZATION_THRESHOLD") if self.plugin_name == "AUTO" else {}
+        return dict(value) if isinstance(value, dict) else {}
+
+    @property
+    def perf_curve_table(self) -> dict[str, dict[int, float]]:
+        value = self.raw("PERF_CURVE_TABLE") if self.plugin_name == "AUTO" else {}
+        return dict(value) if isinstance(value, dict) else {}
+
+    @property
+    def low_power_device(self) -> str:
+        value = self.raw("LOW_POWER_DEVICE") if self.plugin_name == "AUTO" else ""
+        return "" if value is None else fmt(value)
+
+    @property
+    def resource_aware(self) -> bool:
+        """Any of the three set to a non-empty value: AUTO selects per inference."""
+        return bool(self.utilization_thresholds or self.perf_curve_table
+                    or self.low_power_device)

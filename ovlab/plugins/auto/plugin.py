@@ -3,7 +3,9 @@
 One class, two behaviours (``src/plugins/auto/src/plugin.cpp``): as ``AUTO`` it picks one device
 and hides that device's compile behind a CPU helper (:mod:`.schedule`), or, with the
 ``CUMULATIVE_THROUGHPUT`` hint, runs on every candidate at once (:mod:`.cumulative`); as
-``MULTI`` it always runs cumulatively, needs a device list and reports ``THROUGHPUT``.
+``MULTI`` it always runs cumulatively, needs a device list and reports ``THROUGHPUT``. With one
+of the 2026 resource-aware properties set, AUTO selects a device for every inference instead
+(:mod:`.dynamic`).
 
 ``compile_model`` goes: config (:mod:`.config`) -> candidate names -> one
 :class:`~.select.DeviceInfo` per device -> (not cumulative) validity and order ->
@@ -21,6 +23,7 @@ from ...runtime.plugin import Plugin
 from . import config as auto_config
 from .compiled import AutoBackend, CumulativeBackend
 from .cumulative import CumulativeSchedule
+from .dynamic import DynamicBackend, DynamicSchedule, is_stateful
 from .log import AutoLog
 from .schedule import AutoSchedule
 from .select import (
@@ -129,6 +132,9 @@ class AutoPlugin(Plugin):
         if cumulative:
             schedule = CumulativeSchedule(self, model, settings, devices, log)
             backend = CumulativeBackend(self, model, schedule, settings, str_devices)
+        elif settings.resource_aware and len(devices) > 1 and not is_stateful(model):
+            schedule = DynamicSchedule(self, model, settings, devices, precision, log)
+            backend = DynamicBackend(self, model, schedule, settings, str_devices)
         else:
             schedule = AutoSchedule(self, model, settings, devices, precision, log)
             backend = AutoBackend(self, model, schedule, settings, str_devices)

@@ -112,6 +112,13 @@ class AutoSchedule(WorkerSchedule):
         self.event("select", act.device.name, reason="initial",
                    candidates=[d.name for d in self.devices])
         log.info(f"{SCHEDULE_SRC}:163", f"select device:{act.device.name}")
+        if self._actual_blob_cached():
+            # a blob for the selected device: load only it, no helper, no runtime fallback
+            # (openvino PRs #24618, #29636; 2025.2 "loading the model only for the selected
+            # plugin")
+            self.startup_fallback = False
+            self.runtime_fallback = False
+            self.fallback.enabled = False
         is_actual_cpu = "CPU" in act.device.name
         if not is_actual_cpu and self.startup_fallback:
             self._setup_helper()
@@ -126,23 +133,30 @@ class AutoSchedule(WorkerSchedule):
         act.finished.callbacks.append(lambda _ev: self._context_finished())
         return self.done
 
+    def _actual_blob_cached(self) -> bool:
+        """Does CACHE_DIR hold a blob of this model for the selected device, compiled as AUTO
+        would compile it (``ModelCache::compute_hash`` on the device's config)?"""
+        act = self.actual.device
+        hw = self.core._plugins.get(act.plugin)
+        if not hasattr(hw, "has_cached_blob"):
+            return False
+        dev_id = act.name.split(".", 1)[1] if "." in act.name else None
+        try:
+            cached = bool(hw.has_cached_blob(self.model, dev_id, act.config))
+        except PluginError:
+            return False
+        cache_dir = act.config.get("CACHE_DIR") or self.core._core_props.get("CACHE_DIR", "")
+        if cache_dir:
+            self.log.debug(f"{SCHEDULE_SRC}:148", f"device: {act.name} "
+                           f"{'found' if cached else 'not found'} cached blob")
+        return cached
+
     def _setup_helper(self) -> None:
         cpu = next((d for d in self.devices if d.name.startswith("CPU")), None)
         if cpu is None:
             return
         act = self.actual.device
         cache_dir = act.config.get("CACHE_DIR") or self.core._core_props.get("CACHE_DIR", "")
-        if cache_dir:
-            hw = self.core._plugins.get(act.plugin)
-            dev_id = act.name.split(".", 1)[1] if "." in act.name else None
-            try:
-                cached = bool(hw.has_cached_blob(self.model, dev_id, act.config))
-            except (AttributeError, PluginError):
-                cached = False
-            self.log.debug(f"{SCHEDULE_SRC}:148", f"device: {act.name} "
-                           f"{'found' if cached else 'not found'} cached blob")
-            if cached:
-                return  # the device will load quickly: no helper
         from ...properties.hint import PerformanceMode
 
         cfg = dict(cpu.config)

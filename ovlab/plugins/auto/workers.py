@@ -16,6 +16,7 @@ learner expects (see ``schedule.py`` for the other scheduling rules).
 from __future__ import annotations
 
 import heapq
+import sys
 from collections import deque
 from collections.abc import Callable
 from typing import Any
@@ -56,7 +57,7 @@ class WorkerPool:
 
     def label(self, index: int) -> str:
         """What inference records show as the worker: ``CPU_HELP`` or ``GPU.0:3``."""
-        return HELPER if self.name == HELPER else f"{self.name}:{index}"
+        return HELPER if self.name == HELPER else sys.intern(f"{self.name}:{index}")  # shared
 
 
 def pool_size(device, backend: Backend) -> int:

@@ -65,7 +65,9 @@ def _clone_label(node: Node) -> str:
     out = node.output(0)
     dims = ",".join(str(d) for d in out.get_shape())
     text = f"{_node_name(node)}\n{{{out.get_element_type().get_type_name()}}}[{dims}]"
-    if isinstance(node, Constant):
+    if isinstance(node, Constant) and getattr(node, "materialized", True) is False:
+        text += "\nvalue: [ (not made yet: ovlab lazy weights) ]"  # never make 21 GB for a label
+    elif isinstance(node, Constant):
         flat = np.asarray(node.get_data()).ravel()
         shown = ", ".join(_fmt_value(v) for v in flat[:_MAX_VALUES])
         if flat.size == 0:

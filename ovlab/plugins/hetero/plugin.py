@@ -8,6 +8,8 @@ tensors between them. It follows ``src/plugins/hetero`` as summarised in
 ``reference/openvino-semantics.md`` section 6, and the real 2026.4.1 wheel where that was
 measured (``reference/openvino-measured.md`` sections 4-8):
 
+* ``MODEL_DISTRIBUTION_POLICY: PIPELINE_PARALLEL`` splits by the devices' memory instead of op
+  support alone (:mod:`.pipeline`); any other value is OpenVINO's error.
 * Device list: ``HETERO:GPU,CPU``, ``HETERO`` + ``MULTI_DEVICE_PRIORITIES`` (a trailing comma from
   ``props.device.priorities("GPU", "CPU")`` is fine), or ``core.set_property("HETERO", ...)``.
 * Automatic mode (no op has an ``"affinity"`` in its rt_info): greedy ``query_model``, the first
@@ -46,9 +48,11 @@ from ...hardware import cost
 from ...hardware.specs import DeviceSpec
 from ...properties import hint
 from ...runtime import device_name as dn
+from ...runtime import model_cache
 from ...runtime.backend import Backend, Job, Outputs, ProfilingInfo
 from ...runtime.plugin import Plugin
 from . import dot as hetero_dot
+from .pipeline import memory_map, pipeline_affinities, weights_by_device
 from .split import HeteroPlan, greedy_affinities, make_plan
 
 __all__ = ["HeteroPlugin", "HeteroBackend", "format_counters", "difficult_model"]
@@ -160,18 +164,20 @@ class HeteroPlugin(Plugin):
 
     # --- device list and configs ------------------------------------------------------------------
     def _split_config(self, priorities: str | None, config: dict[str, Any]
-                      ) -> tuple[str, dict[str, Any], dict[str, dict[str, Any]]]:
-        """(priority text as given, config for the devices, DEVICE_PROPERTIES entries)."""
+                      ) -> tuple[str, dict[str, Any], dict[str, dict[str, Any]], bool]:
+        """(priority text as given, config for the devices, DEVICE_PROPERTIES entries, whether
+        PIPELINE_PARALLEL applies: from the call, else from ``core.set_property("HETERO")``)."""
         config = dict(config)
         device_props = config.pop("DEVICE_PROPERTIES", None) or {}
+        policy = set(self.config.get("MODEL_DISTRIBUTION_POLICY", set()))
         if "MODEL_DISTRIBUTION_POLICY" in config:
-            _policy(config.pop("MODEL_DISTRIBUTION_POLICY"))  # validated; the memory split of
-            # PIPELINE_PARALLEL is not simulated (every device is assumed to hold its part)
+            policy = _policy(config.pop("MODEL_DISTRIBUTION_POLICY"))
         from_config = config.pop("MULTI_DEVICE_PRIORITIES", None)
         if priorities is None:
             priorities = from_config if from_config is not None else \
                 self.config.get("MULTI_DEVICE_PRIORITIES", "")
-        return str(priorities), config, device_props
+        pipeline = hint.ModelDistributionPolicy.PIPELINE_PARALLEL in policy
+        return str(priorities), config, device_props, pipeline
 
     def _plugin_for(self, device: str):
         parsed = dn.parse(device)
@@ -238,26 +244,54 @@ class HeteroPlugin(Plugin):
                     raise
                 raise PluginError(err.message, SRC_QUERY, *err.sources) from None
 
-    def _greedy(self, model, tokens, config, device_props):
+    def _greedy(self, model, tokens, config, device_props, pipeline: bool = False):
         devices = self._list_devices(tokens)
         self._check_device_configs(tokens, config, device_props)
+        if pipeline:
+            aff = pipeline_affinities(self.core, model, devices)
+            if aff is not None:
+                return aff
         return greedy_affinities(model, [(name, spec.supports) for name, spec in devices])
 
     # --- query_model ---------------------------------------------------------------------------
     def query_model(self, model, priorities: str | None, device_id: str | None,
                     config: dict[str, Any]) -> dict[str, str]:
         """``{op friendly name: device}``, greedy over the list; affinities play no part (H06)."""
-        text, config, device_props = self._split_config(priorities, config)
+        text, config, device_props, pipeline = self._split_config(priorities, config)
         tokens = [t.strip() for t in text.split(",") if t.strip()]
         if not tokens:
             return {}  # measured: bare "HETERO" answers an empty dict
-        aff = self._greedy(model, tokens, config, device_props)
+        aff = self._greedy(model, tokens, config, device_props, pipeline)
         return dict(sorted((n.get_friendly_name(), d) for n, d in aff.items()))
 
     # --- compile -------------------------------------------------------------------------------
+    def _cache_key(self, model, text: str, config: dict[str, Any], plan: HeteroPlan
+                   ) -> tuple[str, str | None]:
+        """HETERO caches the whole model as one blob (its capabilities list EXPORT_IMPORT; the
+        2026.4.1 wheel writes one ``HETERO:CPU`` blob and loads it the next time); the key's
+        compile options stand in for its ``CACHING_DEVICE_PROPERTIES``: the device list and
+        each device's architecture."""
+        cache_dir = str(config["CACHE_DIR"]) if "CACHE_DIR" in config else str(
+            self.core._core_props.get("CACHE_DIR", ""))
+        if not cache_dir:
+            return cache_dir, None
+        devices = []
+        for sg in plan.subgraphs:
+            parsed, plugin = self._plugin_for(sg.device)
+            spec = None
+            if plugin is not None and not plugin.virtual:
+                try:
+                    spec = plugin.resolve(parsed.device_id)[1]
+                except PluginError:
+                    spec = None
+            devices.append(f"{sg.device}:{spec.architecture if spec else sg.device}:"
+                           f"{spec.full_name if spec else ''}")
+        return cache_dir, model_cache.compute_hash(model, {
+            "MULTI_DEVICE_PRIORITIES": text, "CACHING_DEVICE_PROPERTIES": " ".join(devices)})
+
     def _affinities(self, model, priorities: str | None, config: dict[str, Any]):
         """(``{node: device}`` for every node, mode, priority text, device config, entries)."""
-        text, config, device_props = self._split_config(priorities, config)
+        text, config, device_props, pipeline = self._split_config(priorities, config)
         ops = model.get_ordered_ops()
         user = [n for n in ops if "affinity" in n.get_rt_info()]
         if user:
@@ -273,14 +307,15 @@ class HeteroPlugin(Plugin):
         if not tokens:
             raise PluginError("Unexpected node type found in model after query_model_update()",
                               SRC_NO_LIST)
-        aff = self._greedy(model, tokens, config, device_props)
+        aff = self._greedy(model, tokens, config, device_props, pipeline)
         missing = [n for n in ops if n not in aff]
         if missing:
             # name the op nobody supports rather than an input that only lost its consumers
             compute = [n for n in missing if n.get_type_name() not in
                        ("Parameter", "Constant", "Result")]
             raise _fallback_error((compute or missing)[0])
-        return aff, "auto", text, config, device_props
+        mode = "pipeline" if pipeline and memory_map(self.core, tokens) is not None else "auto"
+        return aff, mode, text, config, device_props
 
     def _check_submodel_device(self, device: str, cfg: dict[str, Any]) -> None:
         """Fail before any compile starts if a submodel's device cannot exist."""
@@ -318,15 +353,19 @@ class HeteroPlugin(Plugin):
         name = model.get_friendly_name()
         core.trace.event(core.clock.now, "hetero_split", "HETERO", name, mode=mode,
                          submodels=len(plan.subgraphs),
-                         devices=[sg.device for sg in plan.subgraphs])
+                         devices=[sg.device for sg in plan.subgraphs],
+                         weights=weights_by_device(aff))
         done = core.clock.event()
+        cache_dir, key = self._cache_key(model, text, config, plan)
+        cached = key is not None and model_cache.read_blob(cache_dir, key) is not None
 
         def compile_in_turn():
             backends = []
             for sg, cfg in zip(plan.subgraphs, configs, strict=True):
                 try:
                     # submodels compile without a cache: HETERO caches the model as a whole
-                    ev = core._start_compile(sg.model, sg.device, {**cfg, "CACHE_DIR": ""})
+                    ev = core._start_compile(sg.model, sg.device, {
+                        **cfg, "CACHE_DIR": "", INTERNAL_PREFIX + "FROM_CACHE": cached})
                 except PluginError as err:
                     done.succeed(_standard(err))
                     return
@@ -335,6 +374,11 @@ class HeteroPlugin(Plugin):
                     done.succeed(_standard(result) if isinstance(result, PluginError) else result)
                     return
                 backends.append(result)
+            if key is not None and not cached:
+                model_cache.write_blob(cache_dir, key, {
+                    "device": "HETERO", "network_name": name,
+                    "submodels": [sg.device for sg in plan.subgraphs],
+                    "written_by": "ovlab (a simulated device: no binary inside)"})
             done.succeed(HeteroBackend(self, model, plan, backends, text))
 
         core.clock.process(compile_in_turn())
