@@ -7,11 +7,12 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.ovlab-installed
 PYTEST_ARGS ?=
 
-.PHONY: lab test unit notebooks browser binder labs bench lint chromium clean
+.PHONY: lab test unit notebooks browser binder labs bench lint chromium clean openvino-suite \
+	openvino-suite-real
 
 # NumPy's OpenBLAS threads fight pytest-xdist workers (and each other) on 2 cores: a model that
 # takes 45 ms alone took over a second under load. One BLAS thread per process in the tests.
-test unit notebooks browser binder labs: export OPENBLAS_NUM_THREADS = 1
+test unit notebooks browser binder labs openvino-suite openvino-suite-real: export OPENBLAS_NUM_THREADS = 1
 
 $(STAMP): pyproject.toml requirements.txt binder/requirements.txt binder/constraints-test.txt
 	$(PY) -m venv $(VENV)
@@ -32,6 +33,7 @@ test: $(STAMP) chromium
 		--nbval-sanitize-with tests/nbval-sanitize.cfg --nbval-cell-timeout=300 labs $(PYTEST_ARGS)
 	$(BIN)/pytest -m browser tests/browser $(PYTEST_ARGS)
 	$(BIN)/pytest -m binder tests/test_binder.py $(PYTEST_ARGS)
+	$(MAKE) --no-print-directory openvino-suite
 
 ## quicker local loops
 unit: $(STAMP)
@@ -43,6 +45,20 @@ browser: $(STAMP) chromium
 	$(BIN)/pytest -m browser tests/browser $(PYTEST_ARGS)
 binder: $(STAMP)
 	$(BIN)/pytest -m binder tests/test_binder.py $(PYTEST_ARGS)
+
+## OpenVINO's own Python API tests, unmodified, under `python -m ovlab run -m pytest` on the
+## virtual copy of the machine they were measured on; the files are not committed (see
+## tests/openvino_suite/README.md for where they come from and how to bring them)
+SUITE := tests/openvino_suite
+SUITE_FILE := $(SUITE)/upstream/tests/test_runtime/test_core.py
+openvino-suite: $(STAMP)
+	@if [ -f $(SUITE_FILE) ]; then \
+		cd $(SUITE) && ../../$(BIN)/python -m ovlab run --platform cpu -m pytest $(PYTEST_ARGS); \
+	else echo "openvino-suite: skipped, OpenVINO's test files are not in $(SUITE)/upstream/ (how to get them: $(SUITE)/README.md)"; fi
+## the same files on the real openvino wheel, for the comparison figure
+openvino-suite-real: $(STAMP)
+	@if [ -f $(SUITE_FILE) ]; then cd $(SUITE) && ../../$(BIN)/python -m pytest $(PYTEST_ARGS); \
+	else echo "openvino-suite-real: skipped, OpenVINO's test files are not in $(SUITE)/upstream/"; fi
 
 ## re-execute every lab in place so the stored outputs match the code
 labs: $(STAMP)

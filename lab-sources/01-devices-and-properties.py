@@ -192,12 +192,14 @@ print("GPU.0 MAX_BATCH_SIZE:", core.get_property("GPU.0", props.max_batch_size))
 #
 # `ovlab.properties` (like `openvino.properties`) holds one object per key. The object *is* the
 # string key, so it works as a dict key or a `get_property` argument without calling it; called
-# with no argument it returns the key; called with a value it returns a `(key, value)` pair.
+# with no argument it returns the key; called with a value it returns a `(key, OVAny)` pair, as
+# OpenVINO does (`.value` is the value); a dict of such pairs is a config.
 
 # %%
 print(hints.performance_mode == "PERFORMANCE_HINT")
 print(hints.performance_mode())
 print(hints.performance_mode(hints.PerformanceMode.THROUGHPUT))
+print(hints.performance_mode(hints.PerformanceMode.THROUGHPUT)[1].value)
 print(dict([hints.performance_mode(hints.PerformanceMode.THROUGHPUT), hints.num_requests(4)]))
 # two keys whose Python names differ from their string keys:
 print(props.enable_profiling(), props.model_name())

@@ -6,10 +6,15 @@
 (``core.trace``).
 """
 
-from . import properties
-from .graph import Model, PartialShape, Shape, Type
+from . import layout_helpers, properties
+from .extension import Extension
+from .graph import Dimension, Input, Model, Node, Output, PartialShape, Shape, Type
+from .graph.node import ConstOutput
 from .hardware import DeviceSpec, Platform, preset
+from .layout import Layout, get_batch, set_batch
 from .plugins import PLUGINS as _PLUGINS
+from .properties import OVAny
+from .runner import install, load_ipython_extension, uninstall, unload_ipython_extension
 from .runtime import (
     OPENVINO_VERSION,
     AsyncInferQueue,
@@ -56,8 +61,10 @@ def __getattr__(name: str):
 
 
 __all__ = [
-    "AsyncInferQueue", "CompiledModel", "Core", "DeviceSpec", "InferRequest", "Model",
+    "AsyncInferQueue", "CompiledModel", "ConstOutput", "Core", "DeviceSpec", "Dimension",
+    "Extension", "InferRequest", "Input", "Layout", "Model", "Node", "OVAny", "Output",
+    "get_batch", "layout_helpers", "set_batch",
     "OVDict", "PartialShape", "Platform", "ProfilingInfo", "Shape", "Tensor", "Type", "Version",
-    "compile_model", "get_version", "preset", "properties", "save_model", "serialize",
-    "tensor_from_file",
+    "compile_model", "get_version", "install", "load_ipython_extension", "preset", "properties",
+    "save_model", "serialize", "tensor_from_file", "uninstall", "unload_ipython_extension",
 ]

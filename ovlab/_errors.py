@@ -23,6 +23,8 @@ API_SOURCES = {
     "infer": "src/inference/src/cpp/infer_request.cpp:117",
     "infer.set_tensor": "src/inference/src/cpp/infer_request.cpp:67",
     "infer.port": "src/inference/src/cpp/infer_request.cpp:189",
+    "unload_plugin": "src/inference/src/cpp/core.cpp:290",
+    "add_extension": "src/inference/src/cpp/core.cpp:189",
     "read_model": "src/inference/src/cpp/core.cpp:84",
     "read_model_bytes": "src/inference/src/cpp/core.cpp:105",
 }

@@ -1,4 +1,5 @@
-"""The ``ovlab`` console script: ``ovlab benchmark ...`` runs benchmark_app on virtual devices.
+"""The ``ovlab`` console script (also ``python -m ovlab``): ``ovlab run script.py`` runs
+unmodified OpenVINO code on virtual devices, ``ovlab benchmark ...`` runs benchmark_app there.
 
 Subcommands are dispatched by hand rather than with argparse sub-parsers because benchmark_app's
 options are single-dash words (``-niter``, ``-nireq``) that the subcommand must receive untouched.
@@ -14,6 +15,8 @@ USAGE = """usage: ovlab <command> [options]
 OpenVINO's tools on ovlab's virtual devices (simulated time, real NumPy numerics).
 
 commands:
+  run          run unmodified OpenVINO code on the virtual devices in simulated time:
+               ovlab run [--platform P] [--seed N] script.py | -m module ('ovlab run -h')
   benchmark    benchmark_app: ovlab benchmark -m googlenet-v1 -d AUTO -niter 128
                (also spelled benchmark_app; 'ovlab benchmark -h' lists its options)
 
@@ -21,7 +24,7 @@ options:
   -h, --help   show this message and exit
   --version    print the OpenVINO version ovlab emulates and ovlab's own"""
 
-_COMMANDS = {"benchmark": "benchmark", "benchmark_app": "benchmark"}
+_COMMANDS = {"benchmark": "benchmark", "benchmark_app": "benchmark", "run": "run"}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -40,6 +43,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"[ ERROR ] unknown command {args[0]!r}; commands: "
               f"{', '.join(sorted(set(_COMMANDS.values())))} (see: ovlab -h)")
         return 1
+    if command == "run":
+        from .runner import cli as runner_cli
+
+        return runner_cli.main(args[1:])
     from . import benchmark
 
     return benchmark.main(args[1:])

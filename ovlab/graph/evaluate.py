@@ -121,6 +121,7 @@ def _run(ops: Sequence[Node], plan: Plan, parameters: Sequence[Parameter],
     pindex = {id(p): i for i, p in enumerate(parameters)}
     vals: dict[Key, np.ndarray] = {}
     left = Counter(plan.uses)
+    kept = {(id(r), 0) for r in results}  # a Result read by another op is still an output
     for node in ops:
         nid = id(node)
         if isinstance(node, Parameter):
@@ -151,7 +152,7 @@ def _run(ops: Sequence[Node], plan: Plan, parameters: Sequence[Parameter],
         for s in node._inputs:
             k = (id(s._node), s._index)
             left[k] -= 1
-            if left[k] == 0:
+            if left[k] == 0 and k not in kept:
                 del vals[k]
     return [np.array(vals[(id(r), 0)], dtype=r._out_types[0].to_dtype()) for r in results]
 

@@ -19,7 +19,8 @@ import numpy as np
 from .attrs import Attr, choice
 from .types import PartialShape, Shape, Type, shape_str
 
-__all__ = ["Node", "Output", "Input", "OpDef", "NodeValidationError", "ShapeError"]
+__all__ = ["Node", "Output", "ConstOutput", "Input", "OpDef", "NodeValidationError", "ShapeError",
+           "TensorDescriptor"]
 
 _ids = itertools.count(1)
 
@@ -152,6 +153,14 @@ class Output:
     def add_names(self, names: set[str]) -> None:
         self._node._out_names[self._index] |= set(names)
 
+    def get_tensor(self) -> TensorDescriptor:
+        """The tensor this port produces: its names (``get_tensor().set_names({...})``)."""
+        return TensorDescriptor(self)
+
+    @property
+    def tensor(self) -> TensorDescriptor:
+        return self.get_tensor()
+
     def get_target_inputs(self) -> set[Input]:
         """The input ports (of live nodes) that read this output."""
         out = set()
@@ -164,6 +173,17 @@ class Output:
     def get_rt_info(self) -> dict[str, Any]:
         return self._node._out_rt_info.setdefault(self._index, {})
 
+    @property
+    def rt_info(self) -> dict[str, Any]:
+        return self.get_rt_info()
+
+    def set_rt_info(self, value: Any, key: str) -> None:
+        self.get_rt_info()[key] = value
+
+    @property
+    def target_inputs(self) -> set[Input]:
+        return self.get_target_inputs()
+
     def _key(self) -> tuple[int, int]:
         return (id(self._node), self._index)
 
@@ -175,8 +195,53 @@ class Output:
 
     def __repr__(self) -> str:
         names = ", ".join(sorted(self._node._out_names[self._index]))
-        return (f"<Output: names[{names}] shape{shape_str(self._node._out_shapes[self._index])} "
+        return (f"<{type(self).__name__}: names[{names}] "
+                f"shape{shape_str(self._node._out_shapes[self._index])} "
                 f"type: {self.get_element_type().get_type_name()}>")
+
+
+class ConstOutput(Output):
+    """openvino.ConstOutput represents port/node output."""
+
+    __slots__ = ()
+
+
+class TensorDescriptor:
+    """The tensor behind an output port (``openvino.descriptor.Tensor``): its names."""
+
+    __slots__ = ("_port",)
+
+    def __init__(self, port: Output) -> None:
+        self._port = port
+
+    def get_names(self) -> set[str]:
+        return self._port.get_names()
+
+    @property
+    def names(self) -> set[str]:
+        return self.get_names()
+
+    def set_names(self, names: set[str]) -> None:
+        self._port.set_names(names)
+
+    def add_names(self, names: set[str]) -> None:
+        self._port.add_names(names)
+
+    def get_any_name(self) -> str:
+        return self._port.get_any_name()
+
+    @property
+    def any_name(self) -> str:
+        return self.get_any_name()
+
+    def get_shape(self) -> Shape:
+        return self._port.get_shape()
+
+    def get_element_type(self) -> Type:
+        return self._port.get_element_type()
+
+    def __repr__(self) -> str:
+        return f"<Tensor: names[{', '.join(sorted(self.get_names()))}]>"
 
 
 class Input:
@@ -340,6 +405,9 @@ class Node(Named):
 
     def outputs(self) -> list[Output]:
         return [Output(self, i) for i in range(len(self._out_shapes))]
+
+    def get_output_tensor(self, i: int) -> TensorDescriptor:
+        return self.output(i).get_tensor()
 
     def get_output_shape(self, i: int) -> Shape:
         return Shape(self._out_shapes[i])

@@ -246,7 +246,7 @@ class Parameter(Node):
 def _static(shape: Any) -> tuple[int, ...]:
     dims = list(shape)
     for d in dims:
-        if int(d) < 0:
+        if getattr(d, "is_dynamic", False) or int(d) < 0:
             raise ValueError(f"ovlab models are static: dynamic dimension in shape {dims}")
     return tuple(int(d) for d in dims)
 

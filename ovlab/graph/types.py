@@ -17,33 +17,61 @@ __all__ = ["Type", "Shape", "PartialShape", "Dimension", "as_type", "shape_str"]
 
 
 class Type:
-    """An element type (``Type.f32``, ``Type.f16`` ...); one shared instance per type.
+    """An element type (``Type.f32``, ``Type.u32`` ...); one shared instance per type.
 
-    ``Type(np.float32)`` looks the instance up from a numpy dtype, as ``openvino.Type`` does.
+    Every element type of OpenVINO 2026.4 exists, with its name, C name, size, bit width,
+    signedness and numpy storage dtype as the wheel reports them (``tests/conformance``
+    compares them). ``Type(np.float32)`` looks the instance up from a numpy dtype, as
+    ``openvino.Type`` does. Sub-byte, f8, nf4 and string types are stored in the dtype OpenVINO
+    uses for them; ovlab's kernels compute with the byte-sized numeric types.
     """
 
     f32: ClassVar[Type]
     f16: ClassVar[Type]
     bf16: ClassVar[Type]
     f64: ClassVar[Type]
-    i64: ClassVar[Type]
-    i32: ClassVar[Type]
+    i4: ClassVar[Type]
     i8: ClassVar[Type]
+    i16: ClassVar[Type]
+    i32: ClassVar[Type]
+    i64: ClassVar[Type]
+    u1: ClassVar[Type]
+    u2: ClassVar[Type]
+    u3: ClassVar[Type]
+    u4: ClassVar[Type]
+    u6: ClassVar[Type]
     u8: ClassVar[Type]
+    u16: ClassVar[Type]
+    u32: ClassVar[Type]
+    u64: ClassVar[Type]
+    f8e4m3: ClassVar[Type]
+    f8e5m2: ClassVar[Type]
+    f8e8m0: ClassVar[Type]
+    f4e2m1: ClassVar[Type]
+    nf4: ClassVar[Type]
     boolean: ClassVar[Type]
+    string: ClassVar[Type]
+    dynamic: ClassVar[Type]
 
     _by_name: ClassVar[dict[str, Type]] = {}
     _by_dtype: ClassVar[dict[np.dtype, Type]] = {}
 
-    __slots__ = ("_name", "_c_name", "_dtype", "_size", "_real")
+    __slots__ = ("_name", "_c_name", "_dtype", "_size", "_real", "_bits", "_signed", "_quant")
 
     def __new__(cls, dtype: Any) -> Type:  # noqa: D102 - documented on the class
+        # the constructor reads Python's float and int as numpy does (f64, i64), unlike the
+        # opset builders, which follow openvino.utils.types (f32, i32)
+        if dtype is float or dtype is int:
+            return as_type(np.dtype(dtype))
         return as_type(dtype)
 
     @classmethod
-    def _make(cls, name: str, c_name: str, dtype: Any, size: int, real: bool) -> Type:
+    def _make(cls, name: str, c_name: str, dtype: Any, size: int, real: bool,
+              bits: int | None = None, signed: bool = True, quantized: bool = False) -> Type:
         t = object.__new__(cls)
         t._name, t._c_name, t._dtype, t._size, t._real = name, c_name, np.dtype(dtype), size, real
+        t._bits = 8 * size if bits is None else bits
+        t._signed, t._quant = signed, quantized
         cls._by_name[name] = t
         cls._by_dtype.setdefault(np.dtype(dtype), t)
         return t
@@ -52,11 +80,17 @@ class Type:
         """Short name as in IR files: ``'f32'``."""
         return self._name
 
+    @property
+    def type_name(self) -> str:
+        return self._name
+
     def to_string(self) -> str:
         return self._name
 
     def to_dtype(self) -> np.dtype:
         """The numpy dtype that stores this type (bf16 is stored as float16, as OpenVINO does)."""
+        if self._name == "dynamic":
+            raise IndexError("Type.dynamic has no numpy dtype")
         return self._dtype
 
     def get_size(self) -> int:
@@ -69,16 +103,60 @@ class Type:
 
     @property
     def bitwidth(self) -> int:
-        return 8 * self._size
+        return self._bits
+
+    def get_bitwidth(self) -> int:
+        return self._bits
 
     def is_real(self) -> bool:
+        return self._real
+
+    @property
+    def real(self) -> bool:
         return self._real
 
     def is_integral(self) -> bool:
         return not self._real
 
+    @property
+    def integral(self) -> bool:
+        return not self._real
+
+    def is_integral_number(self) -> bool:
+        return not self._real and self._name != "boolean"
+
+    def is_signed(self) -> bool:
+        return self._signed
+
+    @property
+    def signed(self) -> bool:
+        return self._signed
+
+    def is_quantized(self) -> bool:
+        return self._quant
+
+    @property
+    def quantized(self) -> bool:
+        return self._quant
+
     def is_static(self) -> bool:
-        return True
+        return self._name != "dynamic"
+
+    def is_dynamic(self) -> bool:
+        return self._name == "dynamic"
+
+    @property
+    def integral_number(self) -> bool:
+        return self.is_integral_number()
+
+    def compatible(self, other: Type) -> bool:
+        return self.is_dynamic() or other.is_dynamic() or self == other
+
+    def merge(self, other: Type) -> Type | None:
+        """The type both are, if they can be one (dynamic merges with anything), else None."""
+        if self.is_dynamic():
+            return other
+        return self if other.is_dynamic() or other == self else None
 
     def __repr__(self) -> str:
         return f"<Type: '{self._c_name}'>"
@@ -95,18 +173,41 @@ class Type:
         return (as_type, (self._name,))
 
 
-Type.f32 = Type._make("f32", "float32", np.float32, 4, True)
-Type.f16 = Type._make("f16", "float16", np.float16, 2, True)
-Type.bf16 = Type._make("bf16", "bfloat16", np.float16, 2, True)
-Type.f64 = Type._make("f64", "double64", np.float64, 8, True)
-Type.i64 = Type._make("i64", "int64_t", np.int64, 8, False)
-Type.i32 = Type._make("i32", "int32_t", np.int32, 4, False)
-Type.i8 = Type._make("i8", "int8_t", np.int8, 1, False)
-Type.u8 = Type._make("u8", "uint8_t", np.uint8, 1, False)
-Type.boolean = Type._make("boolean", "char", np.bool_, 1, False)
+# (name, C name, storage dtype, bytes, real, bits, signed, quantized) as the 2026.4 wheel reports
+# them; the byte-sized numeric types come first so that a numpy dtype maps back to them.
+for _spec in [
+    ("f32", "float32", np.float32, 4, True, 32, True, False),
+    ("f16", "float16", np.float16, 2, True, 16, True, False),
+    ("f64", "double64", np.float64, 8, True, 64, True, False),
+    ("i64", "int64_t", np.int64, 8, False, 64, True, False),
+    ("i32", "int32_t", np.int32, 4, False, 32, True, True),
+    ("i16", "int16_t", np.int16, 2, False, 16, True, False),
+    ("i8", "int8_t", np.int8, 1, False, 8, True, True),
+    ("u8", "uint8_t", np.uint8, 1, False, 8, False, True),
+    ("u16", "uint16_t", np.uint16, 2, False, 16, False, False),
+    ("u32", "uint32_t", np.uint32, 4, False, 32, False, False),
+    ("u64", "uint64_t", np.uint64, 8, False, 64, False, False),
+    ("boolean", "char", np.bool_, 1, False, 8, True, False),
+    ("bf16", "bfloat16", np.float16, 2, True, 16, True, False),
+    ("i4", "int4_t", np.int8, 1, False, 4, True, True),
+    ("u1", "uint1_t", np.uint8, 1, False, 1, False, False),
+    ("u2", "uint2_t", np.uint8, 1, False, 2, False, False),
+    ("u3", "uint3_t", np.uint8, 1, False, 3, False, False),
+    ("u4", "uint4_t", np.uint8, 1, False, 4, False, False),
+    ("u6", "uint6_t", np.uint8, 1, False, 6, False, False),
+    ("f8e4m3", "f8e4m3", np.uint8, 1, True, 8, True, True),
+    ("f8e5m2", "f8e5m2", np.uint8, 1, True, 8, True, True),
+    ("f8e8m0", "f8e8m0", np.uint8, 1, True, 8, True, True),
+    ("f4e2m1", "f4e2m1", np.uint8, 1, True, 4, True, True),
+    ("nf4", "nfloat4", np.uint8, 1, False, 4, False, True),
+    ("string", "string", np.bytes_, 32, False, 256, False, False),
+    ("dynamic", "dynamic", np.void, 0, False, 0, False, False),
+]:
+    setattr(Type, _spec[0], Type._make(*_spec))
 
 # Python scalar types map as in openvino.utils.types (float -> f32, int -> i32).
-_PY_TYPES: dict[Any, Type] = {float: Type.f32, int: Type.i32, bool: Type.boolean}
+_PY_TYPES: dict[Any, Type] = {float: Type.f32, int: Type.i32, bool: Type.boolean,
+                              str: Type.string, bytes: Type.string}
 
 
 def as_type(value: Any) -> Type:
@@ -120,7 +221,9 @@ def as_type(value: Any) -> Type:
     try:
         dt = np.dtype(value)
     except TypeError as e:
-        raise TypeError(f"Unsupported element type: {value!r}") from e
+        raise TypeError(f"data type {value!r} not understood") from e
+    if dt.kind in "SU":
+        return Type.string
     if dt not in Type._by_dtype:
         raise TypeError(f"Unsupported element type: {value!r} (ovlab supports "
                         f"{', '.join(sorted(Type._by_name))})")
@@ -149,108 +252,195 @@ class Shape(list):
 
 
 class Dimension:
-    """One static dimension of a ``PartialShape``."""
+    """One dimension of a ``PartialShape``: a length, an interval ``a..b`` or ``?`` (dynamic).
 
-    __slots__ = ("_n",)
+    ovlab's models are static; dynamic dimensions exist so that shapes written by OpenVINO code
+    (``PartialShape([-1, 3])``, ``"?"``) can be built and read. A model with one fails at the
+    Parameter that declares it, with a message saying ovlab models are static.
+    """
 
-    def __init__(self, n: int) -> None:
-        self._n = int(n)
+    __slots__ = ("_lo", "_hi")  # _hi == -1: unbounded
+
+    def __init__(self, *args: Any) -> None:
+        if not args:
+            lo, hi = 0, -1
+        elif len(args) == 1:
+            n = args[0]
+            if isinstance(n, Dimension):
+                lo, hi = n._lo, n._hi
+            elif isinstance(n, str):
+                lo, hi = Dimension._parse(n)
+            else:
+                n = int(n)
+                lo, hi = (0, -1) if n < 0 else (n, n)
+        else:
+            lo, hi = int(args[0]), int(args[1])
+        self._lo, self._hi = lo, hi
+
+    @staticmethod
+    def _parse(text: str) -> tuple[int, int]:
+        text = text.strip()
+        if text in ("?", "-1"):
+            return 0, -1
+        if ".." in text:
+            a, _, b = text.partition("..")
+            return int(a or 0), int(b) if b else -1
+        n = int(text)
+        return (0, -1) if n < 0 else (n, n)
+
+    @staticmethod
+    def dynamic() -> Dimension:
+        return Dimension()
 
     def get_length(self) -> int:
-        return self._n
+        if self.is_dynamic:
+            raise RuntimeError("Exception from src/core/src/dimension.cpp:208:\n"
+                               "Cannot get length of dynamic dimension\n")
+        return self._lo
 
     def get_min_length(self) -> int:
-        return self._n
+        return self._lo
 
     def get_max_length(self) -> int:
-        return self._n
+        return self._hi
+
+    @property
+    def min_length(self) -> int:
+        return self._lo
+
+    @property
+    def max_length(self) -> int:
+        return self._hi
+
+    def to_string(self) -> str:
+        return str(self)
+
+    def compatible(self, other: Any) -> bool:
+        """True when some length fits both (OpenVINO's ``Dimension::compatible``)."""
+        o = Dimension(other)
+        hi = min(h for h in (self._hi, o._hi) if h >= 0) if max(self._hi, o._hi) >= 0 else -1
+        if self._hi < 0 and o._hi < 0:
+            return True
+        return max(self._lo, o._lo) <= hi
 
     @property
     def is_static(self) -> bool:
-        return True
+        return self._lo == self._hi
 
     @property
     def is_dynamic(self) -> bool:
-        return False
+        return not self.is_static
 
     def __int__(self) -> int:
-        return self._n
+        return self.get_length()
 
     def __index__(self) -> int:
-        return self._n
+        return self.get_length()
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Dimension):
-            return other._n == self._n
-        return isinstance(other, (int, np.integer)) and int(other) == self._n
+            return (other._lo, other._hi) == (self._lo, self._hi)
+        return (isinstance(other, (int, np.integer)) and self.is_static
+                and int(other) == self._lo)
 
     def __hash__(self) -> int:
-        return hash(self._n)
+        return hash((self._lo, self._hi))
 
     def __str__(self) -> str:
-        return str(self._n)
+        if self.is_static:
+            return str(self._lo)
+        if (self._lo, self._hi) == (0, -1):
+            return "?"
+        return f"{self._lo}..{'' if self._hi < 0 else self._hi}"
 
     def __repr__(self) -> str:
-        return f"<Dimension: {self._n}>"
+        return f"<Dimension: {self}>"
 
 
 class PartialShape:
-    """A shape that OpenVINO allows to be dynamic; in ovlab it is always static."""
+    """A shape whose dimensions may be dynamic (``-1``, ``"?"``, ``"1..10"``, Dimensions).
 
-    __slots__ = ("_dims",)
+    ``_dims`` holds the lengths with ``-1`` for a dynamic dimension, which the graph layer
+    refuses (ovlab models are static); reading a dynamic shape works as in OpenVINO.
+    """
+
+    __slots__ = ("_dims", "_dimensions")
 
     def __init__(self, dims: Iterable[Any]) -> None:
+        if isinstance(dims, PartialShape):
+            dims = dims._dimensions
         if isinstance(dims, str):
             dims = [d for d in dims.strip("[]{}() ").split(",") if d.strip()]
-        out = []
-        for d in dims:
-            n = int(d)
-            if n < 0:
-                raise ValueError(f"ovlab models are static: dynamic dimension {d!r} in {dims!r}")
-            out.append(n)
-        self._dims = tuple(out)
+        dimensions = tuple(Dimension(d) for d in dims)
+        self._dimensions = dimensions
+        self._dims = tuple(d._lo if d.is_static else -1 for d in dimensions)
 
     @property
     def is_static(self) -> bool:
-        return True
+        return all(d.is_static for d in self._dimensions)
 
     @property
     def is_dynamic(self) -> bool:
-        return False
+        return not self.is_static
 
     @property
     def rank(self) -> Dimension:
         return Dimension(len(self._dims))
 
     def to_shape(self) -> Shape:
+        if self.is_dynamic:
+            raise RuntimeError("Exception from src/core/src/partial_shape.cpp:261:\n"
+                               "to_shape was called on a dynamic shape.\n")
         return Shape(self._dims)
 
     get_shape = to_shape
+
+    def get_dimension(self, index: int) -> Dimension:
+        return self._dimensions[index]
+
+    def all_non_negative(self) -> bool:
+        return all(d._lo >= 0 for d in self._dimensions)
+
+    def compatible(self, other: Any) -> bool:
+        o = PartialShape(other)
+        return len(o) == len(self) and all(a.compatible(b) for a, b in zip(self, o, strict=True))
+
+    def same_scheme(self, other: Any) -> bool:
+        return PartialShape(other) == self
+
+    def get_min_shape(self) -> Shape:
+        return Shape(d._lo for d in self._dimensions)
+
+    def get_max_shape(self) -> Shape:
+        return Shape(d._hi for d in self._dimensions)
 
     def __len__(self) -> int:
         return len(self._dims)
 
     def __iter__(self) -> Iterator[Dimension]:
-        return (Dimension(d) for d in self._dims)
+        return iter(self._dimensions)
 
     def __getitem__(self, i: int) -> Dimension:
-        return Dimension(self._dims[i])
+        return self._dimensions[i]
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, PartialShape):
-            return other._dims == self._dims
+            return other._dimensions == self._dimensions
         if isinstance(other, (list, tuple)):
-            return tuple(int(d) for d in other) == self._dims
+            try:
+                return PartialShape(other) == self
+            except (TypeError, ValueError):
+                return False
         return NotImplemented
 
     def __hash__(self) -> int:
-        return hash(self._dims)
+        return hash(self._dimensions)
 
     def to_string(self) -> str:
-        return shape_str(self._dims)
+        return "[" + ",".join(str(d) for d in self._dimensions) + "]"
 
     def __str__(self) -> str:
-        return shape_str(self._dims)
+        return self.to_string()
 
     def __repr__(self) -> str:
-        return f"<PartialShape: {shape_str(self._dims)}>"
+        return f"<PartialShape: {self.to_string()}>"

@@ -226,13 +226,12 @@ class BatchPlugin(Plugin):
     def _device(self, name: str) -> tuple[HardwarePlugin, str | None]:
         parsed = dn.parse(name)
         plugin = self.core._plugins.get(parsed.plugin)
-        if plugin is None or parsed.priorities is not None:
+        if plugin is None or (parsed.priorities is not None and not plugin.virtual):
             raise PluginError(f'Device with "{name}" name is not registered in the OpenVINO '
                               "Runtime", _errors.CORE_IMPL)
         plugin = self.core._load(parsed.plugin)  # a plugin a core-level key broke fails here
-        if not isinstance(plugin, HardwarePlugin):
-            raise PluginError(f"ovlab's BATCH batches on one hardware device (CPU, GPU, NPU); "
-                              f"'{name}' is a virtual device", f"{_PLUGIN_SRC}:141")
+        if not isinstance(plugin, HardwarePlugin) and plugin.name == self.name:
+            raise PluginError("BATCH cannot batch on BATCH", f"{_PLUGIN_SRC}:141")
         return plugin, parsed.device_id
 
     def _device_config(self, plugin: HardwarePlugin, dev_name: str,
@@ -302,6 +301,8 @@ class BatchPlugin(Plugin):
         dev_name, explicit = parse_batch_device(text)
         full["MULTI_DEVICE_PRIORITIES"] = text
         plugin, dev_id = self._device(dev_name)
+        if plugin.virtual:  # BATCH:AUTO(4), BATCH:HETERO:CPU
+            return self._start_compile_on_meta(model, dev_name, explicit, user, full)
         dev_config = self._device_config(plugin, dev_name, user)  # BATCH's own key check
         if not plugin.devices:
             self._no_device(plugin, model, explicit)
@@ -325,7 +326,8 @@ class BatchPlugin(Plugin):
 
         def after_batched(single, n: int, value) -> None:
             if isinstance(value, BaseException):  # the plugin catches it: batch 1
-                core.trace.event(core.clock.now, "batch_fallback", single.device, single.name,
+                core.trace.event(core.clock.now, "batch_fallback",
+                                 getattr(single, "device", "BATCH"), single.name,
                                  batch_size=n, reason=str(value))
                 finish(single, None, 1)
             else:
@@ -351,6 +353,37 @@ class BatchPlugin(Plugin):
         _then(first, after_single)
         return done
 
+    def _start_compile_on_meta(self, model, dev_name: str, explicit: int | None,
+                               user: dict[str, Any], full: dict[str, Any]):
+        """BATCH over a meta device (``BATCH:AUTO(4)``, ``BATCH:HETERO:CPU``), as OpenVINO
+        accepts it: the meta device compiles the batch-1 model and, for an explicit batch size
+        and a batchable model, the batch-N one. A meta device reports no OPTIMAL_BATCH_SIZE, so
+        without an explicit N the model runs unbatched."""
+        core = self.core
+        dev_config = {k: v for k, v in user.items() if k not in BATCH_KEYS}
+        compiled_config = {k: full[k] for k in BATCH_KEYS if k in full}
+        timeout = timeout_ms(compiled_config["AUTO_BATCH_TIMEOUT"])
+        n = explicit if explicit and explicit > 1 and model._is_batchable() else 1
+        first = core._start_compile(model, dev_name, dev_config, implicit_batch=False)
+        done = core.clock.event()
+
+        def finish(single, batched, size: int) -> None:
+            done.succeed(BatchBackend(core, model, dev_name, single, batched, size,
+                                      compiled_config, timeout))
+
+        def after_single(single) -> None:
+            if isinstance(single, BaseException) or n <= 1:
+                done.succeed(single) if isinstance(single, BaseException) else \
+                    finish(single, None, 1)
+                return
+            second = core._start_compile(model._with_batch(n), dev_name, dev_config,
+                                         implicit_batch=False)
+            _then(second, lambda v: finish(single, None, 1) if isinstance(v, BaseException)
+                  else finish(single, v, n))
+
+        _then(first, after_single)
+        return done
+
     def query_model(self, model, priorities: str | None, device_id: str | None,
                     config: dict[str, Any]) -> dict[str, str]:
         text = priorities if priorities is not None else config.get("MULTI_DEVICE_PRIORITIES")
@@ -360,6 +393,8 @@ class BatchPlugin(Plugin):
         dev_name, _ = parse_batch_device(str(text))
         plugin, dev_id = self._device(dev_name)
         cfg = {k: v for k, v in config.items() if k != "MULTI_DEVICE_PRIORITIES"}
+        if plugin.virtual:
+            return self.core.query_model(model, dev_name, cfg)
         self._device_config(plugin, dev_name, cfg)  # same key check as compile_model
         return plugin.query_model(model, None, dev_id, cfg)
 
@@ -518,7 +553,8 @@ class _Worker:
         members, self.queue = self.queue, []
         self.waiting = False
         core = backend.core
-        core.trace.event(core.clock.now, "batch_timeout", backend.single.device, backend.name,
+        device = getattr(backend.single, "device", backend.device_name)  # a meta device has none
+        core.trace.event(core.clock.now, "batch_timeout", device, backend.name,
                          worker=self.index, requests=len(members),
                          seqs=[job.seq for job, _slot in members],
                          timeout_ms=round(self.wait_timeout * 1000.0, 6))

@@ -38,7 +38,8 @@ _COMMON_RW = ["NUM_STREAMS", "PERF_COUNT", "INFERENCE_PRECISION_HINT", "PERFORMA
 PLUGIN_KEYS = {
     "CPU": (_COMMON_RO, _COMMON_RW[:1] + ["INFERENCE_NUM_THREADS"] + _COMMON_RW[1:]
             + ["ENABLE_CPU_PINNING", "ENABLE_HYPER_THREADING", "SCHEDULING_CORE_TYPE",
-               "MODEL_DISTRIBUTION_POLICY", "CPU_DENORMALS_OPTIMIZATION"]),
+               "MODEL_DISTRIBUTION_POLICY", "CPU_DENORMALS_OPTIMIZATION",
+               "CPU_SPARSE_WEIGHTS_DECOMPRESSION_RATE"]),
     "GPU": (_COMMON_RO + ["OPTIMAL_BATCH_SIZE", "MAX_BATCH_SIZE", "GPU_DEVICE_TOTAL_MEM_SIZE"],
             _COMMON_RW + ["MODEL_PRIORITY", "GPU_HOST_TASK_PRIORITY", "COMPILATION_NUM_THREADS",
                           "CACHE_DIR"]),
@@ -68,6 +69,18 @@ def _type_object(name: str):
     from ..graph import Type
 
     return getattr(Type, name)
+
+
+def _check_results_are_sinks(model, plugin: str) -> None:
+    """A Result that feeds another op (an IR can say so) reads fine but does not compile: the
+    CPU plugin's graph check, measured with the 2026.4.1 wheel."""
+    for result in model.get_results():
+        if any(out.get_target_inputs() for out in result.outputs()):
+            raise PluginError(
+                f"Result node with name '{result.get_friendly_name()}' has incorrect number of "
+                "output edges.",
+                "Check 'getChildEdges().empty()' failed at "
+                f"src/plugins/intel_{plugin.lower()}/src/nodes/input.cpp:677")
 
 
 class HardwarePlugin(Plugin):
@@ -177,10 +190,26 @@ class HardwarePlugin(Plugin):
                 raise PluginError(f"Could not read number of streams from str: {value}; stoi",
                                   "src/inference/include/openvino/runtime/properties.hpp:1379"
                                   ) from None
+            if n < -2:  # -1 is streams::AUTO, -2 streams::NUMA (measured)
+                raise PluginError(
+                    f"Wrong value for property key NUM_STREAMS. Expected non negative numbers "
+                    f"(#streams) or ov::streams::NUMA|ov::streams::AUTO, Got: {n}",
+                    "src/inference/src/dev/threading/istreams_executor.cpp:43")
             return n
         if key in ("PERF_COUNT", "ENABLE_CPU_PINNING", "ENABLE_HYPER_THREADING",
                    "CPU_DENORMALS_OPTIMIZATION"):
             return cfgmod.to_bool(value)
+        if key == "CPU_SPARSE_WEIGHTS_DECOMPRESSION_RATE":
+            try:
+                rate = float(value)
+            except (TypeError, ValueError):
+                raise PluginError(f"Wrong value for property key {key}. Expected only float "
+                                  "numbers", "src/plugins/intel_cpu/src/config.cpp:187") from None
+            if not 0.0 <= rate <= 1.0:
+                raise PluginError(f"Wrong value for property key {key}. Sparse rate must be in "
+                                  "range [0.0f,1.0f]", "Check 'val_f >= 0.F && val_f <= 1.F' "
+                                  "failed at src/plugins/intel_cpu/src/config.cpp:191")
+            return rate
         if key == "INFERENCE_PRECISION_HINT":
             name = value.get_type_name() if hasattr(value, "get_type_name") else str(value)
             if name not in ("f32", "f16", "bf16"):
@@ -232,6 +261,8 @@ class HardwarePlugin(Plugin):
             "ENABLE_CPU_PINNING": bool(self.config.get("ENABLE_CPU_PINNING", True)),
             "ENABLE_HYPER_THREADING": bool(self.config.get("ENABLE_HYPER_THREADING", True)),
             "CPU_DENORMALS_OPTIMIZATION": bool(self.config.get("CPU_DENORMALS_OPTIMIZATION", False)),
+            "CPU_SPARSE_WEIGHTS_DECOMPRESSION_RATE": float(
+                self.config.get("CPU_SPARSE_WEIGHTS_DECOMPRESSION_RATE", 1.0)),
             "SCHEDULING_CORE_TYPE": cfgmod.enum_value(
                 hint.SchedulingCoreType, self.config.get("SCHEDULING_CORE_TYPE", "ANY_CORE")),
             "MODEL_DISTRIBUTION_POLICY": set(filter(None, [cfgmod.enum_value(
@@ -271,6 +302,7 @@ class HardwarePlugin(Plugin):
                 f"operation(s) are not supported, e.g. {op.get_friendly_name()} of type "
                 f"{op.get_type_name()}. Run them on another device with HETERO.",
                 f"src/plugins/intel_{spec.plugin.lower()}/src/plugin/plugin.cpp:236")
+        _check_results_are_sinks(model, spec.plugin)
         # the NPU compiles a batched model at batch 1 and runs its items at once (2025.3+)
         item_model = (npu_batching.debatch(model, merged.get("NPU_BATCH_MODE", "AUTO"))
                       if spec.plugin == "NPU" else None)

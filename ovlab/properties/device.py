@@ -1,6 +1,14 @@
 """``ovlab.properties.device``: device identity, capabilities, priorities, per-device configs."""
 
-from ._base import OVEnum, Property, _DevicePropertiesProperty, _PrioritiesProperty
+from ._base import (
+    STR,
+    OVEnum,
+    Property,
+    _DevicePropertiesProperty,
+    _PrioritiesProperty,
+    add_entries,
+    name_properties,
+)
 
 
 class Type(OVEnum):
@@ -21,8 +29,17 @@ class Capability:
 
 priorities = _PrioritiesProperty("MULTI_DEVICE_PRIORITIES")
 properties = _DevicePropertiesProperty("DEVICE_PROPERTIES")
-id = Property("DEVICE_ID")  # noqa: A001 - the name OpenVINO uses
-type = Property("DEVICE_TYPE")  # noqa: A001
-capabilities = Property("OPTIMIZATION_CAPABILITIES")
-full_name = Property("FULL_DEVICE_NAME")
-architecture = Property("DEVICE_ARCHITECTURE")
+id = Property("DEVICE_ID", STR)  # noqa: A001 - the name OpenVINO uses
+type = Property("DEVICE_TYPE", read_only=True)  # noqa: A001
+capabilities = Property("OPTIMIZATION_CAPABILITIES", read_only=True)
+full_name = Property("FULL_DEVICE_NAME", read_only=True)
+architecture = Property("DEVICE_ARCHITECTURE", read_only=True)
+gops = Property("DEVICE_GOPS", read_only=True)
+thermal = Property("DEVICE_THERMAL", read_only=True)
+uuid = Property("DEVICE_UUID", read_only=True)
+luid = Property("DEVICE_LUID", read_only=True)
+pci_info = Property("DEVICE_PCI_INFO", read_only=True)
+
+add_entries(Type)
+
+name_properties(globals())

@@ -45,6 +45,12 @@ def _queue_error(error: BaseException) -> BaseException:
 
 class AsyncInferQueue:
     def __init__(self, model, jobs: int = 0) -> None:
+        if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 0:
+            raise TypeError(  # pybind's size_t refuses negatives with a TypeError (measured)
+                "__init__(): incompatible constructor arguments. The following argument types "
+                "are supported:\n    1. openvino._pyopenvino.AsyncInferQueue(model: "
+                "openvino._pyopenvino.CompiledModel, jobs: typing.SupportsInt | "
+                f"typing.SupportsIndex = 0)\n\nInvoked with: {model!r}, {jobs!r}")
         if jobs == 0:
             try:
                 jobs = int(model.get_property("OPTIMAL_NUMBER_OF_INFER_REQUESTS"))

@@ -6,6 +6,7 @@ from typing import Any
 
 from .. import _errors
 from .._errors import PluginError
+from ..graph.node import ConstOutput
 from . import config as cfgmod
 from .backend import Backend
 
@@ -36,11 +37,11 @@ class CompiledModel:
     # --- ports --------------------------------------------------------------------------
     @property
     def inputs(self) -> list:
-        return list(self._model.inputs)
+        return [ConstOutput(p.get_node(), p.get_index()) for p in self._model.inputs]
 
     @property
     def outputs(self) -> list:
-        return list(self._model.outputs)
+        return [ConstOutput(p.get_node(), p.get_index()) for p in self._model.outputs]
 
     def input(self, key: Any = 0):
         return self._port("input", self.inputs, key, 73, 84)
@@ -61,7 +62,8 @@ class CompiledModel:
             raise RuntimeError(_errors.format_chain(
                 [f"{src}:{name_line}", f"{src}:{name_line + 6}"],
                 f"{kind.capitalize()} for tensor name '{key}' is not found."))
-        return self._model.input(key) if kind == "input" else self._model.output(key)
+        port = self._model.input(key) if kind == "input" else self._model.output(key)
+        return ConstOutput(port.get_node(), port.get_index())
 
     def get_runtime_model(self):
         """The model as the device runs it (BATCH: reshaped to the batch size)."""
@@ -99,6 +101,34 @@ class CompiledModel:
 
     def infer_new_request(self, inputs: Any = None):
         return self.create_infer_request().infer(inputs)
+
+    # --- export and memory ------------------------------------------------------------------
+    def export_model(self, model_stream: Any = None):
+        """A blob of this compiled model (a ``BytesIO``, as OpenVINO returns), or written into
+        ``model_stream``; ``Core.import_model`` reads it (see ``runtime/blobs.py``)."""
+        from . import blobs
+
+        config = {}
+        try:
+            config = {"PERFORMANCE_HINT": str(self._backend.get_property("PERFORMANCE_HINT").name)}
+        except Exception:  # noqa: BLE001 - a device without the hint exports without it
+            pass
+        blob = blobs.export(self._model, self._backend.name, config)
+        if model_stream is None:
+            return blob
+        model_stream.write(blob.getvalue())
+        return None
+
+    def query_state(self) -> list:
+        """Variable states: ovlab's models have none (no ReadValue/Assign)."""
+        return []
+
+    def reset_state(self) -> None:
+        return None
+
+    def release_memory(self) -> None:
+        """Drop memory kept between inferences (here: the converted-input cache)."""
+        self._input_cache.clear()
 
     # --- life ---------------------------------------------------------------------------------
     def release(self) -> None:

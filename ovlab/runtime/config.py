@@ -6,7 +6,8 @@ from typing import Any
 
 from .._errors import PluginError
 from ..properties import hint, intel_auto, log
-from ..properties._base import OVEnum
+from ..properties._base import OVEnum, unwrap
+from ..properties.streams import Num
 
 ANY_BOOL = "src/core/src/any.cpp:219"
 
@@ -20,7 +21,7 @@ def normalize(config: dict | None) -> dict[str, Any]:
             "compile_model(): incompatible function arguments: config must be a dict "
             "mapping property names to values"
         )
-    return {str(k): _binding_value(str(k), v) for k, v in config.items()}
+    return {str(k): _binding_value(str(k), _plain_value(v)) for k, v in config.items()}
 
 
 # --- what the Python binding converts before the Core sees a value ----------------------------------
@@ -67,6 +68,17 @@ def _binding_value(key: str, value: Any) -> Any:
                 points[int(util)] = float(score)
             table[device] = dict(sorted(points.items()))
         return dict(sorted(table.items()))
+    return value
+
+
+def _plain_value(value: Any) -> Any:
+    """A config value as the plugins read it: ``OVAny`` unwrapped (``dict([prop(v)])`` configs),
+    a ``streams.Num`` as its integer."""
+    value = unwrap(value)
+    if isinstance(value, Num):
+        return value.to_integer()
+    if isinstance(value, dict):
+        return {k: _plain_value(v) for k, v in value.items()}
     return value
 
 

@@ -135,6 +135,7 @@ class Core:
             raise RuntimeError("ovlab: no plugins are registered (import ovlab, which registers "
                                "them, before making a Core)")
         self._plugins = {name: factory(self, name) for name, factory in _PLUGIN_FACTORIES.items()}
+        self._foreign_plugins: dict[str, str] = {}  # register_plugin(s): device -> library file
 
     def __repr__(self) -> str:
         return f"<ovlab.Core on {self.platform.name}: {', '.join(self.available_devices)}>"
@@ -198,6 +199,7 @@ class Core:
 
     def _plugin(self, name: str, api: str):
         lookup = "CPU" if name == "(CPU)" else name.lstrip("-")
+        self._check_foreign(lookup, api)
         if lookup not in self._plugins:
             raise _errors.not_registered(api, name)
         try:
@@ -207,6 +209,7 @@ class Core:
 
     def get_versions(self, device_name: str) -> dict[str, Version]:
         parsed = dn.parse(device_name)
+        self._check_foreign(parsed.plugin, "get_versions")
         # OpenVINO skips names no plugin is registered for: get_versions("FOO") is {} (measured)
         plugin = self._plugins.get(parsed.plugin)
         out = {}
@@ -217,6 +220,7 @@ class Core:
                     continue
                 out[base] = Version(self._plugins[base].description)
         if plugin is not None:
+            self._loaded.add(plugin.name)  # asking a plugin's version loads it (OpenVINO)
             out[plugin.name] = Version(plugin.description)
         return out
 
@@ -330,7 +334,11 @@ class Core:
     def read_model(self, model: Any, weights: Any = None, config: dict | None = None):
         """A model from a file (OpenVINO IR ``.xml`` + ``.bin``, or ONNX), from bytes / IR
         text with ``weights``, or a zoo model by name (``"googlenet-v1"``,
-        ``"googlenet-v1:FP16"``). Files are read by ``ovlab.frontends``."""
+        ``"googlenet-v1:FP16"``). Files are read by ``ovlab.frontends``. ``config`` applies to
+        this read only; a ``CACHE_DIR`` in it is created, as OpenVINO creates it."""
+        cache_dir = cfgmod.normalize(config).get("CACHE_DIR")
+        if cache_dir:
+            Path(str(cache_dir)).mkdir(parents=True, exist_ok=True)
         return self._read_model(model, weights, None)
 
     def _read_model(self, model: Any, weights: Any, api: str | None):
@@ -348,8 +356,11 @@ class Core:
                 return zoo.load(name, precision or "FP32")
             path = Path(text)
             if not path.exists():
-                # The runner's zoo-stem fallback (a missing "googlenet-v1.xml" served from the
-                # zoo) belongs here, before the missing-file error.
+                from ..runner.zoo_paths import zoo_model_for_path  # the runner's zoo fallback
+
+                stand_in = zoo_model_for_path(text)
+                if stand_in is not None:
+                    return stand_in
                 raise self._read_error(api, frontends.FrontendError(
                     f'FrontEnd API failed with GeneralFailure:\n'
                     f'{"onnx" if path.suffix.lower() == ".onnx" else "ir"}: Could not open the '
@@ -410,13 +421,18 @@ class Core:
 
         from_path = not hasattr(model, "get_ops")
         api = "compile_model_path" if from_path else "compile_model"
-        if model is None:
+        if from_path and not isinstance(model, (str, bytes, Path)):
             raise RuntimeError(
                 "Exception from src/bindings/python/src/pyopenvino/utils/utils.cpp:647:\n"
-                "Path: 'None' does not exist. Please provide valid model's path either as a "
+                f"Path: '{model}' does not exist. Please provide valid model's path either as a "
                 "string, bytes or pathlib.Path. Examples:\n(1) '/home/user/models/model.onnx'\n"
                 "(2) Path('/home/user/models/model/model.onnx')\n")
-        model = self._read_model(model, weights, api)
+        if isinstance(model, str) and isinstance(weights, (bytes, bytearray, memoryview)):
+            # compile_model(model=<IR text>, weights=<bytes>) reads the model from memory (the
+            # binding's overload for a buffer; read_model(str, bytes) takes the str as a path)
+            model = self._read_model(model.encode(), weights, api)
+        else:
+            model = self._read_model(model, weights, api)
         device_name = "AUTO" if device_name is None else device_name
         plugin, parsed, config = self._prepare(device_name, config, api)
         try:
@@ -458,3 +474,76 @@ class Core:
             return plugin.query_model(model, parsed.priorities, parsed.device_id, config)
         except PluginError as err:
             raise _errors.from_plugin("query_model", err) from None
+
+    # --- plugins, extensions, blobs ---------------------------------------------------------------
+    def _check_foreign(self, name: str, api: str) -> None:
+        """A device registered from a plugin library cannot load: ovlab's devices are virtual."""
+        lib = self._foreign_plugins.get(name)
+        if lib is not None:
+            raise _errors.ov_error(api, f'Cannot load library "{lib}": {lib}: ovlab runs virtual '
+                                   "devices only and cannot load plugin libraries")
+
+    def register_plugin(self, plugin_name: str, device_name: str, config: dict | None = None) -> None:
+        """Accepted as OpenVINO accepts it; using the device then fails to load the library."""
+        name = str(plugin_name)
+        if "/" not in name and not name.endswith((".so", ".dll", ".dylib")):
+            name = f"lib{name}.so"
+        self._foreign_plugins[str(device_name)] = name
+
+    def register_plugins(self, xml_config_file: str) -> None:
+        """Register the plugins a ``plugins.xml`` lists (each then fails to load, as above)."""
+        import re
+
+        text = Path(xml_config_file).read_text()
+        for tag in re.findall(r"<plugin\b[^>]*>", text):
+            attrs = dict(re.findall(r'(\w+)="([^"]*)"', tag))
+            if "name" in attrs and "location" in attrs:
+                self._foreign_plugins[attrs["name"]] = attrs["location"]
+
+    def unload_plugin(self, device_name: str) -> None:
+        """Unload a plugin a call has loaded (the next call loads it again); properties set on
+        it stay, as the Core keeps them. One not loaded yet raises, as in OpenVINO (measured)."""
+        name = str(device_name)
+        if name in self._foreign_plugins:
+            del self._foreign_plugins[name]
+            return
+        if name not in self._loaded:
+            raise _errors.ov_error("unload_plugin", f'Device with "{name}" name is not registered '
+                                   "in the OpenVINO Runtime", "src/inference/src/dev/core_impl.cpp:1338")
+        self._loaded.discard(name)
+
+    def add_extension(self, extension: Any = None, *, library_path: Any = None) -> None:
+        """An ``openvino.Extension`` base object adds nothing and is accepted; custom-op
+        libraries and op extensions cannot run on ovlab and raise naming the feature."""
+        from ..extension import Extension
+
+        items = extension if isinstance(extension, list) else [extension]
+        path = library_path if library_path is not None else (
+            extension if isinstance(extension, (str, Path)) else None)
+        if path is not None:
+            raise _errors.ov_error(
+                "add_extension", "Cannot add extension. Cannot find entry point to the extension "
+                f'library. This error happened: Cannot load library "{path}": custom-op '
+                "extension libraries are not simulated on ovlab")
+        for item in items:
+            if type(item).__name__ == "OpExtension" or not isinstance(item, Extension):
+                raise NotImplementedError(
+                    f"add_extension({item!r}): custom-op extensions are not simulated on ovlab "
+                    "(its kernels are ovlab.opset's NumPy ops)")
+
+    def import_model(self, model_stream: Any, device_name: str, config: dict | None = None):
+        """Import a blob written by ``CompiledModel.export_model`` (see ``runtime/blobs.py``)."""
+        from . import blobs
+
+        model, _meta = blobs.read(model_stream)
+        return self.compile_model(model, device_name, config)
+
+    def create_context(self, device_name: str, properties: Any = None):
+        raise NotImplementedError(
+            f"create_context({device_name!r}): remote contexts (device memory shared with "
+            "OpenCL/VA-API) are not simulated on ovlab")
+
+    def get_default_context(self, device_name: str):
+        raise NotImplementedError(
+            f"get_default_context({device_name!r}): remote contexts (device memory shared with "
+            "OpenCL/VA-API) are not simulated on ovlab")

@@ -48,6 +48,21 @@ def _fmt_tensor_shape(shape) -> str:
     return "(" + ".".join(str(d) for d in shape) + ")"
 
 
+def _callback_failure(exc: BaseException) -> RuntimeError:
+    """A callback's exception as ``wait()`` re-raises it: a RuntimeError carrying the Python
+    error and where it was raised, innermost frame first (pybind's text, measured)."""
+    frames = []
+    tb = exc.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename != __file__:  # the runtime's own frame calls it
+            frames.append(f"  {tb.tb_frame.f_code.co_filename}({tb.tb_lineno}): "
+                          f"{tb.tb_frame.f_code.co_name}")
+        tb = tb.tb_next
+    return RuntimeError("Exception from src/inference/src/cpp/infer_request.cpp:246:\n"
+                        f"{type(exc).__name__}: {exc}\n\nAt:\n" + "\n".join(reversed(frames))
+                        + "\n\n")
+
+
 class InferRequest:
     """Like ``openvino.InferRequest``; time passes only on the Core's simulated clock."""
 
@@ -73,6 +88,7 @@ class InferRequest:
         self._t_start = 0.0
         self._t_end = 0.0
         self.userdata: Any = None
+        self._user_outputs: dict[int, Tensor] = {}  # set_output_tensor(s): results land here
 
     def __repr__(self) -> str:
         return f"<InferRequest {self._index} of '{self._backend.name}'{' busy' if self._busy else ''}>"
@@ -97,16 +113,29 @@ class InferRequest:
                 "infer.port", f"Port for tensor name {key} was not found.",
                 "Check '::getPort(port, name, {_impl->get_inputs(), _impl->get_outputs()})' "
                 "failed at src/inference/src/cpp/infer_request.cpp:191")
+        if not hasattr(key, "get_index"):  # the binding accepts ints, names and ports only
+            raise TypeError(f"Incompatible key type for input: {key}")
         for i, port in enumerate(self._ports_in):
-            if port is key or (hasattr(key, "get_index") and port.get_index() == key.get_index()
+            if port is key or (port.get_index() == key.get_index()
                                and port.get_node() is key.get_node()):
                 return i
         raise _errors.ov_error("infer.port", "Port for tensor was not found.",
                                "src/inference/src/cpp/infer_request.cpp:191")
 
-    def _coerce(self, index: int, value: Any, copy_api: str | None = None) -> np.ndarray:
+    def _coerce(self, index: int, value: Any, copy_api: str | None = None,
+                api_line: int = 104) -> np.ndarray:
         port = self._ports_in[index]
+        if isinstance(value, (list, tuple)):  # the binding makes a Tensor of numpy's dtype
+            value = Tensor(np.array(value))
         arr = value.data if isinstance(value, Tensor) else np.asarray(value)
+        if isinstance(value, Tensor) and value.element_type != port.get_element_type():
+            raise RuntimeError(_errors.format_chain(  # a Tensor is never converted (measured)
+                [f"src/inference/src/cpp/infer_request.cpp:{api_line}",
+                 "src/inference/src/cpp/infer_request.cpp:67",
+                 "src/plugins/intel_cpu/src/infer_request.cpp:377"],
+                f"ParameterMismatch: Failed to set tensor for input with precision: "
+                f"{value.element_type.get_type_name()}, since the model input tensor precision "
+                f"is: {port.get_element_type().get_type_name()}\n"))
         shape = list(port.get_shape())
         if list(arr.shape) != shape and copy_api is not None:
             # a copying call (share_inputs=False) fails at infer time with another text (measured)
@@ -146,10 +175,14 @@ class InferRequest:
     def _set_inputs(self, inputs: Any, copy_api: str | None = None) -> None:
         if inputs is None:
             return
+        if not isinstance(inputs, (dict, list, tuple, np.ndarray, np.generic, Tensor, int, float,
+                                   bool)) and not hasattr(inputs, "__array__"):
+            raise TypeError(f"Incompatible inputs of type: {type(inputs)}")
         if isinstance(inputs, dict):
             items = list(inputs.items())
         elif isinstance(inputs, (list, tuple)) and (len(self._ports_in) != 1 or any(
-                isinstance(v, (np.ndarray, Tensor)) for v in inputs)):  # [x]: one per input
+                isinstance(v, (np.ndarray, Tensor)) or hasattr(v, "__array__")
+                for v in inputs)):  # [x]: one per input (array-likes such as torch tensors too)
             items = list(enumerate(inputs))
         else:
             items = [(0, inputs)]
@@ -252,7 +285,7 @@ class InferRequest:
             raise err
         if self._callback_error is not None:
             exc, self._callback_error = self._callback_error, None
-            raise exc
+            raise _callback_failure(exc) from exc
 
     def infer(self, inputs: Any = None, share_inputs: bool = False, share_outputs: bool = False,
               *, decode_strings: bool = True) -> OVDict:
@@ -266,6 +299,12 @@ class InferRequest:
 
     def set_callback(self, callback, userdata: Any = None) -> None:
         """``callback(userdata)`` runs when an asynchronous inference completes."""
+        if not callable(callback):
+            raise TypeError(
+                "set_callback(): incompatible function arguments. The following argument types "
+                "are supported:\n    1. (self: openvino._pyopenvino.InferRequest, callback: "
+                "collections.abc.Callable, userdata: object) -> None\n\n"
+                f"Invoked with: {self!r}, {callback!r}, {userdata!r}")
         self._callback = callback
         self._callback_userdata = userdata
         self.userdata = userdata
@@ -294,12 +333,9 @@ class InferRequest:
     def _tensor_for(self, key: Any) -> Tensor:
         if self._busy:
             raise self._busy_error()
-        if isinstance(key, str):
-            for i, port in enumerate(self._ports_out):
-                if key in port.get_names():
-                    return Tensor(self.results[i], shared_memory=True)
-        elif not isinstance(key, (int, np.integer)) and key in self._ports_out:
-            return Tensor(self.results[self._ports_out.index(key)], shared_memory=True)
+        out = self._output_index(key)
+        if out is not None:
+            return self.get_output_tensor(out)
         idx = self._input_index(key)
         self._flush_lazy()
         return Tensor(self._writable_input(idx), shared_memory=True)
@@ -315,9 +351,13 @@ class InferRequest:
     def set_tensor(self, key: Any, tensor: Any) -> None:
         if self._busy:
             raise self._busy_error()
+        out = self._output_index(key)
+        if out is not None:
+            self.set_output_tensor(out, tensor)
+            return
         idx = self._input_index(key)
         self._flush_lazy()
-        self._inputs[idx] = self._coerce(idx, tensor)
+        self._inputs[idx] = self._coerce(idx, tensor, api_line=75)
 
     def get_input_tensor(self, index: int = 0) -> Tensor:
         if self._busy:
@@ -330,12 +370,55 @@ class InferRequest:
             index, tensor = 0, index
         self.set_tensor(int(index), tensor)
 
-    def set_input_tensors(self, tensors: dict) -> None:
+    def set_input_tensors(self, tensors: Any) -> None:
+        if isinstance(tensors, list):  # a batch split into tensors of batch 1 each
+            raise NotImplementedError(
+                "set_input_tensors(list): batched input tensors are not simulated on ovlab; "
+                "concatenate them into one tensor with numpy")
         for key, value in tensors.items():
-            self.set_tensor(key, value)
+            self.set_tensor(int(key) if isinstance(key, (int, np.integer)) else key, value)
+
+    def _output_index(self, key: Any) -> int | None:
+        """The output a name or port means, or None when it names no output."""
+        if isinstance(key, str):
+            return next((i for i, p in enumerate(self._ports_out) if key in p.get_names()), None)
+        if hasattr(key, "get_index") and key in self._ports_out:
+            return self._ports_out.index(key)
+        return None
 
     def get_output_tensor(self, index: int = 0) -> Tensor:
-        return Tensor(self.results[index], shared_memory=True)
+        user = self._user_outputs.get(index)
+        if user is None:
+            return Tensor(self.results[index], shared_memory=True)
+        if self._outputs is not None:  # the last results, written into the user's tensor
+            np.copyto(user.data, self.results[index], casting="unsafe")
+        return user
+
+    def set_output_tensor(self, index: Any, tensor: Any = None) -> None:
+        """Give an output a tensor of your own: results are written into it."""
+        if tensor is None:
+            index, tensor = 0, index
+        if self._busy:
+            raise self._busy_error()
+        port = self._ports_out[int(index)]
+        if list(tensor.shape) != list(port.get_shape()):
+            raise _errors.ov_error(
+                "infer.set_tensor", f"The output tensor shape {list(tensor.shape)} does not match "
+                f"the model output shape {list(port.get_shape())}")
+        self._user_outputs[int(index)] = tensor
+
+    def set_output_tensors(self, tensors: dict) -> None:
+        for key, value in tensors.items():
+            self.set_output_tensor(int(key), value)
+
+    def set_tensors(self, tensors: dict) -> None:
+        """Set input or output tensors by name, index or port."""
+        for key, value in tensors.items():
+            out = self._output_index(key)
+            if out is not None:
+                self.set_output_tensor(out, value)
+            else:
+                self.set_tensor(key, value)
 
     @property
     def input_tensors(self) -> list[Tensor]:

@@ -12,10 +12,13 @@ class Tensor:
     """A NumPy array with OpenVINO's Tensor accessors."""
 
     def __init__(self, array: Any = None, shape: Any = None, *, shared_memory: bool = False):
+        self._type = None  # the element type when the storage dtype does not tell (bf16 ...)
         if shape is not None and not isinstance(array, np.ndarray):
             # Tensor(Type, shape)
-            dtype = array.to_dtype() if hasattr(array, "to_dtype") else np.dtype(array)
-            self._data = np.zeros(tuple(shape), dtype=dtype)
+            from ..graph.types import as_type
+
+            self._type = as_type(array)
+            self._data = np.zeros(tuple(shape), dtype=self._type.to_dtype())
         else:
             arr = np.asarray(array)
             self._data = arr if shared_memory else arr.copy()
@@ -41,7 +44,7 @@ class Tensor:
     def element_type(self):
         from ..graph import Type
 
-        return Type(self._data.dtype)
+        return self._type if self._type is not None else Type(self._data.dtype)
 
     def get_element_type(self):
         return self.element_type
@@ -59,6 +62,46 @@ class Tensor:
 
     def get_byte_size(self) -> int:
         return self.byte_size
+
+    def copy_to(self, target: Tensor) -> None:
+        """Copy this tensor's data into ``target`` (same element type; shape adopted if empty)."""
+        if target._data.dtype != self._data.dtype:
+            raise RuntimeError(f"Tensor element types are not equal. ({self._data.dtype} != "
+                               f"{target._data.dtype})")
+        if target._data.shape != self._data.shape:
+            if target._data.size:
+                raise RuntimeError(f"Tensor shapes are not equal. ({list(self._data.shape)} != "
+                                   f"{list(target._data.shape)})")
+            target.set_shape(list(self._data.shape))
+        target._data[...] = self._data
+
+    def copy_from(self, source: Any) -> None:
+        """Copy ``source`` (a Tensor or an array) into this tensor."""
+        src = source if isinstance(source, Tensor) else Tensor(np.asarray(source))
+        src.copy_to(self)
+
+    @property
+    def strides(self) -> list[int]:
+        return list(self._data.strides)
+
+    def get_strides(self) -> list[int]:
+        return self.strides
+
+    def is_continuous(self) -> bool:
+        return bool(self._data.flags.c_contiguous)
+
+    @property
+    def bytes_data(self) -> bytes:
+        return self._data.tobytes()
+
+    def set_shape(self, shape: Any) -> None:
+        """Give the tensor a new shape: the same data reshaped when the size fits, else a new
+        zero-filled buffer (OpenVINO reallocates too)."""
+        dims = tuple(int(d) for d in shape)
+        if int(np.prod(dims, dtype=np.int64)) == self._data.size:
+            self._data = self._data.reshape(dims)
+        else:
+            self._data = np.zeros(dims, dtype=self._data.dtype)
 
     def __repr__(self) -> str:
         return f"<Tensor: shape{list(self._data.shape)} type: {self._data.dtype}>"

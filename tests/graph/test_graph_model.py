@@ -48,8 +48,10 @@ def test_shapes_print_like_openvino():
     ps = PartialShape([1, 3])
     assert str(ps) == "[1,3]" and ps.is_static and not ps.is_dynamic and ps.to_shape() == [1, 3]
     assert ps[0] == 1 and ps[0].get_length() == 1 and len(ps) == 2 and ps == [1, 3]
+    dynamic = PartialShape([-1, 3])  # readable (issue 11), but no model can be built with it
+    assert str(dynamic) == "[?,3]" and dynamic.is_dynamic and not dynamic[0].is_static
     with pytest.raises(ValueError, match="static"):
-        PartialShape([-1, 3])
+        ops.parameter(dynamic)
 
 
 def test_ops_in_topological_order(conv_net):

@@ -1,0 +1,29 @@
+"""``ovlab.preprocess``: OpenVINO's ``PrePostProcessor`` for the common path.
+
+``PrePostProcessor(model)`` describes the tensor the application gives (element type, layout,
+shape) and the steps that turn it into what the model expects (convert element type, convert
+layout, resize, mean, scale); ``build()`` adds those steps to the model as real ops (Convert,
+Transpose, Subtract, Multiply, Interpolate), so the numerics stay NumPy's and every device
+times them like any other op. Outputs get a Convert and a Transpose the same way. Steps a
+simulator of devices does not offer (colour conversion, crop, pad, custom steps, remote
+memory) raise ``NotImplementedError`` naming the step when they are called.
+"""
+
+from .build import PrePostProcessor
+from .info import (
+    ColorFormat,
+    InputInfo,
+    InputModelInfo,
+    InputTensorInfo,
+    OutputInfo,
+    OutputModelInfo,
+    OutputTensorInfo,
+    PaddingMode,
+    PostProcessSteps,
+    PreProcessSteps,
+    ResizeAlgorithm,
+)
+
+__all__ = ["ColorFormat", "InputInfo", "InputModelInfo", "InputTensorInfo", "OutputInfo",
+           "OutputModelInfo", "OutputTensorInfo", "PaddingMode", "PostProcessSteps",
+           "PreProcessSteps", "PrePostProcessor", "ResizeAlgorithm"]

@@ -1,0 +1,231 @@
+"""What the application says about one input or output: its tensor, the model's side, and the
+steps in between (the builder objects of ``openvino.preprocess``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..graph.types import Type, as_type
+from ..layout import Layout
+from ..properties._base import OVEnum, add_entries
+
+
+class ResizeAlgorithm(OVEnum):
+    RESIZE_LINEAR = 0
+    RESIZE_CUBIC = 1
+    RESIZE_NEAREST = 2
+    RESIZE_BILINEAR_PILLOW = 3
+    RESIZE_BICUBIC_PILLOW = 4
+
+
+class ColorFormat(OVEnum):
+    UNDEFINED = 0
+    NV12_SINGLE_PLANE = 1
+    NV12_TWO_PLANES = 2
+    I420_SINGLE_PLANE = 3
+    I420_THREE_PLANES = 4
+    RGB = 5
+    BGR = 6
+    GRAY = 7
+    RGBX = 8
+    BGRX = 9
+
+
+class PaddingMode(OVEnum):
+    CONSTANT = 0
+    REFLECT = 2
+    SYMMETRIC = 3
+
+
+add_entries(ResizeAlgorithm, ColorFormat, PaddingMode)
+
+
+def _unsimulated(step: str) -> NotImplementedError:
+    return NotImplementedError(f"PrePostProcessor: '{step}' is not available on ovlab (it builds "
+                               "Convert, Transpose, Resize, Mean and Scale steps as real ops; "
+                               "colour conversion, crop, pad, custom steps and remote memory "
+                               "are not simulated)")
+
+
+class InputTensorInfo:
+    """The tensor the application will pass: ``set_element_type``, ``set_layout``,
+    ``set_shape``, ``set_spatial_static_shape``. Each setter returns ``self`` (chaining)."""
+
+    def __init__(self) -> None:
+        self.element_type: Type | None = None
+        self.layout: Layout | None = None
+        self.shape: list[int] | None = None
+        self.spatial: tuple[int, int] | None = None
+
+    def set_element_type(self, element_type: Any) -> InputTensorInfo:
+        self.element_type = as_type(element_type)
+        return self
+
+    def set_layout(self, layout: Layout | str) -> InputTensorInfo:
+        self.layout = Layout(layout)
+        return self
+
+    def set_shape(self, shape: Any) -> InputTensorInfo:
+        self.shape = [int(d) for d in shape]
+        return self
+
+    def set_spatial_static_shape(self, height: int, width: int) -> InputTensorInfo:
+        self.spatial = (int(height), int(width))
+        return self
+
+    def set_spatial_dynamic_shape(self) -> InputTensorInfo:
+        raise NotImplementedError("PrePostProcessor: dynamic spatial shapes are not available on "
+                                  "ovlab (its models are static)")
+
+    def set_color_format(self, *args: Any, **kwargs: Any) -> InputTensorInfo:
+        raise _unsimulated("set_color_format")
+
+    def set_memory_type(self, *args: Any) -> InputTensorInfo:
+        raise _unsimulated("set_memory_type")
+
+    def set_from(self, value: Any) -> InputTensorInfo:
+        """Take the element type and shape of an array or Tensor."""
+        data = value.data if hasattr(value, "data") and hasattr(value, "get_shape") else value
+        self.element_type = as_type(data.dtype)
+        self.shape = list(data.shape)
+        return self
+
+
+class PreProcessSteps:
+    """The steps, in the order given; each returns ``self``."""
+
+    def __init__(self) -> None:
+        self.steps: list[tuple[str, Any]] = []
+
+    def convert_element_type(self, element_type: Any = None) -> PreProcessSteps:
+        self.steps.append(("convert_element_type",
+                           None if element_type is None else as_type(element_type)))
+        return self
+
+    def convert_layout(self, layout: Any = None) -> PreProcessSteps:
+        if isinstance(layout, (list, tuple)):
+            self.steps.append(("convert_layout_order", [int(i) for i in layout]))
+        else:
+            self.steps.append(("convert_layout", None if layout is None else Layout(layout)))
+        return self
+
+    def resize(self, algorithm: ResizeAlgorithm, height: int | None = None,
+               width: int | None = None) -> PreProcessSteps:
+        if not isinstance(algorithm, ResizeAlgorithm):
+            raise TypeError(f"resize(): expected a ResizeAlgorithm, got {algorithm!r}")
+        size = None if height is None else (int(height), int(width))
+        self.steps.append(("resize", (algorithm, size)))
+        return self
+
+    def mean(self, value: float | list[float]) -> PreProcessSteps:
+        self.steps.append(("mean", value))
+        return self
+
+    def scale(self, value: float | list[float]) -> PreProcessSteps:
+        self.steps.append(("scale", value))
+        return self
+
+    def convert_color(self, *args: Any) -> PreProcessSteps:
+        raise _unsimulated("convert_color")
+
+    def reverse_channels(self) -> PreProcessSteps:
+        raise _unsimulated("reverse_channels")
+
+    def crop(self, *args: Any) -> PreProcessSteps:
+        raise _unsimulated("crop")
+
+    def pad(self, *args: Any) -> PreProcessSteps:
+        raise _unsimulated("pad")
+
+    def custom(self, *args: Any) -> PreProcessSteps:
+        raise _unsimulated("custom")
+
+
+class InputModelInfo:
+    """What the model expects: its layout (``set_layout``)."""
+
+    def __init__(self) -> None:
+        self.layout: Layout | None = None
+
+    def set_layout(self, layout: Layout | str) -> InputModelInfo:
+        self.layout = Layout(layout)
+        return self
+
+
+class InputInfo:
+    """``ppp.input(...)``: ``tensor()``, ``preprocess()``, ``model()``."""
+
+    def __init__(self) -> None:
+        self._tensor, self._steps, self._model = InputTensorInfo(), PreProcessSteps(), \
+            InputModelInfo()
+
+    def tensor(self) -> InputTensorInfo:
+        return self._tensor
+
+    def preprocess(self) -> PreProcessSteps:
+        return self._steps
+
+    def model(self) -> InputModelInfo:
+        return self._model
+
+
+class OutputTensorInfo:
+    """The tensor the application wants back: ``set_element_type``, ``set_layout``."""
+
+    def __init__(self) -> None:
+        self.element_type: Type | None = None
+        self.layout: Layout | None = None
+
+    def set_element_type(self, element_type: Any) -> OutputTensorInfo:
+        self.element_type = as_type(element_type)
+        return self
+
+    def set_layout(self, layout: Layout | str) -> OutputTensorInfo:
+        self.layout = Layout(layout)
+        return self
+
+
+class PostProcessSteps:
+    def __init__(self) -> None:
+        self.steps: list[tuple[str, Any]] = []
+
+    def convert_element_type(self, element_type: Any = None) -> PostProcessSteps:
+        self.steps.append(("convert_element_type",
+                           None if element_type is None else as_type(element_type)))
+        return self
+
+    def convert_layout(self, layout: Any = None) -> PostProcessSteps:
+        if isinstance(layout, (list, tuple)):
+            self.steps.append(("convert_layout_order", [int(i) for i in layout]))
+        else:
+            self.steps.append(("convert_layout", None if layout is None else Layout(layout)))
+        return self
+
+    def custom(self, *args: Any) -> PostProcessSteps:
+        raise _unsimulated("custom")
+
+
+class OutputModelInfo:
+    def __init__(self) -> None:
+        self.layout: Layout | None = None
+
+    def set_layout(self, layout: Layout | str) -> OutputModelInfo:
+        self.layout = Layout(layout)
+        return self
+
+
+class OutputInfo:
+    """``ppp.output(...)``: ``tensor()``, ``postprocess()``, ``model()``."""
+
+    def __init__(self) -> None:
+        self._tensor, self._steps, self._model = OutputTensorInfo(), PostProcessSteps(), \
+            OutputModelInfo()
+
+    def tensor(self) -> OutputTensorInfo:
+        return self._tensor
+
+    def postprocess(self) -> PostProcessSteps:
+        return self._steps
+
+    def model(self) -> OutputModelInfo:
+        return self._model

@@ -1,0 +1,81 @@
+"""The harness of OpenVINO's own Python API tests (``upstream/``, see README.md).
+
+Loaded with ``-p suite_plugin`` (``pytest.ini``), it leaves the upstream files untouched and:
+
+- marks the tests listed in ``expected_failures.txt`` as ``xfail`` (not strict: one that starts
+  to pass shows as XPASS, so the list can be pruned after the ``opset`` and ``ir`` work lands),
+  but only while ovlab serves ``openvino`` (``python -m ovlab run -m pytest``); against the real
+  wheel every test runs as written, which is how the comparison figure is measured;
+- turns the import error of a test module listed there with ``[import]`` into a skip with that
+  reason, in both runs (the stored version of such a file imports a module OpenVINO 2026 no
+  longer has, so it cannot be collected on either runtime).
+"""
+
+from __future__ import annotations
+
+from fnmatch import fnmatchcase
+from pathlib import Path
+
+import pytest
+
+LIST = Path(__file__).with_name("expected_failures.txt")
+
+
+def load(path: Path = LIST) -> list[tuple[str, str]]:
+    """``(test id, reason)`` pairs; a test id is relative to ``test_runtime/`` and may end in
+    ``[`` + the beginning of a parameter set, or use ``*`` as in shell patterns."""
+    entries = []
+    for line in path.read_text().splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        test_id, _, reason = line.partition(" ")
+        entries.append((test_id, reason.strip()))
+    return entries
+
+
+def _short_id(nodeid: str) -> str:
+    return nodeid.split("test_runtime/", 1)[-1]
+
+
+def _reason_for(short: str, entries: list[tuple[str, str]]) -> str | None:
+    for test_id, reason in entries:
+        if "*" in test_id:
+            hit = fnmatchcase(short, test_id.replace("[", "[[]"))  # "[" is literal here
+        elif "[" in test_id:  # a parameter set given by its beginning
+            hit = short.startswith(test_id)
+        else:  # a module, or a function with all its parameters
+            hit = short == test_id or short.startswith((test_id + "[", test_id + "::"))
+        if hit:
+            return reason
+    return None
+
+
+def _under_ovlab() -> bool:
+    try:
+        from ovlab.runner import installed
+    except ImportError:
+        return False
+    return installed()
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    if not _under_ovlab():
+        return
+    entries = [e for e in load() if "[import]" not in e[1]]
+    for item in items:
+        reason = _reason_for(_short_id(item.nodeid), entries)
+        if reason is not None:
+            item.add_marker(pytest.mark.xfail(reason=reason, strict=False))
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_make_collect_report(collector):
+    outcome = yield
+    report = outcome.get_result()
+    if report.outcome != "failed":
+        return
+    reason = _reason_for(_short_id(report.nodeid), [e for e in load() if "[import]" in e[1]])
+    if reason is not None:
+        report.outcome = "skipped"
+        report.longrepr = (str(collector.path), 0, f"Skipped: {reason}")
