@@ -81,6 +81,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_ir.py
 	$(BIN)/python benchmarks/bench_soak.py
 	$(BIN)/python benchmarks/bench_aipc.py
+	$(BIN)/python benchmarks/bench_dashboards.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check ovlab tests benchmarks

@@ -18,7 +18,10 @@
 # - THROUGHPUT: a later switch (the GPU compiles twice, at batch 1 and batch 16), then a latency
 #   that oscillates and spikes because the GPU batches requests and waits up to 1000 ms for a batch
 #   (claims E01, A11; batching itself is lab 05).
-# - A dashboard with the script's hard-coded knobs as widgets.
+# - A dashboard with the script's hard-coded knobs as widgets: points coloured by device and
+#   batch status, the spread as a band and histograms, the analytic model beside the
+#   simulation, the previous run as a ghost, compare mode and live replays; and the whole run as
+#   a timeline file for Perfetto.
 #
 # Claim ids are explained in [CLAIMS.md](CLAIMS.md).
 #
@@ -274,9 +277,24 @@ print("  timer expiries per batch worker:", {int(w): int(n) for w, n in per_work
 # code": to try another hint or device you edit a list index and re-run. The dashboard makes
 # each knob a widget (device string, hint, `ALLOW_AUTO_BATCHING`, `AUTO_BATCH_TIMEOUT`,
 # `PERFORMANCE_HINT_NUM_REQUESTS`, interval, niter) and re-runs the experiment on a fresh Core
-# with the same seed whenever one changes. Its default settings are the script as committed (AUTO,
-# THROUGHPUT, 2,000 requests every 30 ms); here is that figure as a static image, for pages read
-# without a kernel:
+# with the same seed whenever one changes. Its default settings are the script as committed
+# (AUTO, THROUGHPUT, 2,000 requests every 30 ms). What its figure shows, all of it read from
+# `core.trace`:
+# - **Where and how each request ran**, as the colour of its point: teal on AUTO's CPU helper,
+#   green on the GPU at batch 1, purple in a batch of 16, orange alone after the batch timer
+#   expired (the legend counts them). A large run is drawn with fewer markers, but every
+#   stretch keeps its highest and lowest point, so no spike disappears.
+# - **Jitter as a shape**: the grey band is the p5-p95 of the last 50 requests, the dark line
+#   their median; on the right, a latency histogram per colour on the same axis. The batched
+#   requests and the lone ones form two humps.
+# - **Marks**: the GPU's compiles (shaded), the switch (red dashed line), the batch timer's
+#   ticks that sent requests alone (orange marks on the x axis).
+# - **The analytic model** (black and teal lines): the helper's latency (the CPU slowed by the
+#   GPU compile), a full batch from t(16) up to 15 x 30 ms + t(16), a lone request up to the
+#   timeout + t(1). The summary line under the knobs gives simulated versus analytic numbers,
+#   including the switch time and the throughput from Little's law.
+#
+# Here is that figure as a static image, for pages read without a kernel:
 
 # %%
 dash = ov.widgets.LatencyDashboard()  # ovlab only
@@ -286,9 +304,24 @@ ov.viz.show(dash.static_figure())
 display(dash)  # the widgets: they need a running kernel
 
 # %% [markdown]
-# **Live mode.** Tick "live" and the next run paces simulated time to the wall clock, `x` times
-# faster (the slider): the plot is redrawn every 50 completions, so you watch it grow as on the
-# article's laptop, switch included. Pacing changes only when you see things, never what happens.
+# **Using it.**
+# - After each change the previous run stays behind the new one as a faint grey **ghost**, and
+#   the y axis keeps room for it, so a change's size shows. Tick **lock y axis** to keep the
+#   current range for the next runs.
+# - Knobs that do nothing under the current settings are **greyed out**, with the reason under
+#   them: under LATENCY nothing is batched, so `ALLOW_AUTO_BATCHING` and `AUTO_BATCH_TIMEOUT`
+#   have no effect, and the request count only matters to THROUGHPUT.
+# - **x**: the script's iteration axis, or the time of each result in seconds (the compiles and the
+#   switch then sit at their real times).
+# - **compare with A**: turn it on and the run on screen becomes A; the next runs are drawn over
+#   it (overlay) or beside it (side by side), and the summary states the change in median, p99
+#   and throughput.
+# - **live**: the run is replayed at wall-clock pace, `x` times faster (the slider). The figure
+#   starts clean and grows with the run: the helper's points while a progress band shows the GPU
+#   compile, the switch line when the switch happens, the summary of the requests done so far.
+#   Changing a knob stops the replay and starts the new run. (The simulation itself never waits:
+#   the dashboard simulates the run first and then replays its records, so pacing changes only
+#   what you see, never what happens.)
 #
 # What to try:
 # - `ALLOW_AUTO_BATCHING` NO with THROUGHPUT: the switch comes as early as under LATENCY and the
@@ -299,6 +332,43 @@ display(dash)  # the widgets: they need a running kernel
 # - The interval: at 10 ms the batches fill three times as fast; at 300 ms they never fill.
 # - The device: `GPU` alone waits for the compile before the first inference; `CPU` never
 #   switches; `AUTO:GPU` has no CPU helper.
+
+# %% [markdown]
+# The same comparison without widgets: the script as committed (A) next to the same run with
+# `AUTO_BATCH_TIMEOUT` 100 (B), on one latency axis. With the shorter timeout no batch of 16 can
+# fill (15 arrivals take 450 ms), so every request runs alone after a tick: the median falls by
+# two thirds and the tail by far more, at the same throughput.
+
+# %%
+short_core = ov.Core("laptop", seed=0)
+short_run = ov.experiments.latency_graph(short_core, short_core.read_model(MODEL), "AUTO",
+                                         {"PERFORMANCE_HINT": "THROUGHPUT",
+                                          "AUTO_BATCH_TIMEOUT": "100"}, verbose=False)
+print(ov.viz.compare_text(tput_run, short_run))
+ov.viz.show(ov.viz.compare_figure(tput_run, short_run))
+
+# %% [markdown]
+# ## 5. The whole run in a timeline viewer
+#
+# `core.trace.to_chrome_trace(path)` (ovlab only) writes the run as a Chrome trace file: a
+# process per device, a track per stream and per AUTO and BATCH worker, each compile and each
+# batch a slice, each request a bar from submit to result, the switch and the timer's ticks as
+# instants. To open it, download the file (right-click it in JupyterLab's file browser) and drop
+# it on https://ui.perfetto.dev, or load it in Chrome at `chrome://tracing`; zoom from the 15 s of
+# GPU compiles down to the 50 ms of one batch.
+
+# %%
+trace_json = core.trace.to_chrome_trace("04-auto-throughput.trace.json")  # ovlab only
+trace_events = trace_json["traceEvents"]
+print(f"wrote 04-auto-throughput.trace.json with {len(trace_events)} events")
+names = {e["pid"]: e["args"]["name"] for e in trace_events if e["name"] == "process_name"}
+for pid, device in names.items():
+    tracks = [e["args"]["name"] for e in trace_events
+              if e["name"] == "thread_name" and e["pid"] == pid]
+    workers = [t for t in tracks if t.startswith("AUTO worker")]
+    rest = [t for t in tracks if not t.startswith("AUTO worker")]
+    print(f"  {device}: {', '.join(sorted(rest))}"
+          + (f", and {len(workers)} AUTO worker tracks" if workers else ""))
 
 # %% [markdown]
 # ## Summary

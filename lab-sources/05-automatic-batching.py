@@ -93,9 +93,12 @@ print("jobs in the AsyncInferQueue:", latency_run.queue_size)
 # %% [markdown]
 # ## 2. LATENCY: one wire per request (claims E02, B02)
 #
-# The timeline keeps the script's look: submits on the upper row, results on the lower row, a cyan
-# wire joining each pair, on black. Under LATENCY batching never applies: every wire is short and
-# nearly vertical, and no two wires meet. Compare the script's
+# The timeline keeps the script's look: submits on the upper row, results on the lower row, a wire
+# joining each pair, on black. ovlab colours each wire by how its request ran, from the trace
+# records: cyan as submitted (the script's colour), purple in a batch, orange alone after the
+# batch timer expired, so a fan of wires that only *looks* like a batch shows which it was. Under
+# LATENCY, batching never applies: every wire is short, cyan and nearly vertical, and no two wires
+# meet. Compare the script's
 # ["Auto Batch (Latency Mode)" screenshot](https://github.com/yas-sim/openvino-auto-feature-visualization/blob/1a35a1a73393745c46ee3fceb00e73879b3379d1/resources/auto-batch-latency-mode.png).
 
 # %%
@@ -393,7 +396,12 @@ pd.DataFrame(rows)
 # `auto-test.py`'s knobs as widgets: device, hint, `ALLOW_AUTO_BATCHING`, `AUTO_BATCH_TIMEOUT`,
 # `PERFORMANCE_HINT_NUM_REQUESTS`, interval and niter, with 16 infer requests as in the script.
 # Its defaults are the GPU with THROUGHPUT and 40 requests every 30 ms: two batches of 16, and 8
-# requests that wait for the timer. The static figure of those defaults:
+# requests that wait for the timer. The figure has the timeline on top, coloured as above, with
+# the timer's ticks that sent requests alone as dotted orange lines; below it, on the same time
+# axis, each request's latency with its p5-p95 band, a histogram per colour on the right, and the
+# analytic model of section 11 in black: a full batch waits from t(16) to 15 x 30 ms + t(16), a
+# lone request up to the timeout + t(1). The GPU's two compiles happen before the first submit
+# (noted at the top left). The static figure of those defaults:
 
 # %%
 dash = ov.widgets.TimelineDashboard()  # ovlab only
@@ -403,11 +411,17 @@ ov.viz.show(dash.static_figure())
 display(dash)  # the widgets: they need a running kernel
 
 # %% [markdown]
-# What to try: `HINT_NUM_REQUESTS` 4 (section 3), then 2 (no batching); `AUTO_BATCH_TIMEOUT` 100
-# and 0 for the 8 leftovers; interval 300 ms (section 7); the device `BATCH:GPU(8)`; `AUTO`, whose
-# 40 requests all end on the CPU helper long before the GPU is ready (raise niter to 1000 to see
-# the switch and the batches after it). "live" paces the run to the wall clock so the wires
-# appear as they would in the script's window.
+# As in lab 04: the previous run stays as a faint ghost, "lock y axis" keeps the latency range,
+# knobs that do nothing are greyed out with the reason (under LATENCY, or the timeout once
+# batching is NO), "compare with A" pins the run on screen and states how the next one differs,
+# and "live" replays the run at wall-clock pace: the GPU compile as a progress band, then the
+# wires as they would appear in the script's window. A knob change stops a replay.
+#
+# What to try: `HINT_NUM_REQUESTS` 4 (section 3), then 2 (no batching, and the timeout greys
+# out); `AUTO_BATCH_TIMEOUT` 100, where the fans of about four wires turn orange: they look like
+# batches but each request ran alone after a tick; 0 for no waiting at all; interval 300 ms
+# (section 7); the device `BATCH:GPU(8)`; `AUTO`, whose 40 requests all end on the CPU helper
+# long before the GPU is ready (raise niter to 1000 to see the switch and the batches after it).
 
 # %% [markdown]
 # ## 11. OpenVINO's timer next to other servers

@@ -16,7 +16,7 @@ from typing import Any
 import plotly.graph_objects as go
 
 from ..graph import Constant, Model, Node, Parameter, Result
-from .latency import DEVICE_COLORS
+from .palette import DEVICE_COLORS
 
 __all__ = ["graph_figure", "graph_layout"]
 
