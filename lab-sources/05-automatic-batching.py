@@ -1,26 +1,24 @@
 # %% [markdown]
 # # 05 · Automatic batching
 #
-# A GPU runs one inference of 16 images much faster than 16 inferences of one image, but
-# applications submit one image per request. OpenVINO's
-# [automatic batching](https://docs.openvino.ai/2025/openvino-workflow/running-inference/inference-devices-and-modes/automatic-batching.html) (the `BATCH` device) collects the requests of an asynchronous
-# pipeline into batches behind the application's back and gives each request its own slice of the
-# result. The yas-sim script `auto-test.py` (in
-# [yas-sim/openvino-auto-feature-visualization](https://github.com/yas-sim/openvino-auto-feature-visualization), the experiment of the yas-sim article on
-# AUTO and automatic batching) makes this visible: it submits requests at a fixed interval and
-# draws a wire from each submit to its result.
+# A GPU runs one inference of 16 images much faster than 16 of one image, but applications submit
+# one image per request. OpenVINO's
+# [automatic batching](https://docs.openvino.ai/2025/openvino-workflow/running-inference/inference-devices-and-modes/automatic-batching.html)
+# (the `BATCH` device) gathers the requests of an asynchronous pipeline into batches and gives
+# each its own slice of the result. The yas-sim script `auto-test.py`
+# ([yas-sim/openvino-auto-feature-visualization](https://github.com/yas-sim/openvino-auto-feature-visualization))
+# draws a wire from each request's submit to its result.
 #
 # **What you will see**
 # - The script's timeline: one wire per request under LATENCY, fans of four with
 #   `PERFORMANCE_HINT_NUM_REQUESTS` 4, batches of 16 in the article's THROUGHPUT run (claims E02,
 #   E03, B02, B03, B06, B09), and when batching applies at all (B01, A11).
-# - The batch timer: periodic per worker, so a lone request waits between 0 and the timeout, as
-#   measured on the real runtime (B04, B05, B07); each request's own result (B08); a dashboard; and
-#   OpenVINO's timer beside Triton, Ray Serve and TorchServe, with a small analytic model.
+# - The batch timer: periodic per worker, so a lone request waits 0 to the timeout, as measured
+#   on the real runtime (B04, B05, B07); own results (B08); a dashboard; OpenVINO's timer beside
+#   Triton, Ray Serve and TorchServe.
 #
-# **Why it matters.** Batching is switched on by a hint (THROUGHPUT), not by a device name, so many
-# applications batch without knowing it. At low request rates it only adds latency: up to a whole
-# second per request with the default timeout.
+# **Why it matters.** A hint (THROUGHPUT), not a device name, turns batching on, so many
+# applications batch unknowingly; at low request rates it only adds latency.
 #
 # Claim ids are explained in [CLAIMS.md](CLAIMS.md).
 
@@ -93,12 +91,10 @@ print("jobs in the AsyncInferQueue:", latency_run.queue_size)
 # %% [markdown]
 # ## 2. LATENCY: one wire per request (claims E02, B02)
 #
-# The timeline keeps the script's look: submits on the upper row, results on the lower row, a wire
-# joining each pair, on black. ovlab colours each wire by how its request ran, from the trace
-# records: cyan as submitted (the script's colour), purple in a batch, orange alone after the
-# batch timer expired, so a fan of wires that only *looks* like a batch shows which it was. Under
-# LATENCY, batching never applies: every wire is short, cyan and nearly vertical, and no two wires
-# meet. Compare the script's
+# The script's look: submits on the upper row, results on the lower, a wire joining each pair.
+# ovlab colours each wire by how its request ran: cyan as submitted, purple in a batch, orange
+# alone after the batch timer expired. Under LATENCY batching never applies: every wire is short,
+# cyan and nearly vertical. Compare the script's
 # ["Auto Batch (Latency Mode)" screenshot](https://github.com/yas-sim/openvino-auto-feature-visualization/blob/1a35a1a73393745c46ee3fceb00e73879b3379d1/resources/auto-batch-latency-mode.png).
 
 # %%
@@ -309,9 +305,8 @@ ov.viz.show(ov.viz.timeline_figure(
 
 # %% [markdown]
 # The wires fan in to the ticks. The article says this "introduces latency larger than the
-# timeout"; the real timer is periodic (section 6), so a request waits *up to* the timeout, and
-# ovlab follows the runtime. The article's fix is a shorter timeout: with `AUTO_BATCH_TIMEOUT` 100
-# (and 16 infer requests, as it printed) each window collects at most one request.
+# timeout"; the real timer is periodic (section 6), so a request waits *up to* the timeout. Its fix
+# is a shorter timeout: at `AUTO_BATCH_TIMEOUT` 100 each window collects at most one request.
 
 # %%
 core = ov.Core("laptop", seed=0)
@@ -363,10 +358,9 @@ compiled.set_property({"PERFORMANCE_HINT": "LATENCY"})
 # %% [markdown]
 # ## 9. Each request gets its own result (claim B08)
 #
-# Four different images in one batch of 4 on the GPU (`BATCH:GPU(4)`, with the zoo's small CNN so
-# the real numerics take a fraction of a second). Each request's output is compared with the model
-# evaluated on each image alone (`model._evaluate`, ovlab's reference numerics, in the GPU's f16):
-# it matches its own image and none of the others.
+# Four images in one batch of 4 on the GPU (`BATCH:GPU(4)`, the zoo's small CNN). Each request's
+# output, against the model evaluated on each image alone (`model._evaluate`, in the GPU's f16),
+# matches its own image and none of the others.
 
 # %%
 core = ov.Core("laptop", seed=0)
@@ -429,12 +423,12 @@ display(dash)  # the widgets: they need a running kernel
 # Every batching server has a "wait at most this long for a batch" knob, but they start the clock
 # at different moments (from each system's documentation and issues):
 #
-# | system | batch cap | wait knob (default) | the wait is counted from | when it expires | a lone request waits |
-# |---|---|---|---|---|---|
-# | OpenVINO BATCH | `OPTIMAL_BATCH_SIZE`, `BATCH:DEV(N)`, capped by `PERFORMANCE_HINT_NUM_REQUESTS` | `AUTO_BATCH_TIMEOUT` (1000 ms) | the worker's last wake-up: a periodic timer, not the request's arrival | the collected requests run **alone**, at batch 1 | between 0 and T |
-# | NVIDIA Triton | `max_batch_size` / `preferred_batch_size` | `max_queue_delay_microseconds` (0) | the oldest queued request's arrival | the partial batch is sent as it is | T (no wait with the default 0) |
-# | Ray Serve `@serve.batch` | `max_batch_size` (10) | `batch_wait_timeout_s` (0.01 s) | the first request of the batch (since Ray PR #36510; before it, the end of the last batch) | the partial batch is sent | T |
-# | TorchServe | `batch_size` (1) | `max_batch_delay` (100 ms) | when the worker picks up the first queued job (issue #2478 asks for its arrival time) | the partial batch is sent | about T (an idle worker picks it up at once) |
+# | system | wait knob (default) | the wait counts from | on expiry | a lone request waits |
+# |---|---|---|---|---|
+# | OpenVINO BATCH | `AUTO_BATCH_TIMEOUT` (1000 ms) | the worker's last wake-up (periodic) | each request runs **alone** | 0 to T |
+# | NVIDIA Triton | `max_queue_delay_microseconds` (0) | the oldest request's arrival | the partial batch runs | T |
+# | Ray Serve `@serve.batch` | `batch_wait_timeout_s` (0.01 s) | the batch's first request (Ray PR #36510) | the partial batch runs | T |
+# | TorchServe | `max_batch_delay` (100 ms) | the worker picking up the first job (issue #2478) | the partial batch runs | about T |
 #
 # A lone request waits exactly T under a timer started by its arrival. OpenVINO's periodic timer
 # makes it wait for the rest of the current period: with arrivals out of step with the timer,
@@ -456,14 +450,11 @@ ov.viz.show(ov.viz.wait_histogram_figure(waits, T))
 
 # %% [markdown]
 # ## Summary
-# - Automatic batching: THROUGHPUT on a GPU with a batchable model, unless `ALLOW_AUTO_BATCHING`
-#   is false; never for LATENCY or implicitly on the CPU; `BATCH:DEV(N)` asks for it.
-#   `get_runtime_model()` shows the batch the device runs.
-# - The batch is the GPU's optimal batch, capped by `PERFORMANCE_HINT_NUM_REQUESTS` (2 or less
-#   turns it off). Requests belong to a batch worker by creation order; a batch's results arrive
-#   together; completion order is not guaranteed; every request gets its own result.
-# - Each worker's timer is periodic: a request that does not complete a batch waits from 0 to
-#   `AUTO_BATCH_TIMEOUT`, then runs alone; the timeout can be changed on the compiled model.
+# - Batching: THROUGHPUT on a GPU with a batchable model unless `ALLOW_AUTO_BATCHING` is false, or
+#   `BATCH:DEV(N)`; `get_runtime_model()` shows the batch. The request count caps it (2 or less:
+#   off). A batch's results arrive together; each request gets its own.
+# - Each worker's timer is periodic: a request that does not complete a batch waits 0 to
+#   `AUTO_BATCH_TIMEOUT`, then runs alone; the timeout can change on the compiled model.
 
 # %% [markdown]
 # ## Exercises
