@@ -14,15 +14,25 @@ PYTEST_ARGS ?=
 # takes 45 ms alone took over a second under load. One BLAS thread per process in the tests.
 test unit notebooks browser binder labs openvino-suite openvino-suite-real: export OPENBLAS_NUM_THREADS = 1
 
+# PYTHONWARNINGS: setuptools frames its note on editable installs in "!!" banners that read like
+# a failure to a newcomer; the install itself is fine.
 $(STAMP): pyproject.toml requirements.txt binder/requirements.txt binder/constraints-test.txt
 	$(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	cat binder/requirements.txt binder/constraints-test.txt > $(VENV)/constraints.txt
-	$(BIN)/python -m pip install -q -r requirements.txt -c $(VENV)/constraints.txt -e .
+	PYTHONWARNINGS="ignore:Editable installation" \
+		$(BIN)/python -m pip install -q -r requirements.txt -c $(VENV)/constraints.txt -e .
 	touch $@
 
+# JupyterLab's settings for this environment (no "Jupyter news?" pop-up, no update check): the
+# same overrides.json that binder/postBuild installs on Binder
+LAB_OVERRIDES := $(VENV)/share/jupyter/lab/settings/overrides.json
+$(LAB_OVERRIDES): binder/overrides.json $(STAMP)
+	mkdir -p $(dir $@)
+	cp binder/overrides.json $@
+
 ## JupyterLab on the labs
-lab: $(STAMP)
+lab: $(STAMP) $(LAB_OVERRIDES)
 	cd labs && ../$(BIN)/jupyter lab $$( [ "$$(id -u)" = 0 ] && echo --allow-root ) 00-start-here.ipynb
 
 ## the whole test suite: unit, conformance, notebooks (nbval), real browser, Binder stand-in
@@ -71,6 +81,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_ir.py
 	$(BIN)/python benchmarks/bench_soak.py
 	$(BIN)/python benchmarks/bench_aipc.py
+	$(BIN)/python benchmarks/bench_dashboards.py
 	$(BIN)/python benchmarks/bench_fidelity.py
 	$(BIN)/python benchmarks/fit_presets.py
 

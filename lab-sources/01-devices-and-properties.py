@@ -8,9 +8,10 @@
 # **What you will see**
 # - `available_devices` on the four platform presets, and why the laptop says `GPU` while the
 #   workstation says `GPU.0`, `GPU.1` (claim A06: `GPU` is an alias of `GPU.0`).
-# - The seed's device table (priority, example device, model precisions) rebuilt from the
-#   devices' own `DEVICE_TYPE`, `FULL_DEVICE_NAME` and `OPTIMIZATION_CAPABILITIES`: the data AUTO
-#   selects by (claims A01, A02), and where the seed and the runtime disagree.
+# - The device table of OpenVINO's AUTO documentation page (priority, example device, model
+#   precisions) rebuilt from the devices' own `DEVICE_TYPE`, `FULL_DEVICE_NAME` and
+#   `OPTIMIZATION_CAPABILITIES`: the data AUTO selects by (claims A01, A02), and where the page
+#   and the runtime disagree.
 # - `SUPPORTED_PROPERTIES` (read-only and read-write) of the CPU and the GPU; property objects and
 #   strings, enums, and the Python types of values: why `compiled.get_property(hint)` on a CPU is a
 #   `str` but `core.get_property("CPU", hint)` an enum.
@@ -18,8 +19,10 @@
 #   from the clock (with a preview of claim A11: THROUGHPUT on a GPU turns on batching).
 # - How to change one device of a preset or build your own machine, and the errors you will meet.
 #
+# Claim ids (A06, ...) are explained in [CLAIMS.md](CLAIMS.md).
+#
 # **Why it matters.** Every later lab reads these properties: `OPTIMAL_NUMBER_OF_INFER_REQUESTS`
-# sizes the seed's request pools, `DEVICE_TYPE` and `OPTIMIZATION_CAPABILITIES` drive AUTO's choice,
+# sizes the request pools of the yas-sim scripts, `DEVICE_TYPE` and `OPTIMIZATION_CAPABILITIES` drive AUTO's choice,
 # and the hint decides whether the GPU batches. This lab uses only the hardware devices (CPU, GPU,
 # NPU); the virtual devices AUTO, BATCH, MULTI and HETERO come in labs 02 to 08.
 
@@ -34,11 +37,12 @@ import ovlab as ov  # on real hardware: import openvino as ov
 import ovlab.properties as props  # on real hardware: import openvino.properties as props
 import ovlab.properties.device as device  # on real hardware: openvino.properties.device
 import ovlab.properties.hint as hints  # on real hardware: openvino.properties.hint
-from ovlab.labtools import check  # ovlab only: exercise checks
+from ovlab.exercises import for_lab  # ovlab only: the exercises' checks
 
 PRESETS = ["laptop", "workstation", "cpu", "multi-gpu"]  # ovlab only: virtual machines
 core = ov.Core("workstation", seed=0)  # on real hardware: ov.Core()
 googlenet = core.read_model("googlenet-v1")  # on real hardware: core.read_model("googlenet-v1.xml")
+exercises = for_lab("01")
 print(core)
 
 # %% [markdown]
@@ -72,12 +76,12 @@ for name in ["GPU", "GPU.0"]:
           f"{compiled.get_property(props.execution_devices)}")
 
 # %% [markdown]
-# ## 2. The seed's device table, from the devices themselves
+# ## 2. The AUTO page's device table, from the devices themselves
 #
-# The AUTO document (seed 001) selects "the highest-priority device that supports the model" with
-# this table:
+# OpenVINO's [AUTO documentation page](https://docs.openvino.ai/2025/openvino-workflow/running-inference/inference-devices-and-modes/auto-device-selection.html) selects "the highest-priority device that supports
+# the model" with this table:
 #
-# | priority | device (seed's example) | supported model precisions |
+# | priority | device (the page's example) | supported model precisions |
 # |---|---|---|
 # | 1 | dGPU (Intel Iris Xe MAX) | FP32, FP16, INT8, BIN |
 # | 2 | iGPU (Intel UHD Graphics 620) | FP32, FP16, BIN |
@@ -122,9 +126,9 @@ vm = ov.Core("cpu")
 print(vm.get_property("CPU", device.full_name), "->", vm.get_property("CPU", device.capabilities))
 
 # %% [markdown]
-# **Where the seed table and the runtime differ** (ovlab follows the runtime where the two
+# **Where the page's table and the runtime differ** (ovlab follows the runtime where the two
 # disagree, and says so):
-# - **Priority.** The order dGPU > iGPU > CPU is the same. The seed puts the NPU 4th, after the
+# - **Priority.** The order dGPU > iGPU > CPU is the same. The page puts the NPU 4th, after the
 #   CPU; in the AUTO source the NPU falls in the "others" bucket, which ranks *above* the CPU. In
 #   practice plain `AUTO` leaves the NPU out, and when you name it (`AUTO:NPU,CPU`) the order of
 #   your list decides. Lab 02 shows both (claim A08).
@@ -132,13 +136,13 @@ print(vm.get_property("CPU", device.full_name), "->", vm.get_property("CPU", dev
 #   computes natively, plus features: `WINOGRAD` (a convolution algorithm), `EXPORT_IMPORT` (it
 #   can cache compiled blobs, see `CACHE_DIR`), `BF16`. A CPU still runs an FP16 model (it converts
 #   the weights to f32).
-# - **The CPU and FP16.** The seed lists FP16 for the CPU. The real CPU plugin lists `FP16` only on
+# - **The CPU and FP16.** The page lists FP16 for the CPU. The real CPU plugin lists `FP16` only on
 #   CPUs with native FP16 arithmetic (AMX-FP16 or AVX512-FP16), which a Core i7-1165G7 does not
-#   have; the measured EPYC above lists `BF16` instead. ovlab's laptop CPU keeps the seed's FP16.
-# - **The iGPU and INT8.** The seed's example iGPU (UHD Graphics 620) has no INT8, and ovlab's
+#   have; the measured EPYC above lists `BF16` instead. ovlab's laptop CPU keeps the page's FP16.
+# - **The iGPU and INT8.** The page's example iGPU (UHD Graphics 620) has no INT8, and ovlab's
 #   iGPU follows that row. The real GPU plugin adds `INT8` whenever the GPU has integer dot-product
 #   instructions, which the laptop's Iris Xe has: a real Iris Xe lists INT8.
-# - **The NPU.** The seed lists no precisions; the NPU reports FP16 and INT8 (it also runs FP32
+# - **The NPU.** The page lists no precisions; the NPU reports FP16 and INT8 (it also runs FP32
 #   models, in FP16).
 #
 # AUTO's precision rule (claim A02), read from the source: a device stays a candidate if its
@@ -285,8 +289,8 @@ hint_table
 #   `RANGE_FOR_STREAMS` is the allowed range) and the GPU 2 streams with 2 requests each.
 # - `PERFORMANCE_HINT_NUM_REQUESTS=2` caps both the streams and the request count.
 # - The hint does not change the compile time; the device does: a fraction of a second on the
-#   CPU, about 8 s on the iGPU, where kernels are built for this model. That wait is what AUTO
-#   hides in lab 03.
+#   CPU, seconds on the iGPU (the last column), where kernels are built for this model. That wait
+#   is what AUTO hides in lab 03.
 
 # %%
 for name in ["CPU", "GPU"]:
@@ -297,13 +301,13 @@ for name in ["CPU", "GPU"]:
 # %% [markdown]
 # ## 6. Compile time per device
 #
-# On the workstation, each device compiles GoogLeNet-v1 and ResNet-50 (LATENCY), and we read the
-# simulated clock around each compile. The NPU cannot run GoogLeNet's `LRN` layers:
-# `query_model` lists the ops a device supports, so you can check before you compile. It gets
-# only ResNet-50 (lab 07 splits GoogLeNet between the NPU and the CPU with HETERO).
+# On the workstation, each device compiles GoogLeNet-v1 and the smaller SqueezeNet 1.1 (LATENCY),
+# and we read the simulated clock around each compile. The NPU cannot run GoogLeNet's `LRN`
+# layers: `query_model` lists the ops a device supports, so you can check before you compile. It
+# gets only SqueezeNet (lab 07 splits GoogLeNet between the NPU and the CPU with HETERO).
 
 # %%
-resnet = core.read_model("resnet-50")
+squeezenet = core.read_model("squeezenet1.1")
 supported_ops = core.query_model(googlenet, "NPU")
 missing = sorted({op.get_type_name() for op in googlenet.get_ops()
                   if op.get_friendly_name() not in supported_ops})
@@ -313,7 +317,7 @@ print(f"NPU supports {len(supported_ops)} of {len(googlenet.get_ops())} GoogLeNe
 # %%
 ws = ov.Core("workstation", seed=0)
 rows = []
-for model in [googlenet, resnet]:
+for model in [googlenet, squeezenet]:
     for dev in ws.available_devices:
         if len(ws.query_model(model, dev)) < len(model.get_ops()):
             continue  # the device cannot run every op of this model
@@ -331,15 +335,15 @@ for model_name, part in compile_times.groupby("model", sort=False):
                          text=[f"{s:.2f} s" for s in part["compile (s)"]], textposition="outside"))
 fig.update_layout(title="Compile time per device (workstation, LATENCY hint)", barmode="group",
                   xaxis_title="device", yaxis_title="compile time (s, log scale)",
-                  yaxis_type="log", yaxis_range=[-1.3, 1.6], legend_title="model",
+                  yaxis_type="log", yaxis_range=[-1.3, 1.6], yaxis_dtick=1, legend_title="model",
                   width=720, height=420)
 ov.viz.show(fig)
 
 # %% [markdown]
-# The CPU compiles in a few hundred milliseconds, the accelerators take seconds: tens of times
+# The CPU compiles in a fraction of a second, the accelerators take seconds: tens of times
 # longer, hence the log scale. The compile time grows with the number of ops and the size of the
-# weights; the NPU is the slowest to compile. With `CACHE_DIR` set, the second compile on the same device loads a cached blob instead
-# (claim B09, lab 05).
+# weights; the NPU is the slowest to compile. With `CACHE_DIR` set, the second compile on the
+# same device loads a cached blob instead (claim B09, lab 03).
 
 # %% [markdown]
 # ## 7. Your own machine
@@ -436,7 +440,7 @@ print(message(lambda: laptop.compile_model(googlenet, "NPU")))
 #   `GPU.1`, and `GPU` always means `GPU.0`.
 # - AUTO ranks devices from `DEVICE_TYPE` (dGPU > iGPU > others > CPU, NPU only when named) and
 #   filters them by `OPTIMIZATION_CAPABILITIES` (FP32 models may go to FP16 devices, INT8 models
-#   need INT8). Where the seed's table and the runtime differ, the runtime wins.
+#   need INT8). Where the AUTO page's table and the runtime differ, the runtime wins.
 # - Property objects are their string keys; enums or their names are accepted as values; the
 #   Python type of a value depends on who answers (a compiled CPU model gives strings).
 # - LATENCY: 1 stream, 1 request. THROUGHPUT: several streams and requests
@@ -447,19 +451,15 @@ print(message(lambda: laptop.compile_model(googlenet, "NPU")))
 # %% [markdown]
 # ## Exercises
 #
+# Replace `None` with your answer and run the cell; after a try, `reveal=True` in the check shows
+# the answer.
+#
 # **1.** Compile GoogLeNet-v1 on the laptop CPU with THROUGHPUT and `PERFORMANCE_HINT_NUM_REQUESTS`
 # set to 3. How many infer requests should your application create?
 
 # %%
 answer = None  # an int
-
-# %%
-_c = ov.Core("laptop", seed=0)
-_m = _c.compile_model(googlenet, "CPU", {hints.performance_mode: hints.PerformanceMode.THROUGHPUT,
-                                         hints.num_requests: 3})
-_ = check(answer, _m.get_property(props.optimal_number_of_infer_requests),
-          explain="PERFORMANCE_HINT_NUM_REQUESTS caps the streams and the request count.",
-          hint="read OPTIMAL_NUMBER_OF_INFER_REQUESTS from the compiled model.")
+exercises.check(1, answer)
 
 # %% [markdown]
 # **2.** Which devices of the workstation list `INT8` in `OPTIMIZATION_CAPABILITIES`? Give a list
@@ -467,35 +467,16 @@ _ = check(answer, _m.get_property(props.optimal_number_of_infer_requests),
 
 # %%
 answer = None  # e.g. ["CPU"]
-
-# %%
-_c = ov.Core("workstation", seed=0)
-_ = check(answer, [d for d in _c.available_devices
-                   if "INT8" in _c.get_property(d, device.capabilities)],
-          explain="an INT8 model can only go to these devices when AUTO chooses (claim A02).",
-          hint="loop over core.available_devices and read device.capabilities.")
+exercises.check(2, answer)
 
 # %% [markdown]
 # **3.** Make a laptop whose iGPU has `compile_base_s=20` (section 7). By how many seconds does the
-# GPU compile of GoogLeNet-v1 grow compared with the stock laptop? Round to one decimal. Try to
-# answer from the specs before you measure: a compile costs `compile_base_s` + a cost per op + a
-# cost per MB of weights.
+# GPU compile of GoogLeNet-v1 grow compared with the stock laptop? Try to answer from the specs
+# before you measure: a compile costs `compile_base_s` + a cost per op + a cost per MB of weights.
 
 # %%
 answer = None  # seconds, e.g. 1.5
-
-# %%
-def _gpu_compile_seconds(platform):
-    c = ov.Core(platform, seed=0)
-    c.compile_model(googlenet, "GPU")
-    return c.clock.now
-
-
-_stock = ov.preset("laptop")
-_slow = _stock.with_device("GPU.0", _stock.devices["GPU.0"].with_(compile_base_s=20))
-_ = check(answer, round(_gpu_compile_seconds(_slow) - _gpu_compile_seconds(_stock), 1),
-          explain="only the fixed part changed: 20 s minus the preset's compile_base_s.",
-          hint="read ov.preset('laptop').devices['GPU.0'].compile_base_s.")
+exercises.check(3, answer)
 
 # %% [markdown]
 # ## Appendix · The seed's laptop beside Intel's benchmark laptop

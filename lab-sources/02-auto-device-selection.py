@@ -7,15 +7,19 @@
 # the devices through `MODEL_PRIORITY`.
 #
 # **What you will see**
-# - The seed's selection logic and priority table, applied by AUTO on the workstation (CPU, iGPU
-#   `GPU.0`, dGPU `GPU.1`, NPU): plain `AUTO` picks the dGPU (claim A01).
+# - The selection logic and priority table of OpenVINO's AUTO documentation page, applied by AUTO
+#   on the workstation (CPU, iGPU `GPU.0`, dGPU `GPU.1`, NPU): plain `AUTO` picks the dGPU
+#   (claim A01).
 # - The precision check with the FP32, FP16 and INT8 variants of one model: INT8 skips the iGPU,
 #   FP32 may go to an FP16-only device (claim A02).
 # - The equivalent ways to give the candidates, `GPU` as an alias of `GPU.0`, an explicit order,
 #   `AUTO:-CPU`, and the NPU only when named (claims A06, A07, A08).
 # - A compile failure on the chosen device, and AUTO moving on to the next one (claim A03), and the
 #   errors you get for impossible lists.
-# - Model priority: the seed's two examples, one of which is misprinted in the seed (claim A12).
+# - Model priority: the AUTO page's two examples, one of which is misprinted on the page
+#   (claim A12).
+#
+# Claim ids are explained in [CLAIMS.md](CLAIMS.md).
 #
 # **Why it matters.** "AUTO picks the best device" hides several rules that decide where your model
 # actually runs, and a surprise in any of them (an INT8 model silently skipping a GPU, `AUTO:GPU,CPU`
@@ -26,9 +30,9 @@
 # %% [markdown]
 # ## Setup
 #
-# The workstation preset has one device of each kind. The model is ResNet-50: every device of the
-# workstation, the NPU included, can run all its layers (GoogLeNet's `LRN` layers would rule the NPU
-# out, lab 01).
+# The workstation preset has one device of each kind. The model is SqueezeNet 1.1, a small
+# ImageNet classifier: every device of the workstation, the NPU included, can run all its layers
+# (GoogLeNet's `LRN` layers would rule the NPU out, lab 01).
 
 # %%
 import pandas as pd
@@ -39,17 +43,18 @@ import ovlab.properties as props  # on real hardware: import openvino.properties
 import ovlab.properties.device as device  # on real hardware: openvino.properties.device
 import ovlab.properties.hint as hints  # on real hardware: openvino.properties.hint
 import ovlab.properties.intel_auto as intel_auto  # on real hardware: openvino.properties.intel_auto
-from ovlab.labtools import check  # ovlab only: exercise checks
+from ovlab.exercises import for_lab  # ovlab only: the exercises' checks
 
 core = ov.Core("workstation", seed=0)  # on real hardware: ov.Core()
-resnet = core.read_model("resnet-50")  # on real hardware: core.read_model("resnet-50.xml")
+model = core.read_model("squeezenet1.1")  # on real hardware: core.read_model("squeezenet1.1.xml")
+exercises = for_lab("02")
 print(core)
 pd.set_option("display.max_colwidth", 60)
 
 # %% [markdown]
 # ## 1. The selection logic, and plain `AUTO` on the workstation
 #
-# The AUTO document (seed 001) gives four steps: (1) check which devices are available, (2) check
+# OpenVINO's [AUTO documentation page](https://docs.openvino.ai/2025/openvino-workflow/running-inference/inference-devices-and-modes/auto-device-selection.html) gives four steps: (1) check which devices are available, (2) check
 # the model's precision, (3) select the highest-priority device that supports it, using this table,
 # (4) if the model is FP32 and no device supports FP32, offload it to a device that supports FP16.
 #
@@ -69,7 +74,7 @@ pd.set_option("display.max_colwidth", 60)
 # `EXECUTION_DEVICES` is where inferences run *now*.
 
 # %%
-compiled = core.compile_model(resnet, "AUTO")
+compiled = core.compile_model(model, "AUTO")
 print(f"compile_model returned at t = {core.clock.now:.2f} s")
 print("candidates, in AUTO's order:", compiled.get_property(device.priorities))
 print("EXECUTION_DEVICES now:      ", compiled.get_property(props.execution_devices))
@@ -85,7 +90,7 @@ print(f"EXECUTION_DEVICES at t = {core.clock.now:.0f} s:", compiled.get_property
 
 # %%
 c = ov.Core("workstation", seed=0)
-compiled = c.compile_model(resnet, "AUTO", {intel_auto.enable_startup_fallback: False})
+compiled = c.compile_model(model, "AUTO", {intel_auto.enable_startup_fallback: False})
 print(f"compile_model returned at t = {c.clock.now:.2f} s on",
       compiled.get_property(props.execution_devices))
 
@@ -99,49 +104,15 @@ events["time (s)"] = events["time"].round(3)
 events[["time (s)", "kind", "device", "reason", "candidates"]].astype(object).fillna("")
 
 # %% [markdown]
-# Two small helpers turn the compile events into a timeline (section 5 reuses them): one row per
-# compile, then one bar per compile (red when it failed) with AUTO's switches as dashed lines.
+# The same events as a timeline, one bar per compile (red when it failed) and AUTO's switch as a
+# dashed line (`ov.viz.compile_figure`, ovlab only; section 5 uses it again; the table behind it
+# is `ov.viz.compile_windows(core)`):
 
 # %%
-def compile_windows(c):
-    """One row per compile (start, end, outcome) from a Core's events (ovlab only)."""
-    rows, open_at = [], {}
-    for e in c.trace.events:
-        if e.kind in ("compile_start", "cache_load"):
-            open_at[e.device] = e.time
-        elif e.kind in ("compile_end", "compile_failed") and e.device in open_at:
-            rows.append({"device": e.device, "start (s)": round(open_at.pop(e.device), 3),
-                         "end (s)": round(e.time, 3),
-                         "outcome": "failed" if e.kind == "compile_failed" else "compiled"})
-    return pd.DataFrame(rows)
-
-
-compile_windows(core)
-
-# %%
-def compile_figure(c, title):
-    """Compile windows as horizontal bars (red: failed) with AUTO's switches marked."""
-    windows = compile_windows(c)
-    colors = ["#d62728" if o == "failed" else "#2ca02c" for o in windows["outcome"]]
-    fig = go.Figure(go.Bar(y=windows["device"], x=windows["end (s)"] - windows["start (s)"],
-                           base=windows["start (s)"], orientation="h", marker=dict(color=colors),
-                           name="compile", showlegend=False))
-    rows = list(dict.fromkeys(windows["device"]))  # the devices, bottom to top
-    for e in c.trace.events:
-        if e.kind == "switch":
-            fig.add_trace(go.Scatter(x=[e.time, e.time], y=[rows[0], rows[-1]], mode="lines",
-                                     line=dict(color="black", dash="dash", width=1.5),
-                                     name=f"switch to {e.device} (t = {e.time:.2f} s)"))
-    fig.update_layout(title=title, xaxis_title="simulated time (s)", yaxis_title="device",
-                      width=720, height=280, template="plotly_white",
-                      legend=dict(x=0.01, y=0.99, bgcolor="rgba(255,255,255,0.8)"))
-    return fig
-
-
-ov.viz.show(compile_figure(core, "Plain AUTO on the workstation: who compiles when"))
+ov.viz.show(ov.viz.compile_figure(core, "Plain AUTO on the workstation: who compiles when"))
 
 # %% [markdown]
-# The CPU compiles in a fraction of a second, the dGPU in about ten; AUTO switches when the dGPU
+# The CPU compiles in a fraction of a second, the dGPU takes seconds; AUTO switches when the dGPU
 # is ready. Only two devices compile: AUTO compiles the chosen one and the CPU helper, not every
 # candidate.
 
@@ -151,7 +122,7 @@ ov.viz.show(compile_figure(core, "Plain AUTO on the workstation: who compiles wh
 # AUTO labels the model with one precision (`get_model_precision` in the AUTO source): `INT8` if it
 # has any `FakeQuantize` op, otherwise the element type of the first convolution's weights (`f32`
 # gives `FP32`, `f16` gives `FP16`). The same rule with the public API, on the zoo's three variants
-# of ResNet-50:
+# of SqueezeNet:
 
 # %%
 def auto_precision(model):
@@ -167,13 +138,13 @@ def auto_precision(model):
     return "FP32"
 
 
-variants = {p: core.read_model(f"resnet-50:{p}") for p in ["FP32", "FP16", "INT8"]}
-for p, model in variants.items():
-    print(f"resnet-50:{p} -> AUTO labels it {auto_precision(model)}")
+variants = {p: core.read_model(f"squeezenet1.1:{p}") for p in ["FP32", "FP16", "INT8"]}
+for p, variant in variants.items():
+    print(f"squeezenet1.1:{p} -> AUTO labels it {auto_precision(variant)}")
 
 # %% [markdown]
 # A device stays a candidate if its `OPTIMIZATION_CAPABILITIES` contain that label, or if the label
-# is FP32 and the device lists FP16 (the seed's step 4). The workstation's devices:
+# is FP32 and the device lists FP16 (the page's step 4). The workstation's devices:
 
 # %%
 caps = {name: core.get_property(name, device.capabilities) for name in core.available_devices}
@@ -198,12 +169,12 @@ def choice(c, compiled):
 # %%
 lists = ["AUTO", "AUTO:GPU.0,CPU", "AUTO:NPU,CPU", "AUTO:GPU.0"]
 rows = {}
-for p, model in variants.items():
+for p, variant in variants.items():
     row = {}
     for name in lists:
         c = ov.Core("workstation", seed=0)
-        row[name] = choice(c, c.compile_model(model, name))
-    rows[f"resnet-50:{p}"] = row
+        row[name] = choice(c, c.compile_model(variant, name))
+    rows[f"squeezenet1.1:{p}"] = row
 pd.DataFrame(rows).transpose()
 
 # %% [markdown]
@@ -219,20 +190,20 @@ pd.DataFrame(rows).transpose()
 # %% [markdown]
 # ## 3. Ways to give the candidates, and `GPU` = `GPU.0` (claim A06)
 #
-# The seed lists equivalent ways to tell AUTO which devices it may use: a list after the colon, the
+# The AUTO page lists equivalent ways to tell AUTO which devices it may use: a list after the colon, the
 # `device.priorities` property in the compile config (`MULTI_DEVICE_PRIORITIES`), or the same
 # property set once on the AUTO plugin with `core.set_property`. `compile_model(model)` with no
 # device is `AUTO`. Each row below is a fresh workstation.
 
 # %%
 def auto_run(device_name=None, config=None, plugin_config=None):
-    """Compile ResNet-50 on a fresh workstation as asked; return AUTO's choice."""
+    """Compile SqueezeNet on a fresh workstation as asked; return AUTO's choice."""
     c = ov.Core("workstation", seed=0)
     if plugin_config is not None:
         c.set_property("AUTO", plugin_config)  # for every later AUTO compile on this Core
     if device_name is None:
-        return choice(c, c.compile_model(resnet))
-    return choice(c, c.compile_model(resnet, device_name, config))
+        return choice(c, c.compile_model(model))
+    return choice(c, c.compile_model(model, device_name, config))
 
 # %%
 forms = {
@@ -261,7 +232,7 @@ pd.DataFrame({"runs on (candidates)": forms})
 # %%
 for name in ["GPU", "GPU.0", "GPU.1"]:
     print(f"compile_model(model, {name!r:7}) -> EXECUTION_DEVICES =",
-          core.compile_model(resnet, name).get_property(props.execution_devices))
+          core.compile_model(model, name).get_property(props.execution_devices))
 
 # %% [markdown]
 # ## 4. Order, exclusion and the NPU (claims A01, A07, A08)
@@ -276,7 +247,7 @@ cases = ["AUTO", "AUTO:CPU,GPU.1", "AUTO:GPU.0,GPU.1,CPU", "AUTO:-CPU", "AUTO:-G
 rows = []
 for name in cases:
     c = ov.Core("workstation", seed=0)
-    compiled = c.compile_model(resnet, name)
+    compiled = c.compile_model(model, name)
     returned = c.clock.now
     rows.append({"device string": name, "compile_model returned (s)": round(returned, 2),
                  "EXECUTION_DEVICES right after": compiled.get_property(props.execution_devices),
@@ -290,24 +261,24 @@ pd.DataFrame(rows).set_index("device string")
 #   `EXECUTION_DEVICES` says `CPU` (no parentheses) from the start.
 # - `AUTO:-CPU` keeps the default order for the GPUs and still leaves the NPU out (the block list
 #   applies when you name no device, only exclusions). Without the CPU there is no CPU helper:
-#   `compile_model` waits for the dGPU (about 10 s) and `EXECUTION_DEVICES` names it at once (lab 03,
-#   claim A05). The same holds for `AUTO:GPU.1,NPU`.
+#   `compile_model` waits for the whole dGPU compile (the second column) and `EXECUTION_DEVICES`
+#   names it at once (lab 03, claim A05). The same holds for `AUTO:GPU.1,NPU`.
 # - `AUTO:-GPU` removes both GPUs; `AUTO:-GPU.1` only the dGPU, so the iGPU is chosen.
 # - `AUTO:NPU,CPU` makes the NPU a candidate, first in your list, so it is chosen. In the AUTO source
-#   the NPU falls in the "others" bucket, which ranks above the CPU; the seed's table puts it last.
+#   the NPU falls in the "others" bucket, which ranks above the CPU; the page's table puts it last.
 #   With an explicit list the order is yours anyway.
 
 # %% [markdown]
 # ## 5. When the chosen device fails to compile (claim A03)
 #
 # "If loading the model on the first device fails, AUTO tries the next device in line until one
-# succeeds" (seed 001). ovlab can make a device fail on demand (`core.faults`, ovlab only; on real
+# succeeds" (the AUTO page). ovlab can make a device fail on demand (`core.faults`, ovlab only; on real
 # hardware this is a driver or kernel-compilation error). The dGPU fails its next compile:
 
 # %%
 c = ov.Core("workstation", seed=0)
 c.faults.fail_compile("GPU.1")  # ovlab only: the next compile on GPU.1 fails
-compiled = c.compile_model(resnet, "AUTO")
+compiled = c.compile_model(model, "AUTO")
 print(f"compile_model returned at t = {c.clock.now:.2f} s:",
       compiled.get_property(props.execution_devices))
 c.clock.sleep(SETTLE_S)
@@ -317,10 +288,10 @@ ev["time (s)"] = ev["time"].round(3)
 ev[["time (s)", "kind", "device", "reason", "failed"]].astype(object).fillna("")
 
 # %%
-ov.viz.show(compile_figure(c, "The dGPU fails, AUTO compiles the iGPU (CPU serving meanwhile)"))
+ov.viz.show(ov.viz.compile_figure(c, "The dGPU fails, AUTO compiles the iGPU (CPU serving meanwhile)"))
 
 # %% [markdown]
-# AUTO selected the dGPU, the compile failed after about 3 s, AUTO selected the next device of its
+# AUTO selected the dGPU, the compile failed part way, AUTO selected the next device of its
 # list (the iGPU, `reason = compile_failed`) and compiled it, while the CPU helper served the whole
 # time. Your application saw no error, only a later switch, to the iGPU. If the next device is the
 # CPU itself, AUTO does not compile it again: the helper simply keeps serving (exercise 3).
@@ -338,19 +309,19 @@ ov.viz.show(compile_figure(c, "The dGPU fails, AUTO compiles the iGPU (CPU servi
 # No device left: the `cpu` preset has only a CPU, and `AUTO:-CPU` removes it.
 
 # %% tags=["raises-exception"]
-ov.Core("cpu").compile_model(resnet, "AUTO:-CPU")
+ov.Core("cpu").compile_model(model, "AUTO:-CPU")
 
 # %% [markdown]
 # A device no plugin knows is dropped silently; when nothing is left, the error says so:
 
 # %% tags=["raises-exception"]
-core.compile_model(resnet, "AUTO:FOO")
+core.compile_model(model, "AUTO:FOO")
 
 # %% [markdown]
 # A virtual device cannot be a candidate of AUTO (the runtime's own grammar, copied):
 
 # %% tags=["raises-exception"]
-core.compile_model(resnet, "AUTO:MULTI,CPU")
+core.compile_model(model, "AUTO:MULTI,CPU")
 
 # %% [markdown]
 # ## 7. Model priority (claim A12)
@@ -362,7 +333,7 @@ core.compile_model(resnet, "AUTO:MULTI,CPU")
 # of its ordered list that is left (the last one, the CPU, if none is). Nothing is ever evicted, so
 # the order of compilation matters. The docs add that the property "is not fully supported yet".
 #
-# **Example 1 of the seed:** HIGH, MEDIUM, LOW, "assuming all devices support all models", gives
+# **Example 1 of the AUTO page:** HIGH, MEDIUM, LOW, "assuming all devices support all models", gives
 # GPU.1, GPU.0, CPU.
 
 # %%
@@ -373,33 +344,33 @@ def runs_on(*models):
 
 
 core = ov.Core("workstation", seed=0)
-compiled_model0 = core.compile_model(resnet, "AUTO", {hints.model_priority: hints.Priority.HIGH})
-compiled_model1 = core.compile_model(resnet, "AUTO", {hints.model_priority: hints.Priority.MEDIUM})
-compiled_model2 = core.compile_model(resnet, "AUTO", {hints.model_priority: hints.Priority.LOW})
+compiled_model0 = core.compile_model(model, "AUTO", {hints.model_priority: hints.Priority.HIGH})
+compiled_model1 = core.compile_model(model, "AUTO", {hints.model_priority: hints.Priority.MEDIUM})
+compiled_model2 = core.compile_model(model, "AUTO", {hints.model_priority: hints.Priority.LOW})
 example1 = runs_on(compiled_model0, compiled_model1, compiled_model2)
 print("example 1, HIGH, MEDIUM, LOW ->", example1)
 
 # %% [markdown]
-# **Example 2 of the seed** has two versions. Its C++ snippet compiles LOW, MEDIUM, LOW and says
+# **Example 2 of the AUTO page** has two versions. Its C++ snippet compiles LOW, MEDIUM, LOW and says
 # GPU.1, GPU.1, GPU.0. Its Python snippet compiles HIGH, MEDIUM, LOW (the same as example 1) and
 # claims the same GPU.1, GPU.1, GPU.0, which no version of the algorithm can give: a MEDIUM model
 # never takes a device a HIGH model holds. We run both, each on a fresh Core, and compare with what
-# the seed says:
+# the page says:
 
 # %%
 def example(priorities):
     c = ov.Core("workstation", seed=0)
-    models = [c.compile_model(resnet, "AUTO", {hints.model_priority: p}) for p in priorities]
+    models = [c.compile_model(model, "AUTO", {hints.model_priority: p}) for p in priorities]
     c.clock.sleep(SETTLE_S)
     return [m.get_property(props.execution_devices)[0] for m in models]
 
 
 P = hints.Priority
-seed_says = ["GPU.1", "GPU.1", "GPU.0"]
+page_says = ["GPU.1", "GPU.1", "GPU.0"]
 pd.DataFrame([
-    {"snippet": "C++: LOW, MEDIUM, LOW", "seed says": seed_says,
+    {"snippet": "C++: LOW, MEDIUM, LOW", "the page says": page_says,
      "runtime gives": example([P.LOW, P.MEDIUM, P.LOW])},
-    {"snippet": "Python: HIGH, MEDIUM, LOW", "seed says": seed_says,
+    {"snippet": "Python: HIGH, MEDIUM, LOW", "the page says": page_says,
      "runtime gives": example([P.HIGH, P.MEDIUM, P.LOW])},
 ]).set_index("snippet")
 
@@ -417,9 +388,9 @@ pd.DataFrame([
 # models:
 
 # %%
-compiled_model3 = core.compile_model(resnet, "AUTO", {hints.model_priority: P.LOW})
-compiled_model4 = core.compile_model(resnet, "AUTO", {hints.model_priority: P.MEDIUM})
-compiled_model5 = core.compile_model(resnet, "AUTO", {hints.model_priority: P.LOW})
+compiled_model3 = core.compile_model(model, "AUTO", {hints.model_priority: P.LOW})
+compiled_model4 = core.compile_model(model, "AUTO", {hints.model_priority: P.MEDIUM})
+compiled_model5 = core.compile_model(model, "AUTO", {hints.model_priority: P.LOW})
 print("example 1's models alive ->", runs_on(compiled_model3, compiled_model4, compiled_model5))
 
 # %% [markdown]
@@ -430,13 +401,13 @@ print("example 1's models alive ->", runs_on(compiled_model3, compiled_model4, c
 # %%
 del compiled_model0, compiled_model1, compiled_model2
 del compiled_model3, compiled_model4, compiled_model5
-compiled_model3 = core.compile_model(resnet, "AUTO", {hints.model_priority: P.LOW})
-compiled_model4 = core.compile_model(resnet, "AUTO", {hints.model_priority: P.MEDIUM})
-compiled_model5 = core.compile_model(resnet, "AUTO", {hints.model_priority: P.LOW})
+compiled_model3 = core.compile_model(model, "AUTO", {hints.model_priority: P.LOW})
+compiled_model4 = core.compile_model(model, "AUTO", {hints.model_priority: P.MEDIUM})
+compiled_model5 = core.compile_model(model, "AUTO", {hints.model_priority: P.LOW})
 print("after del ->", runs_on(compiled_model3, compiled_model4, compiled_model5))
 
 # %% [markdown]
-# The seed's result, now that the devices are free again. In a real application, keep the
+# The page's result, now that the devices are free again. In a real application, keep the
 # important model compiled first (or keep the others alive for less time): priorities only protect
 # devices that are held at the moment a model is compiled.
 
@@ -456,25 +427,20 @@ print("after del ->", runs_on(compiled_model3, compiled_model4, compiled_model5)
 # - A failed compile moves AUTO to the next candidate, while the CPU helper serves (A03).
 # - `MODEL_PRIORITY` makes a model skip devices held by strictly higher-priority models, depends on
 #   the order of compilation, never evicts, and is freed when a compiled model is deleted (A12). The
-#   seed's Python example 2 is misprinted; its C++ version matches the runtime.
+#   AUTO page's Python example 2 is misprinted; its C++ version matches the runtime.
 
 # %% [markdown]
 # ## Exercises
 #
-# **1.** On the workstation, an INT8 ResNet-50 is compiled with `AUTO:GPU.0,NPU,CPU`. On which
-# device does it end up running?
+# Replace `None` with your answer and run the cell; after a try, `reveal=True` in the check shows
+# the answer.
+#
+# **1.** On the workstation, an INT8 SqueezeNet (`"squeezenet1.1:INT8"`) is compiled with
+# `AUTO:GPU.0,NPU,CPU`. On which device does it end up running?
 
 # %%
 answer = None  # a device name, e.g. "CPU"
-
-# %%
-_c = ov.Core("workstation", seed=0)
-_m = _c.compile_model(variants["INT8"], "AUTO:GPU.0,NPU,CPU")
-_c.clock.sleep(SETTLE_S)
-_ = check(answer, _m.get_property(props.execution_devices)[0],
-          explain="the iGPU has no INT8 and is filtered out; of the rest, your list puts the NPU "
-                  "first, and naming it made it a candidate.",
-          hint="which devices list INT8 in OPTIMIZATION_CAPABILITIES? Then follow your list's order.")
+exercises.check(1, answer)
 
 # %% [markdown]
 # **2.** On a fresh workstation Core, three models are compiled on `AUTO` in this order: LOW, then
@@ -482,13 +448,7 @@ _ = check(answer, _m.get_property(props.execution_devices)[0],
 
 # %%
 answer = None  # e.g. ["GPU.1", "GPU.0", "CPU"]
-
-# %%
-_ = check(answer, example([P.LOW, P.HIGH, P.MEDIUM]),
-          explain="the LOW model takes the free dGPU; HIGH skips nothing (no higher priority "
-                  "exists), so it shares the dGPU; MEDIUM skips the HIGH model's dGPU.",
-          hint="a model skips only devices held by strictly higher priorities, and nothing is "
-               "evicted.")
+exercises.check(2, answer)
 
 # %% [markdown]
 # **3.** On the workstation both GPUs fail their next compile
@@ -497,16 +457,4 @@ _ = check(answer, example([P.LOW, P.HIGH, P.MEDIUM]),
 
 # %%
 answer = None  # a list, e.g. ["GPU.0"]
-
-# %%
-_c = ov.Core("workstation", seed=0)
-_c.faults.fail_compile("GPU.1")
-_c.faults.fail_compile("GPU.0")
-_m = _c.compile_model(resnet, "AUTO")
-_c.clock.sleep(SETTLE_S)
-_ = check(answer, _m.get_property(props.execution_devices),
-          explain="after both GPUs fail, the next candidate is the CPU with the helper's own "
-                  "config: AUTO does not compile it again, the helper keeps serving, and it is "
-                  "never released, so EXECUTION_DEVICES keeps the helper's name.",
-          hint="look at the events: which device is selected after the second failure, and is it "
-               "compiled?")
+exercises.check(3, answer)

@@ -1,9 +1,9 @@
 # %% [markdown]
 # # 04 · The latency graph
 #
-# The second seed experiment (`auto-test-latency-graph.py` in
-# [yas-sim/openvino-auto-feature-visualization](https://github.com/yas-sim/openvino-auto-feature-visualization))
-# submits 2,000 inferences of GoogLeNet-v1, one every 30 ms, to `AUTO` on a laptop with a CPU and
+# The yas-sim latency-graph script (`auto-test-latency-graph.py` in
+# [yas-sim/openvino-auto-feature-visualization](https://github.com/yas-sim/openvino-auto-feature-visualization),
+# the experiment of the yas-sim article on AUTO and automatic batching) submits 2,000 inferences of GoogLeNet-v1, one every 30 ms, to `AUTO` on a laptop with a CPU and
 # an integrated GPU, and plots the latency of each. One line on one plot, and it shows most of
 # what AUTO does: the CPU answers while the GPU compiles, the GPU takes over, and with the
 # THROUGHPUT hint automatic batching changes the picture completely.
@@ -12,13 +12,18 @@
 # - The script's loop written with ovlab's API, and `ovlab.experiments.latency_graph`, which runs
 #   the same loop and prints the script's console lines, including `Number of infer requests: 16`
 #   for a queue that really has `OPTIMAL_NUMBER_OF_INFER_REQUESTS` jobs (claim E03).
-# - LATENCY: a noisy CPU band of about 15-30 ms with spikes while the GPU compiles (the CPU is
-#   compiling too, claim A16), a step down at about 7 s, and a GPU band of 3-16 ms (claim E01),
-#   with percentiles before and after the switch.
+# - LATENCY: a noisy CPU band with spikes while the GPU compiles (the CPU is compiling too,
+#   claim A16), a step down when the GPU is ready, and a lower GPU band (claim E01; the article's
+#   screenshot shows about 15-30 ms, then 3-16 ms), with percentiles before and after the switch.
 # - THROUGHPUT: a later switch (the GPU compiles twice, at batch 1 and batch 16), then a latency
 #   that oscillates and spikes because the GPU batches requests and waits up to 1000 ms for a batch
 #   (claims E01, A11; batching itself is lab 05).
-# - A dashboard with the script's hard-coded knobs as widgets.
+# - A dashboard with the script's hard-coded knobs as widgets: points coloured by device and
+#   batch status, the spread as a band and histograms, the analytic model beside the
+#   simulation, the previous run as a ghost, compare mode and live replays; and the whole run as
+#   a timeline file for Perfetto.
+#
+# Claim ids are explained in [CLAIMS.md](CLAIMS.md).
 #
 # **Why it matters.** AUTO's latency is not one number: it depends on which device runs the
 # request, on what else the machine is doing, and on the hint. A service that measures only the
@@ -27,8 +32,8 @@
 # %% [markdown]
 # ## Setup
 #
-# The `laptop` platform is the seed's machine: a Core i7-1165G7 CPU with its Iris Xe iGPU. The
-# seed used the FP16 GoogLeNet-v1 IR from Open Model Zoo (`googlenet-v1-tf`); ovlab's zoo has the
+# The `laptop` platform is the article's machine: a Core i7-1165G7 CPU with its Iris Xe iGPU.
+# The script used the FP16 GoogLeNet-v1 IR from Open Model Zoo (`googlenet-v1-tf`); ovlab's zoo has the
 # same topology with random weights, read as `"googlenet-v1:FP16"`.
 
 # %%
@@ -37,11 +42,12 @@ import pandas as pd
 from IPython.display import display
 
 import ovlab as ov  # on real hardware: import openvino as ov
-from ovlab.labtools import check  # ovlab only: exercise checks
+from ovlab.exercises import for_lab  # ovlab only: the exercises' checks
 
 MODEL = "googlenet-v1:FP16"  # on real hardware: "public/googlenet-v1-tf/FP16/googlenet-v1-tf.xml"
 core = ov.Core("laptop", seed=0)  # on real hardware: ov.Core()
 model = core.read_model(MODEL)
+exercises = for_lab("04")
 print(core)
 print("model:", model.get_friendly_name(), model.input().get_shape(), "->",
       model.output().get_shape())
@@ -49,7 +55,7 @@ print("model:", model.get_friendly_name(), model.input().get_shape(), "->",
 # %% [markdown]
 # ## 1. The script's loop
 #
-# The seed script does four things: compile for `AUTO` with a hint (LATENCY here; the script as
+# The script does four things: compile for `AUTO` with a hint (LATENCY here; the script as
 # committed uses THROUGHPUT, which section 3 runs), make an `AsyncInferQueue`
 # **with no size**, set a callback that computes each latency from a `(n, submit time)` userdata
 # tuple, and submit a zero image every 30 ms. The cell below is that loop with ovlab's API (it
@@ -112,22 +118,23 @@ print("jobs in the AsyncInferQueue:     ", latency_run.queue_size)
 # %% [markdown]
 # ## 2. LATENCY: the switch from CPU to GPU (claim E01)
 #
-# What to look for in the plot (same title and axes as the seed's matplotlib figure; x is the
+# What to look for in the plot (same title and axes as the script's matplotlib figure; x is the
 # completion order, "30ms/inf" is the submit interval):
-# - **Iterations 0 to ~225**: the CPU runs the requests (AUTO's `CPU_HELP` worker) while the GPU
-#   compiles GoogLeNet. A noisy band around 15-30 ms with frequent spikes up to ~60 ms: the CPU
-#   is also busy compiling the GPU's kernels, so inferences are slower and jittery (claim A16;
-#   OpenVINO maintainers confirmed this in openvino_notebooks issue #541).
-# - **The switch** (red dashed line): the GPU compile ends about 7 s after the first submit and
-#   AUTO moves new requests to `GPU.0`.
-# - **From there to 2,000**: a lower, steady band of about 3-16 ms on the iGPU.
+# - **Until the switch**: the CPU runs the requests (AUTO's `CPU_HELP` worker) while the GPU
+#   compiles GoogLeNet. A noisy band with frequent spikes: the CPU is also busy compiling the
+#   GPU's kernels, so inferences are slower and jittery (claim A16; OpenVINO maintainers
+#   confirmed this in [openvino_notebooks issue #541](https://github.com/openvinotoolkit/openvino_notebooks/issues/541)).
+# - **The switch** (red dashed line, labelled with its time): the GPU compile ends and AUTO moves
+#   new requests to `GPU.0`.
+# - **From there to 2,000**: a lower, steady band on the iGPU.
 
 # %%
 ov.viz.show(ov.viz.latency_figure(latency_run))
 
 # %% [markdown]
-# Compare with the seed's "Latency Mode" screenshot: y axis up to 0.055 s, spikes in the first
-# ~50 iterations, a 0.015-0.03 s band, a step down at iteration ~230-250 to a 0.003-0.016 s band.
+# Compare with the script's ["Latency Mode" screenshot](https://github.com/yas-sim/openvino-auto-feature-visualization/blob/1a35a1a73393745c46ee3fceb00e73879b3379d1/resources/auto-plugin-latency-mode.png):
+# y axis up to 0.055 s, spikes in the first ~50 iterations, a 0.015-0.03 s band, a step down at
+# iteration ~230-250 to a 0.003-0.016 s band.
 # The numbers, computed from the result (`latency_run.requests` has one row per request with its
 # device and worker):
 
@@ -140,7 +147,8 @@ def band(frame, label):
 
 done = latency_run.requests.sort_values("result").reset_index(drop=True)  # completion order
 k = latency_run.switch_index
-print(f"switch: {latency_run.switch_time:.2f} s after the first submit, at iteration {k}")
+print(f"switch: {latency_run.switch_time:.2f} s after the first submit, at iteration {k} "
+      f"(the switch time / 30 ms would give {latency_run.switch_time / 0.030:.0f})")
 pd.DataFrame([band(done.iloc[:k], f"before (iterations 0-{k - 1})"),
               band(done.iloc[:50], "  the first 50 of them"),
               band(done.iloc[k:], f"after (iterations {k}-1999)")]).round(1)
@@ -150,11 +158,11 @@ print("requests per device and worker:")
 print(done.groupby(["device", "worker"]).size().to_string())
 
 # %% [markdown]
-# The switch comes at iteration ~225 rather than 7.15 s / 30 ms ≈ 238: the queue has one
-# request, and while a slow CPU inference holds it, `start_async` waits, so some iterations take
+# The switch comes at an earlier iteration than the switch time divided by 30 ms (both printed
+# above): the queue has one request, and while a slow CPU inference holds it, `start_async` waits, so some iterations take
 # longer than 30 ms. The iteration axis is not a time axis.
 #
-# The early spikes are spread over the whole CPU phase here, while the seed's screenshot has its
+# The early spikes are spread over the whole CPU phase here, while the screenshot has its
 # tallest ones in the first ~50 iterations: ovlab slows the CPU by a constant factor for as long
 # as the GPU compiles, plus seeded jitter, and does not model how the real compile load varies
 # over those seconds.
@@ -174,10 +182,12 @@ core = ov.Core("laptop", seed=0)
 tput_run = ov.experiments.latency_graph(core, core.read_model(MODEL), "AUTO",
                                         {"PERFORMANCE_HINT": "THROUGHPUT"})
 print("jobs in the AsyncInferQueue:", tput_run.queue_size)
+print(f"switch: {tput_run.switch_time:.2f} s after the first submit, at iteration "
+      f"{tput_run.switch_index}")
 
 # %% [markdown]
 # The compiles, from `core.trace.events_frame()` (times count from the Core's creation; the first
-# request was submitted at 0.21 s, when AUTO's `compile_model` returned): the CPU is ready in a
+# request was submitted when AUTO's `compile_model` returned): the CPU is ready in a
 # fraction of a second (AUTO's helper), the GPU compiles twice in a row, and AUTO switches when
 # the second compile ends.
 
@@ -203,8 +213,9 @@ for hint in ["LATENCY", "THROUGHPUT"]:
           f"{gpu_model.get_runtime_model().inputs[0].get_shape()}")
 
 # %% [markdown]
-# What to look for in the plot: the same CPU band as before, a switch at ~14.5 s (iteration
-# ~480), and then latencies of 0.05 to about 0.55 s that oscillate, with tall spikes near 1 s.
+# What to look for in the plot: the same CPU band as before, the later switch printed above, and
+# then latencies that oscillate up to about half a second, with tall spikes near the 1000 ms
+# batch timeout.
 
 # %%
 ov.viz.show(ov.viz.latency_figure(tput_run, "Inference Latency (THROUGHPUT)"))
@@ -245,85 +256,147 @@ print("  timer expiries per batch worker:", {int(w): int(n) for w, n in per_work
 # points of the plot).
 
 # %% [markdown]
-# **Compared with the seed's "Throughput Mode" screenshot.** The shape is the same (a flat CPU
-# phase, then a dense oscillation with tall spikes), and so is the cause the seed's article gives
-# (batching turns on after the switch, and latency grows and jitters). The numbers differ:
-# - the seed switches at iteration ~670 and shows a ramp to 0.1-0.4 s from ~450; ovlab switches at
-#   ~480 (two GPU compiles of ~7.4 s each) with no ramp before it;
-# - the seed's band is about 0.05-0.35 s with spikes of 0.75-1.95 s; ovlab's is 0.05-0.55 s with
-#   spikes up to ~1 s, because a request can wait at most one timeout plus its own run.
+# **Compared with the script's ["Throughput Mode" screenshot](https://github.com/yas-sim/openvino-auto-feature-visualization/blob/1a35a1a73393745c46ee3fceb00e73879b3379d1/resources/auto-plugin-throughput-mode.png).**
+# The shape is the same (a flat CPU phase, then a dense oscillation with tall spikes), and so is
+# the cause the article gives (batching turns on after the switch, and latency grows and
+# jitters). The numbers differ:
+# - the screenshot switches at iteration ~670 and shows a ramp to 0.1-0.4 s from ~450; ovlab
+#   switches earlier (two GPU compiles, printed above) with no ramp before it;
+# - the screenshot's band is about 0.05-0.35 s with spikes of 0.75-1.95 s; ovlab's spikes stay
+#   near one timeout, because a request can wait at most one timeout plus its own run.
 #
-# The seed does not say what batch size its GPU chose or what else the laptop ran; ovlab's iGPU
-# picks 16. Spikes near 2 s would need a request to wait almost two timer periods, while in
+# The article does not say what batch size its GPU chose or what else the laptop ran; ovlab's
+# iGPU picks 16. Spikes near 2 s would need a request to wait almost two timer periods, while in
 # OpenVINO's batching code a lone request waits at most one period plus the runs queued ahead of
-# it (lab 05). Treat the seed's exact values as one machine's run.
+# it (lab 05). Treat the screenshot's exact values as one machine's run.
 
 # %% [markdown]
 # ## 4. The dashboard
 #
-# The seed's README says "all configuration and setting parameters are hard coded in the source
+# The repository's README says "all configuration and setting parameters are hard coded in the source
 # code": to try another hint or device you edit a list index and re-run. The dashboard makes
 # each knob a widget (device string, hint, `ALLOW_AUTO_BATCHING`, `AUTO_BATCH_TIMEOUT`,
 # `PERFORMANCE_HINT_NUM_REQUESTS`, interval, niter) and re-runs the experiment on a fresh Core
-# with the same seed whenever one changes. Its default settings are the script as committed (AUTO,
-# THROUGHPUT, 2,000 requests every 30 ms); here is that figure as a static image, for pages read
-# without a kernel:
+# with the same seed whenever one changes. Its default settings are the script as committed
+# (AUTO, THROUGHPUT, 2,000 requests every 30 ms). What its figure shows, all of it read from
+# `core.trace`:
+# - **Where and how each request ran**, as the colour of its point: teal on AUTO's CPU helper,
+#   green on the GPU at batch 1, purple in a batch of 16, orange alone after the batch timer
+#   expired (the legend counts them). A large run is drawn with fewer markers, but every
+#   stretch keeps its highest and lowest point, so no spike disappears.
+# - **Jitter as a shape**: the grey band is the p5-p95 of the last 50 requests, the dark line
+#   their median; on the right, a latency histogram per colour on the same axis. The batched
+#   requests and the lone ones form two humps.
+# - **Marks**: the GPU's compiles (shaded), the switch (red dashed line), the batch timer's
+#   ticks that sent requests alone (orange marks on the x axis).
+# - **The analytic model** (black and teal lines): the helper's latency (the CPU slowed by the
+#   GPU compile), a full batch from t(16) up to 15 x 30 ms + t(16), a lone request up to the
+#   timeout + t(1). The summary line under the knobs gives simulated versus analytic numbers,
+#   including the switch time and the throughput from Little's law.
+#
+# Here is that figure as a static image, for pages read without a kernel:
 
 # %%
 dash = ov.widgets.LatencyDashboard()  # ovlab only
 ov.viz.show(dash.static_figure())
 
-# %%
-# NBVAL_IGNORE_OUTPUT
+# %% tags=["nbval-ignore-output"]
 display(dash)  # the widgets: they need a running kernel
 
 # %% [markdown]
-# **Live mode.** Tick "live" and the next run paces simulated time to the wall clock, `x` times
-# faster (the slider): the plot is redrawn every 50 completions, so you watch it grow as on the
-# seed's laptop, switch included. Pacing changes only when you see things, never what happens.
+# **Using it.**
+# - After each change the previous run stays behind the new one as a faint grey **ghost**, and
+#   the y axis keeps room for it, so a change's size shows. Tick **lock y axis** to keep the
+#   current range for the next runs.
+# - Knobs that do nothing under the current settings are **greyed out**, with the reason under
+#   them: under LATENCY nothing is batched, so `ALLOW_AUTO_BATCHING` and `AUTO_BATCH_TIMEOUT`
+#   have no effect, and the request count only matters to THROUGHPUT.
+# - **x**: the script's iteration axis, or the time of each result in seconds (the compiles and the
+#   switch then sit at their real times).
+# - **compare with A**: turn it on and the run on screen becomes A; the next runs are drawn over
+#   it (overlay) or beside it (side by side), and the summary states the change in median, p99
+#   and throughput.
+# - **live**: the run is replayed at wall-clock pace, `x` times faster (the slider). The figure
+#   starts clean and grows with the run: the helper's points while a progress band shows the GPU
+#   compile, the switch line when the switch happens, the summary of the requests done so far.
+#   Changing a knob stops the replay and starts the new run. (The simulation itself never waits:
+#   the dashboard simulates the run first and then replays its records, so pacing changes only
+#   what you see, never what happens.)
 #
 # What to try:
-# - `ALLOW_AUTO_BATCHING` NO with THROUGHPUT: the switch comes at ~7 s again and the spikes are
-#   gone (exercise 3).
-# - `AUTO_BATCH_TIMEOUT` 100: no request waits more than ~0.16 s; with 0 nothing waits and every
-#   request runs alone at batch 1 (the GPU compile still takes twice as long).
-# - `HINT_NUM_REQUESTS` 4: batches of 4, which fill in ~120 ms, so latency stays under ~0.17 s.
+# - `ALLOW_AUTO_BATCHING` NO with THROUGHPUT: the switch comes as early as under LATENCY and the
+#   spikes are gone (exercise 3).
+# - `AUTO_BATCH_TIMEOUT` 100: no request waits much more than 100 ms; with 0 nothing waits and
+#   every request runs alone at batch 1 (the GPU compile still takes twice as long).
+# - `HINT_NUM_REQUESTS` 4: batches of 4, which fill in 4 x 30 ms, so latency stays low.
 # - The interval: at 10 ms the batches fill three times as fast; at 300 ms they never fill.
 # - The device: `GPU` alone waits for the compile before the first inference; `CPU` never
 #   switches; `AUTO:GPU` has no CPU helper.
 
 # %% [markdown]
+# The same comparison without widgets: the script as committed (A) next to the same run with
+# `AUTO_BATCH_TIMEOUT` 100 (B), on one latency axis. With the shorter timeout no batch of 16 can
+# fill (15 arrivals take 450 ms), so every request runs alone after a tick: the median falls by
+# two thirds and the tail by far more, at the same throughput.
+
+# %%
+short_core = ov.Core("laptop", seed=0)
+short_run = ov.experiments.latency_graph(short_core, short_core.read_model(MODEL), "AUTO",
+                                         {"PERFORMANCE_HINT": "THROUGHPUT",
+                                          "AUTO_BATCH_TIMEOUT": "100"}, verbose=False)
+print(ov.viz.compare_text(tput_run, short_run))
+ov.viz.show(ov.viz.compare_figure(tput_run, short_run))
+
+# %% [markdown]
+# ## 5. The whole run in a timeline viewer
+#
+# `core.trace.to_chrome_trace(path)` (ovlab only) writes the run as a Chrome trace file: a
+# process per device, a track per stream and per AUTO and BATCH worker, each compile and each
+# batch a slice, each request a bar from submit to result, the switch and the timer's ticks as
+# instants. To open it, download the file (right-click it in JupyterLab's file browser) and drop
+# it on https://ui.perfetto.dev, or load it in Chrome at `chrome://tracing`; zoom from the 15 s of
+# GPU compiles down to the 50 ms of one batch.
+
+# %%
+trace_json = core.trace.to_chrome_trace("04-auto-throughput.trace.json")  # ovlab only
+trace_events = trace_json["traceEvents"]
+print(f"wrote 04-auto-throughput.trace.json with {len(trace_events)} events")
+names = {e["pid"]: e["args"]["name"] for e in trace_events if e["name"] == "process_name"}
+for pid, device in names.items():
+    tracks = [e["args"]["name"] for e in trace_events
+              if e["name"] == "thread_name" and e["pid"] == pid]
+    workers = [t for t in tracks if t.startswith("AUTO worker")]
+    rest = [t for t in tracks if not t.startswith("AUTO worker")]
+    print(f"  {device}: {', '.join(sorted(rest))}"
+          + (f", and {len(workers)} AUTO worker tracks" if workers else ""))
+
+# %% [markdown]
 # ## Summary
-# - The seed's latency graph is `AsyncInferQueue(compiled)` + a callback that subtracts the
+# - The script's latency graph is `AsyncInferQueue(compiled)` + a callback that subtracts the
 #   submit time from the completion time; its printed "16" requests are not what it runs: the
 #   queue has `OPTIMAL_NUMBER_OF_INFER_REQUESTS` jobs (1 under LATENCY, 64 under THROUGHPUT).
 # - LATENCY on AUTO: a slow, jittery CPU phase (the CPU is also compiling), then a step down when
-#   the GPU is ready, ~7 s in: about 15-30 ms before, 3-16 ms after.
-# - THROUGHPUT on AUTO: the GPU compiles twice (batch 1 and batch 16), so the switch comes ~7 s
-#   later; after it, batching makes latency oscillate with the fill time of a batch (~0.5 s) and
-#   spike to ~1 s when a request waits for the batch timer and then runs alone.
+#   the GPU is ready (the article's screenshot: about 15-30 ms before, 3-16 ms after).
+# - THROUGHPUT on AUTO: the GPU compiles twice (batch 1 and batch 16), so the switch comes about
+#   twice as late; after it, batching makes latency oscillate with the fill time of a batch
+#   (16 x 30 ms) and spike to about the 1000 ms timeout when a request waits for the batch timer
+#   and then runs alone.
 # - The x axis counts completions, not seconds: when the queue is full, `start_async` waits.
 
 # %% [markdown]
 # ## Exercises
 #
+# Replace `None` with your answer and run the cell; after a try, `reveal=True` in the check shows
+# the answer.
+#
 # **1.** Run the LATENCY experiment again with `interval=15` (ms). At which iteration does AUTO
-# switch to the GPU? (Try to predict it first from 7.15 s / 15 ms, then read
-# `result.switch_index`.)
+# switch to the GPU? Predict it first from the switch time of section 2 divided by 15 ms, then
+# read `result.switch_index` of
+# `ov.experiments.latency_graph(core, model, "AUTO", {"PERFORMANCE_HINT": "LATENCY"}, interval=15)`.
 
 # %%
 answer = None  # an int
-
-# %%
-_core = ov.Core("laptop", seed=0)
-_r = ov.experiments.latency_graph(_core, _core.read_model(MODEL), "AUTO",
-                                  {"PERFORMANCE_HINT": "LATENCY"}, interval=15, verbose=False)
-_ = check(answer, _r.switch_index,
-          explain="far fewer than 7.15 s / 15 ms = 477: with one request in the queue and CPU "
-                  "inferences slower than 15 ms, start_async waits, so iterations come slower "
-                  "than every 15 ms until the GPU takes over.",
-          hint="ov.experiments.latency_graph(core, model, 'AUTO', {'PERFORMANCE_HINT': 'LATENCY'}, "
-               "interval=15, verbose=False).switch_index")
+exercises.check(1, answer)
 
 # %% [markdown]
 # **2.** In the THROUGHPUT run of section 3 (`tput_run`), how many requests ran alone after their
@@ -331,12 +404,7 @@ _ = check(answer, _r.switch_index,
 
 # %%
 answer = None  # an int
-
-# %%
-_ = check(answer, int((tput_run.requests["status"] == "timeout-alone").sum()),
-          explain="each came to a batch worker that did not fill within its 1000 ms period; "
-                  "they are the tall spikes of the plot.",
-          hint="count the rows of tput_run.requests whose status is 'timeout-alone'.")
+exercises.check(2, answer)
 
 # %% [markdown]
 # **3.** Run the THROUGHPUT experiment with `"ALLOW_AUTO_BATCHING": "NO"` added to the config. At
@@ -344,14 +412,4 @@ _ = check(answer, int((tput_run.requests["status"] == "timeout-alone").sum()),
 
 # %%
 answer = None  # an int
-
-# %%
-_core = ov.Core("laptop", seed=0)
-_r = ov.experiments.latency_graph(_core, _core.read_model(MODEL), "AUTO",
-                                  {"PERFORMANCE_HINT": "THROUGHPUT", "ALLOW_AUTO_BATCHING": "NO"},
-                                  verbose=False)
-_ = check(answer, _r.switch_index,
-          explain="without batching the GPU compiles once (batch 1 only), so it is ready after "
-                  "~7 s as under LATENCY, about half the THROUGHPUT switch time; "
-                  "OPTIMAL_NUMBER_OF_INFER_REQUESTS drops to 4 and the spikes disappear.",
-          hint="add 'ALLOW_AUTO_BATCHING': 'NO' to the config and read .switch_index.")
+exercises.check(3, answer)

@@ -2,7 +2,7 @@
 # # 06 · CUMULATIVE_THROUGHPUT and MULTI
 #
 # With the LATENCY and THROUGHPUT hints AUTO picks **one** device. With the
-# **CUMULATIVE_THROUGHPUT** hint (CTPUT) it compiles the model on **every** candidate and spreads
+# **CUMULATIVE_THROUGHPUT** hint (CTPUT for short, as OpenVINO's tools write it) it compiles the model on **every** candidate and spreads
 # the inferences over all of them; `MULTI:<devices>` does the same with a list you give. This lab
 # runs both on a server with three GPUs and on the laptop.
 #
@@ -32,6 +32,8 @@
 # registered in the 2026.4.1 wheel (`FULL_DEVICE_NAME` reads `'MULTI'`), and in the code MULTI is
 # AUTO's cumulative scheduler: `MULTI:<list>` is `AUTO:<list>` with the CUMULATIVE_THROUGHPUT
 # hint. New code should write the AUTO form; this lab shows both, side by side.
+#
+# Claim ids are explained in [CLAIMS.md](CLAIMS.md).
 
 # %% [markdown]
 # ## Setup
@@ -51,13 +53,14 @@ import ovlab.properties.device as device  # on real hardware: openvino.propertie
 import ovlab.properties.hint as hints  # on real hardware: openvino.properties.hint
 import ovlab.properties.intel_auto as intel_auto  # on real hardware: openvino.properties.intel_auto
 import ovlab.properties.streams as streams  # on real hardware: openvino.properties.streams
-from ovlab.labtools import check  # ovlab only: exercise checks
+from ovlab.exercises import for_lab  # ovlab only: the exercises' checks
 
 NO_BATCH = {hints.allow_auto_batching: False}  # automatic batching is lab 05
 CTPUT = {hints.performance_mode: hints.PerformanceMode.CUMULATIVE_THROUGHPUT, **NO_BATCH}
 
 core = ov.Core("multi-gpu", seed=0)  # on real hardware: ov.Core()
 googlenet = core.read_model("googlenet-v1")  # on real hardware: core.read_model("googlenet-v1.xml")
+exercises = for_lab("06")
 print(core)
 
 # %% [markdown]
@@ -104,7 +107,7 @@ pd.DataFrame([{"device": name, "PERFORMANCE_HINT": p["PERFORMANCE_HINT"],
 
 # %% [markdown]
 # **The CPU comes first.** With no device list, CTPUT keeps the order of `available_devices`,
-# which is alphabetical: `CPU, GPU.0, GPU.1, GPU.2`. The AUTO documentation (seed 001) says that
+# which is alphabetical: `CPU, GPU.0, GPU.1, GPU.2`. The [AUTO documentation page](https://docs.openvino.ai/2025/openvino-workflow/running-inference/inference-devices-and-modes/auto-device-selection.html) says that
 # "if the system has more than two GPU devices, AUTO will remove CPU from the device candidate
 # list"; the current AUTO source (`plugin.cpp`) has no such rule, and ovlab follows the code: the
 # CPU stays, in first place. Name the devices (`AUTO:GPU.0,GPU.1,GPU.2`) to leave it out or to
@@ -190,8 +193,8 @@ pd.DataFrame(rows)
 # - **ROUND_ROBIN**: a cursor moves to the next device at every attempt, so consecutive inferences
 #   go to different devices.
 #
-# A moderate load shows the difference: 60 requests, one every 2 ms (500 per second, more than one
-# GPU's ~330 per second and less than three GPUs'), on `MULTI:GPU.0,GPU.1,GPU.2`.
+# A moderate load shows the difference: 60 requests, one every 2 ms (500 per second: more than one
+# GPU can take, less than three; section 4 measures each), on `MULTI:GPU.0,GPU.1,GPU.2`.
 
 # %%
 def paced_run(policy, n=60, interval_ms=2.0, name="MULTI:GPU.0,GPU.1,GPU.2", config=NO_BATCH):
@@ -232,7 +235,7 @@ pd.DataFrame(rows).set_index(["SCHEDULE_POLICY", "compiled on"]).sort_index()
 # in latency, and leaves GPU.2 free for something else (another model, or idle and cool).
 #
 # The Gantt charts show each worker request (`GPU.0:3` is worker 3 of GPU.0) and the time its
-# inference ran on the device. The clock starts at about 8.2 s, when the GPU compiles ended.
+# inference ran on the device. The clock starts when the GPU compiles ended.
 
 # %%
 for policy, machine in runs.items():
@@ -255,6 +258,7 @@ for policy, machine in runs.items():
 def throughput(machine, compiled_model, n, seconds=0.5):
     """Inferences per simulated second with n requests kept in flight on machine's clock."""
     clock = machine.clock  # on real hardware: time.perf_counter()
+    machine.trace.clear()  # ovlab only: forget earlier records (they would fill the memory)
     queue = ov.AsyncInferQueue(compiled_model, n)
     finished = []
     queue.set_callback(lambda request, userdata: finished.append(clock.now))
@@ -305,7 +309,7 @@ ov.viz.show(fig)
 # %% [markdown]
 # ## 5. A synchronous loop gets nothing from these hints
 #
-# The AUTO documentation (seed 001) says that the THROUGHPUT and CUMULATIVE_THROUGHPUT hints only
+# The AUTO documentation page says that the THROUGHPUT and CUMULATIVE_THROUGHPUT hints only
 # improve the performance of asynchronous inference pipelines (claim A09). A loop of `infer()`
 # calls keeps **one** request in flight, so the scheduler always picks the first device with an
 # idle worker, and that device runs with its THROUGHPUT streams, each slower than a LATENCY
@@ -419,20 +423,15 @@ for i, r in enumerate(requests):
 # %% [markdown]
 # ## Exercises
 #
+# Replace `None` with your answer and run the cell; after a try, `reveal=True` in the check shows
+# the answer.
+#
 # **1.** On the `workstation` (CPU, iGPU `GPU.0`, dGPU `GPU.1`, NPU), compile GoogLeNet-v1 on plain
 # `AUTO` with CUMULATIVE_THROUGHPUT. What does `EXECUTION_DEVICES` list?
 
 # %%
 answer = None  # a list of device names, e.g. ["GPU.1", "CPU"]
-
-# %%
-_ws = ov.Core("workstation", seed=0)
-_m = _ws.compile_model(googlenet, "AUTO", CTPUT)
-_ = check(answer, _m.get_property(props.execution_devices),
-          explain="plain AUTO keeps the available_devices order (CPU first) and leaves out the "
-                  "NPU, which must be named (claim A08).",
-          hint="print core.available_devices on the workstation; which device is never in plain "
-               "AUTO's list?")
+exercises.check(1, answer)
 
 # %% [markdown]
 # **2.** On `multi-gpu`, compile `MULTI:GPU.0,GPU.1,GPU.2` (no batching, default policy) and start
@@ -440,20 +439,7 @@ _ = check(answer, _m.get_property(props.execution_devices),
 
 # %%
 answer = None  # an int
-
-# %%
-_c = ov.Core("multi-gpu", seed=0)
-_m = _c.compile_model(googlenet, "MULTI:GPU.0,GPU.1,GPU.2", NO_BATCH)
-# MULTI is deprecated; its twin: _c.compile_model(googlenet, "AUTO:GPU.0,GPU.1,GPU.2", CTPUT)
-_requests = [_m.create_infer_request() for _ in range(10)]
-for _r in _requests:
-    _r.start_async()
-for _r in _requests:
-    _r.wait()
-_ = check(answer, int((_c.trace.to_frame()["device"] == "GPU.1").sum()),
-          explain="DEVICE_PRIORITY fills GPU.0's 4 workers, then GPU.1's 4, and the last 2 go to "
-                  "GPU.2.",
-          hint="each Flex GPU has OPTIMAL_NUMBER_OF_INFER_REQUESTS = 4 workers.")
+exercises.check(2, answer)
 
 # %% [markdown]
 # **3.** On `multi-gpu` with `MULTI:GPU.0,GPU.1,GPU.2,CPU`, what is the smallest number of requests
@@ -461,21 +447,4 @@ _ = check(answer, int((_c.trace.to_frame()["device"] == "GPU.1").sum()),
 
 # %%
 answer = None  # an int
-
-# %%
-def _devices_used(n):
-    c = ov.Core("multi-gpu", seed=0)
-    m = c.compile_model(googlenet, "MULTI:GPU.0,GPU.1,GPU.2,CPU", NO_BATCH)
-    # MULTI is deprecated; its twin: "AUTO:GPU.0,GPU.1,GPU.2,CPU" with CTPUT
-    reqs = [m.create_infer_request() for _ in range(n)]
-    for r in reqs:
-        r.start_async()
-    for r in reqs:
-        r.wait()
-    return set(c.trace.to_frame()["device"])
-
-
-_ = check(answer, next(n for n in range(1, 40) if "CPU" in _devices_used(n)),
-          explain="the CPU is last in the list, so it gets work only when all 12 GPU workers are "
-                  "busy (section 4's curve bends there too).",
-          hint="add up the GPUs' OPTIMAL_NUMBER_OF_INFER_REQUESTS.")
+exercises.check(3, answer)

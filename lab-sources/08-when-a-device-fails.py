@@ -21,6 +21,8 @@
 # **Why it matters.** Runtime fallback is not load balancing: it is a one-way move off a device
 # that failed, and it costs a compile in the middle of your workload. Knowing what it does tells
 # you when to keep it on and what your application still has to handle.
+#
+# Claim ids are explained in [CLAIMS.md](CLAIMS.md).
 
 # %% [markdown]
 # ## Setup
@@ -29,7 +31,7 @@
 # fail, `fail_inference(device, nth=n, count=k)` makes the n-th to (n+k-1)-th inferences that start
 # on that device from now on fail. On real hardware failures come on their own.
 #
-# `paced_workload` is the seed scripts' loop: `n` requests, one every `interval_ms`, through an
+# `paced_workload` is the loop of the yas-sim scripts (labs 04 and 05): `n` requests, one every `interval_ms`, through an
 # `AsyncInferQueue`, with a callback that records which request (its userdata) finished when.
 
 # %%
@@ -40,10 +42,11 @@ import ovlab as ov  # on real hardware: import openvino as ov
 import ovlab.properties as props  # on real hardware: import openvino.properties as props
 import ovlab.properties.hint as hints  # on real hardware: openvino.properties.hint
 import ovlab.properties.intel_auto as intel_auto  # on real hardware: openvino.properties.intel_auto
-from ovlab.labtools import check  # ovlab only: exercise checks
+from ovlab.exercises import for_lab  # ovlab only: the exercises' checks
 
 NO_BATCH = {hints.allow_auto_batching: False}  # automatic batching is lab 05
 googlenet = ov.Core("laptop").read_model("googlenet-v1")  # on real hardware: a real IR
+exercises = for_lab("08")
 
 
 def paced_workload(machine, compiled, n, interval_ms):
@@ -59,37 +62,12 @@ def paced_workload(machine, compiled, n, interval_ms):
     return pd.DataFrame(rows)
 
 # %% [markdown]
-# Two more helpers: `message` keeps only the message of an error (lab 01), and
-# `fallback_gantt` draws what ran where in a time window, one row per worker request, with failed
-# inferences in red and compiles as grey bars.
+# `message` keeps only the message of an error (lab 01), and `ov.viz.fallback_figure` (ovlab only)
+# draws what ran where in a time window, one row per worker request, with failed inferences in
+# red and compiles as grey bars.
 
 # %%
 message = ov.labtools.error_message  # the error's message without the chain of source lines
-
-
-def fallback_gantt(machine, t0, t1, title):
-    """Bars for the inferences and compiles of machine between t0 and t1 (s), times in ms."""
-    bars = {"compile": [], "GPU.0": [], "CPU": [], "failed": []}  # label -> (row, start, end)
-    ev = machine.trace.events_frame()
-    for e in ev[(ev["kind"] == "compile_start") & ev["time"].between(t0, t1)].itertuples():
-        bars["compile"].append((f"{e.device} compile", e.time, e.time + e.seconds))
-    for r in machine.trace:
-        if r.finished >= t0 and r.started <= t1:
-            bars["failed" if r.status == "failed" else r.device].append(
-                (r.worker, r.started, r.finished))
-    for items in bars.values():
-        items.sort()  # rows appear in worker order (GPU.0:0, GPU.0:1, ...)
-    colors = {"compile": "#7f7f7f", "GPU.0": "#2ca02c", "CPU": "#1f77b4", "failed": "#d62728"}
-    fig = go.Figure()
-    for label, items in bars.items():
-        if items:
-            fig.add_trace(go.Bar(y=[b[0] for b in items], x=[(b[2] - b[1]) * 1000 for b in items],
-                                 base=[b[1] * 1000 for b in items], orientation="h", name=label,
-                                 marker=dict(color=colors[label])))
-    fig.update_layout(title=title, barmode="overlay", template="plotly_white", height=330,
-                      width=820, xaxis_title="simulated time (ms)", yaxis_title="worker request",
-                      legend_title="ran")
-    return fig
 
 
 # %% [markdown]
@@ -138,9 +116,10 @@ print(message(lambda: single.compile_model(googlenet, "AUTO:GPU")))
 # %% [markdown]
 # ## 2. A runtime failure under LATENCY (claim A14)
 #
-# Now the GPU compiles fine, but its 20th inference fails. We run the seed's workload on AUTO
-# with its default LATENCY hint: 400 requests, one every 30 ms, for 12 s. The first ~8 s run on
-# the CPU helper while the GPU compiles, then the GPU takes over, and its 20th inference fails.
+# Now the GPU compiles fine, but its 20th inference fails. We run the yas-sim scripts' workload on
+# AUTO with its default LATENCY hint: 400 requests, one every 30 ms, for 12 s. The first seconds
+# run on the CPU helper while the GPU compiles, then the GPU takes over, and its 20th inference
+# fails.
 
 # %%
 core = ov.Core("laptop", seed=0)
@@ -176,7 +155,8 @@ print(f"request {failed_seq}, times in ms:")
 print(attempts.to_string(index=False))
 
 # %% [markdown]
-# The re-run started about 230 ms after the failure. The events show why: AUTO removed `GPU.0`
+# The re-run started long after the failed attempt ended (compare its `started` with the failed
+# row's `finished`). The events show why: AUTO removed `GPU.0`
 # from its candidates, selected the next device (the CPU; the helper had been released when the
 # GPU took over), **compiled it on the spot**, and only then re-ran the request. Every later
 # request went to the CPU.
@@ -188,11 +168,11 @@ ev = ev[ev["time"] >= t_fail]
 ev.assign(time_s=ev["time"].round(4))[["time_s", "kind", "device", "reason", "failed", "to"]]
 
 # %% [markdown]
-# The latency of every request (submit to callback, as the seed scripts measure it), coloured by
+# The latency of every request (submit to callback, as the yas-sim scripts measure it), coloured by
 # where it finally ran. Look for the step down when the GPU takes over after its compile, the
 # spike of the failed request (failed attempt + CPU compile + re-run) and of the next one (the
 # LATENCY queue has a single job, so its `start_async` waited for the re-run), and the step back
-# up to CPU latencies. The log scale keeps the 10 ms and 270 ms requests on one plot.
+# up to CPU latencies. The log scale keeps the fast GPU requests and the slow re-run on one plot.
 
 # %%
 final = records[records["status"] == "ok"].set_index("seq")
@@ -211,8 +191,8 @@ fig.add_annotation(x=failed_seq, y=1, yref="paper", text=f"GPU.0 fails (request 
                    showarrow=False, yanchor="bottom", font=dict(color="#d62728"))
 fig.update_layout(title="AUTO (LATENCY), 400 requests every 30 ms: a GPU inference fails",
                   xaxis_title="request (userdata)", yaxis_title="submit -> callback latency (ms)",
-                  yaxis_type="log", legend_title="ran on", template="plotly_white",
-                  width=820, height=420)
+                  yaxis_type="log", yaxis_dtick="D2", legend_title="ran on",
+                  template="plotly_white", height=420)
 ov.viz.show(fig)
 
 # %% [markdown]
@@ -220,8 +200,8 @@ ov.viz.show(fig)
 # then the re-run and the following requests on the CPU.
 
 # %%
-ov.viz.show(fallback_gantt(core, t_fail - 0.08, t_fail + 0.35,
-                           "AUTO (LATENCY): runtime fallback from GPU.0 to CPU"))
+ov.viz.show(ov.viz.fallback_figure(core, t_fail - 0.08, t_fail + 0.35,
+                                   "AUTO (LATENCY): runtime fallback from GPU.0 to CPU"))
 
 # %% [markdown]
 # ## 3. The failed device leaves the candidates
@@ -288,8 +268,8 @@ print("compiles during the workload:", ev.loc[ev["kind"] == "compile_start", "de
 
 # %%
 t_fail_tp = ev.query("kind == 'inference_failed'")["time"].iloc[0]
-ov.viz.show(fallback_gantt(tput, t_fail_tp - 0.03, t_fail_tp + 0.3,
-                           "AUTO (THROUGHPUT): three GPU.0 failures, one CPU compile"))
+ov.viz.show(ov.viz.fallback_figure(tput, t_fail_tp - 0.03, t_fail_tp + 0.3,
+                                   "AUTO (THROUGHPUT): three GPU.0 failures, one CPU compile"))
 
 # %% [markdown]
 # ## 5. Runtime fallback off: the error reaches your code
@@ -369,25 +349,16 @@ print(message(one_inference))
 # %% [markdown]
 # ## Exercises
 #
+# Replace `None` with your answer and run the cell; after a try, `reveal=True` in the check shows
+# the answer.
+#
 # **1.** On the `workstation`, compile GoogLeNet-v1 on plain `AUTO` (LATENCY) and wait 10 s, so
 # the dGPU `GPU.1` serves. Make its next inference fail and run one inference. On which device
 # does the re-run happen?
 
 # %%
 answer = None  # a device name, e.g. "CPU"
-
-# %%
-_c = ov.Core("workstation", seed=0)
-_m = _c.compile_model(googlenet, "AUTO")
-_c.clock.sleep(10)
-_c.faults.fail_inference("GPU.1", nth=1)
-_r = _m.create_infer_request()
-_r.start_async()
-_r.wait()
-_ = check(answer, _c.trace.inferences[-1].device,
-          explain="the fallback takes the next device in AUTO's order (dGPU > iGPU > CPU); it "
-                  "compiles the iGPU first, which takes seconds, so that request waits long.",
-          hint="which device would plain AUTO choose on the workstation if GPU.1 did not exist?")
+exercises.check(1, answer)
 
 # %% [markdown]
 # **2.** On the laptop with plain `AUTO` (LATENCY), once the GPU serves, call
@@ -396,34 +367,12 @@ _ = check(answer, _c.trace.inferences[-1].device,
 
 # %%
 answer = None  # an int
-
-# %%
-_c = ov.Core("laptop", seed=0)
-_m = _c.compile_model(googlenet, "AUTO")
-_c.clock.sleep(10)
-_c.faults.fail_inference("GPU.0", nth=5, count=3)
-paced_workload(_c, _m, 20, 30)
-_ = check(answer, int((_c.trace.to_frame()["status"] == "failed").sum()),
-          explain="after the first failure the GPU left the candidates: the next inferences ran "
-                  "on the CPU, so the GPU never got to fail again.",
-          hint="under LATENCY only one inference is in flight; where do the ones after the "
-               "first failure run?")
+exercises.check(2, answer)
 
 # %% [markdown]
 # **3.** In section 2, how many milliseconds passed between the end of the failed attempt and the
-# start of its re-run? Round to a whole number. Which event explains it?
+# start of its re-run? Read it from the table of the two attempts. Which event explains it?
 
 # %%
-answer = None  # ms, an int
-
-# %%
-_c = ov.Core("laptop", seed=0)
-_c.faults.fail_inference("GPU.0", nth=20)
-paced_workload(_c, _c.compile_model(googlenet, "AUTO"), 400, 30)
-_rec = _c.trace.to_frame()
-_seq = _rec.loc[_rec["status"] == "failed", "seq"].iloc[0]
-_fail, _rerun = _rec[_rec["seq"] == _seq].sort_values("started").itertuples()
-_ = check(answer, round((_rerun.started - _fail.finished) * 1000),
-          explain="that is the CPU compile (compile_start to compile_end of the CPU in the "
-                  "events): the fallback device is compiled only when the failure happens.",
-          hint="subtract the failed record's 'finished' from the re-run's 'started'.")
+answer = None  # ms, e.g. 50
+exercises.check(3, answer)

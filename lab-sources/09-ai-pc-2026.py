@@ -1,9 +1,10 @@
 # %% [markdown]
 # # 09 · An AI PC in 2026
 #
-# The seed documents describe OpenVINO as it was in 2022-2023, on a laptop with a CPU and an iGPU.
-# A learner in 2026 owns a Core Ultra laptop: a hybrid CPU (performance and efficient cores), an
-# Arc iGPU and an NPU, and meets behaviours the seeds never mention. Some of them can hardly be
+# OpenVINO's AUTO, HETERO and automatic-batching pages and the yas-sim article that labs 01-08
+# follow describe OpenVINO as it was in 2022-2023, on a laptop with a CPU and an iGPU. A learner in
+# 2026 owns a Core Ultra laptop: a hybrid CPU (performance and efficient cores), an Arc iGPU and an
+# NPU, and meets behaviours those documents never mention. Some of them can hardly be
 # seen on real hardware at all. This lab runs them on a virtual **Core Ultra 7 165H**.
 #
 # **What you will see**
@@ -26,6 +27,8 @@
 # failed/unavailable" and never moves), pipeline parallelism needs two GPUs and a model larger
 # than one of them, and the cache's effect on AUTO is hidden in a log line. Here every one of them
 # runs on a laptop, on a seeded simulated clock, from records you can read.
+#
+# Claim ids are explained in [CLAIMS.md](CLAIMS.md) (the N ids come from `docs/claims-2026.md`).
 
 # %% [markdown]
 # ## Setup
@@ -43,13 +46,15 @@ import ovlab.properties.device as device  # on real hardware: openvino.propertie
 import ovlab.properties.hint as hints  # on real hardware: openvino.properties.hint
 import ovlab.properties.intel_auto as intel_auto  # on real hardware: openvino.properties.intel_auto
 from ovlab import zoo  # ovlab only: models built in Python and their sample inputs
-from ovlab.labtools import check, error_message  # ovlab only: exercise checks, short errors
+from ovlab.exercises import for_lab  # ovlab only: the exercises' checks
+from ovlab.labtools import error_message  # ovlab only: short errors
 from ovlab.plugins.hetero.pipeline import layered_model  # ovlab only: a model with lazy weights
 from ovlab.workloads import BackgroundLoad  # ovlab only: another application on the same machine
 
 core = ov.Core("core-ultra-7-165h", seed=0)  # on real hardware: ov.Core()
 model = core.read_model("googlenet-v1:FP16")  # on real hardware: core.read_model("<...>.xml")
 image = zoo.sample_input("googlenet-v1")
+exercises = for_lab("09")
 print(core)
 
 # %% [markdown]
@@ -224,8 +229,7 @@ dash = ov.widgets.ResourceAwareDashboard()  # ovlab only
 print(dash.result.counts())
 ov.viz.show(dash.static_figure())
 
-# %%
-# NBVAL_IGNORE_OUTPUT
+# %% tags=["nbval-ignore-output"]
 display(dash)  # the widgets: they need a running kernel
 
 # %% [markdown]
@@ -445,19 +449,15 @@ print(f"same as the CPU within 1e-2 (the GPUs compute in FP16): {close}")
 # %% [markdown]
 # ## Exercises
 #
+# Replace `None` with your answer and run the cell; after a try, `reveal=True` in the check shows
+# the answer.
+#
 # **1.** In the dashboard's scenario, with the other program keeping the iGPU 90 % busy, a GPU
 # threshold of 60 % and an NPU threshold of 95 %, on which device do most inferences run?
 
 # %%
 answer = None  # a device name: "GPU.0", "NPU" or "CPU"
-
-# %%
-_counts = ov.widgets.resource_aware.run_scenario(gpu_load=0.9, gpu_threshold=60,
-                                                 npu_threshold=95).counts()
-_ = check(answer, max(_counts, key=_counts.get),
-          explain=f"{_counts}: the iGPU is over its threshold for most of the run and the NPU, "
-                  "named next, is well under its own.",
-          hint="run ov.widgets.resource_aware.run_scenario(...) and look at .counts().")
+exercises.check(1, answer)
 
 # %% [markdown]
 # **2.** Same scenario, but in `low_power` mode with `LOW_POWER_DEVICE` set to `"CPU"`. How many
@@ -465,13 +465,7 @@ _ = check(answer, max(_counts, key=_counts.get),
 
 # %%
 answer = None  # an int
-
-# %%
-_counts = ov.widgets.resource_aware.run_scenario(power_mode="low_power",
-                                                 low_power_device="CPU").counts()
-_ = check(answer, _counts.get("GPU.0", 0),
-          explain="in low-power mode LOW_POWER_DEVICE takes precedence over everything else.",
-          hint="LOW_POWER_DEVICE wins whenever the platform is in low-power mode.")
+exercises.check(2, answer)
 
 # %% [markdown]
 # **3.** Into a fresh cache directory, compile GoogLeNet-v1 on the CPU with LATENCY, then again
@@ -479,17 +473,7 @@ _ = check(answer, _counts.get("GPU.0", 0),
 
 # %%
 answer = None  # an int
-
-# %%
-_dir = Path("cache-lab09-exercise")
-shutil.rmtree(_dir, ignore_errors=True)
-for _hint in ["LATENCY", "THROUGHPUT"]:
-    core.compile_model(model, "CPU", {props.cache_dir: str(_dir),
-                                      hints.performance_mode: _hint})
-_ = check(answer, len(list(_dir.glob("*.blob"))),
-          explain="the CPU's blob key depends on the model and the CPU's name only; the THROUGHPUT "
-                  "compile loaded the LATENCY blob (measured on OpenVINO 2026.4.1).",
-          hint="which properties does the CPU's cache key include?")
+exercises.check(3, answer)
 
 # %% [markdown]
 # **4.** With `PIPELINE_PARALLEL` on `HETERO:GPU.0,GPU.1`, what is the largest number of layers of
@@ -497,16 +481,4 @@ _ = check(answer, len(list(_dir.glob("*.blob"))),
 
 # %%
 answer = None  # an int
-
-# %%
-def _whole_on_gpu0(n):
-    c = ov.Core("multi-gpu", seed=0)
-    m = c.compile_model(layered_model(layers=n), "HETERO:GPU.0,GPU.1", PIPELINE)
-    return m.get_property(props.execution_devices) == ["GPU.0"]
-
-
-_ = check(answer, max(n for n in range(24, 36) if _whole_on_gpu0(n)),
-          explain="GPU.0 takes the model whole while its 16 GB hold 1.2 x the weights, and also "
-                  "(the next branch of update_config) while they hold the weights alone: up to "
-                  "29 layers, 15.6 GB.",
-          hint="compare n x 0.537 GB with 16 GB, not only 1.2 x it.")
+exercises.check(4, answer)

@@ -18,6 +18,11 @@
 # **Why it matters.** The files are the interface between tools: a converter or a training
 # framework writes them, the runtime reads them. Knowing what is inside (and that FP16 weights
 # are the default) explains file sizes, accuracy and which device can run what.
+#
+# The claim ids of the other labs are explained in [CLAIMS.md](CLAIMS.md); this lab is about the
+# files themselves, written as OpenVINO's
+# [`save_model`](https://docs.openvino.ai/2024/api/ie_python_api/_autosummary/openvino.save_model.html)
+# writes them.
 
 # %% [markdown]
 # ## Setup
@@ -35,12 +40,14 @@ import pandas as pd
 import ovlab as ov  # on real hardware: import openvino as ov
 import ovlab.opset13 as ops  # on real hardware: import openvino.opset13 as ops
 from ovlab import zoo  # ovlab only: the zoo's fixed sample inputs
-from ovlab.labtools import check, error_message  # ovlab only: exercise checks, short errors
+from ovlab.exercises import for_lab  # ovlab only: the exercises' checks
+from ovlab.labtools import error_message  # ovlab only: short errors
 
 core = ov.Core("workstation", seed=0)  # on real hardware: ov.Core()
 googlenet = core.read_model("googlenet-v1")  # a zoo model by name (ovlab only)
 image = zoo.sample_input("googlenet-v1")  # a fixed 1x3x224x224 float32 input
 folder = Path(tempfile.mkdtemp())  # scratch space; the paths below are inside it
+exercises = for_lab("10")
 
 
 def size(path: Path) -> str:
@@ -198,20 +205,16 @@ print(error_message(lambda: core.read_model(broken)))
 # %% [markdown]
 # ## Exercises
 #
+# Replace `None` with your answer and run the cell; after a try, `reveal=True` in the check shows
+# the answer.
+#
 # **1.** How many `Convert` layers marked `decompression` does `googlenet-v1.xml` (saved with the
 # default `compress_to_fp16=True`) hold? Count them in the model you read back
 # (`op.get_rt_info()` has the key `"decompression_0"`).
 
 # %%
 answer = None  # an int
-
-# %%
-_m = core.read_model(folder / "googlenet-v1.xml")
-_ = check(answer, sum(1 for op in _m.get_ops() if "decompression_0" in op.get_rt_info()),
-          explain="one per floating-point weight and bias: every f32 Constant of the model became "
-                  "an f16 Constant and a Convert back to f32.",
-          hint="loop over core.read_model(...).get_ops() and count the ops whose rt_info has "
-               "the key.")
+exercises.check(1, answer)
 
 # %% [markdown]
 # **2.** Save `my_model` again with `compress_to_fp16=False`. How many bytes larger is its `.bin`
@@ -219,11 +222,4 @@ _ = check(answer, sum(1 for op in _m.get_ops() if "decompression_0" in op.get_rt
 
 # %%
 answer = None  # an int (bytes)
-
-# %%
-ov.save_model(my_model, folder / "my_model_f32.xml", compress_to_fp16=False)
-_ = check(answer, (folder / "my_model_f32.bin").stat().st_size
-          - (folder / "my_model.bin").stat().st_size,
-          explain="two bytes more per float weight (4 instead of 2); the integer constants "
-                  "(the Reshape pattern) are the same in both.",
-          hint="Path(...).stat().st_size gives a file's size.")
+exercises.check(2, answer)

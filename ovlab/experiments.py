@@ -1,6 +1,6 @@
-"""The seed experiments (``yas-sim/openvino-auto-feature-visualization``) as functions.
+"""The yas-sim experiments (``yas-sim/openvino-auto-feature-visualization``) as functions.
 
-The seed repository has two scripts whose knobs are edited by hand: ``auto-test.py`` (submit
+The repository of the yas-sim article on AUTO and automatic batching has two scripts whose knobs are edited by hand: ``auto-test.py`` (submit
 ``niter`` requests every ``interval`` ms to an AsyncInferQueue, draw submit and result times) and
 ``auto-test-latency-graph.py`` (2,000 requests every 30 ms on AUTO, plot the latency of each).
 These functions run the same loop with the same OpenVINO calls on an ovlab Core and print the same
@@ -24,7 +24,7 @@ from .runtime.async_queue import AsyncInferQueue
 
 @dataclass
 class ExperimentResult:
-    """What a seed-style run produced: one row per request, plus when the device switched."""
+    """What a yas-sim-style run produced: one row per request, plus when the device switched."""
 
     device: str
     config: dict[str, Any]
@@ -35,6 +35,11 @@ class ExperimentResult:
     switch_time: float | None = None  # when AUTO's actual device became ready (s since start)
     switch_index: int | None = None  # first completion (in completion order) on the new device
     lines: list[str] = field(default_factory=list)  # the console lines printed
+    #: the Core's event records from ``compile_model`` on (compiles, the switch, batch timer
+    #: ticks), and the Core time of the first submit: event ``e`` happened ``e.time - t_start``
+    #: seconds after it (negative: during ``compile_model``)
+    events: list = field(default_factory=list)
+    t_start: float = 0.0
 
     @property
     def latencies(self) -> np.ndarray:
@@ -116,8 +121,9 @@ def _run(core, model, device: str, config: dict[str, Any], niter: int, interval:
         helper = done["worker"].astype(str).str.startswith("CPU_HELP")
         later = done.index[~helper & (done["result"] >= switch_time)]
         switch_index = int(later[0]) if len(later) else None
+    events = [ev for ev in core.trace.events if ev.time >= t_compile]
     return ExperimentResult(device, dict(config), interval, int(opt_nireq), len(queue), frame,
-                            switch_time, switch_index, lines)
+                            switch_time, switch_index, lines, events, start_time)
 
 
 def auto_test(core, model, device: str = "GPU", config: dict[str, Any] | None = None,

@@ -28,4 +28,6 @@ def test_n09_dashboard_widgets_rerun_and_redraw():
     assert len(static.data) == len(figure(dash.result).data) == 6  # 3 utilization + 3 lanes
     dash.gpu_threshold.value = 100  # a widget change re-runs the scenario
     assert dash.result.counts() != first and set(dash.result.counts()) == {"GPU.0"}
-    assert len(dash.figure.data) == 6 and "inferences" in dash.summary.value
+    assert len(dash.figure.data) == 7 and "inferences" in dash.summary.value  # + the ghost
+    ghost = dash.figure.data[0]
+    assert ghost.name.startswith("previous run: GPU utilization") and len(ghost.y) > 0

@@ -50,7 +50,9 @@ def test_e01_plot_keeps_the_seed_axes(latency_runs):
     assert fig.layout.title.text == "Inference Latency"
     assert fig.layout.xaxis.title.text == "Inference Iteration (30ms/inf)"
     assert fig.layout.yaxis.title.text == "Latency (sec)"
-    assert len(fig.layout.shapes) == 1  # the switch
+    switch = [s for s in fig.layout.shapes if s.type == "line"]
+    assert len(switch) == 1 and switch[0].x0 == latency_runs["LATENCY"].switch_index
+    assert any(s.type == "rect" for s in fig.layout.shapes)  # the GPU compile span
 
 
 def test_e03_console_lines_and_the_printed_16(latency_runs, googlenet16):

@@ -17,6 +17,7 @@ timestamps are stored, so rebuilding an unchanged lab leaves ``git diff`` empty.
 from __future__ import annotations
 
 import hashlib
+import os
 import sys
 import time
 from pathlib import Path
@@ -31,9 +32,12 @@ ROOT = Path(__file__).resolve().parents[1]
 LABS = ROOT / "labs"
 SOURCES = ROOT / "lab-sources"
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
+# what a stored widget output says instead of its raw repr ("VBox(children=(HTML(value=...")
+WIDGET_TEXT = ("[An interactive dashboard: run this notebook in JupyterLab to use its widgets. "
+               "The figure above shows its default settings.]")
 
 
-def build(src: Path, execute: bool = True) -> Path:
+def build(src: Path, execute: bool = True, out_dir: Path = LABS) -> Path:
     nb = jupytext.read(src)
     nb.metadata["kernelspec"] = KERNELSPEC
     nb.metadata.pop("jupytext", None)
@@ -43,13 +47,23 @@ def build(src: Path, execute: bool = True) -> Path:
         # a stable id: the same cell at the same place keeps its id across rebuilds
         digest = hashlib.sha1(f"{cell.cell_type}\n{cell.source}".encode()).hexdigest()[:8]
         cell.id = f"c{index:03d}-{digest}"
-    out = LABS / (src.stem + ".ipynb")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    out = out_dir / (src.stem + ".ipynb")
     if execute:
         t0 = time.monotonic()
         client = NotebookClient(nb, timeout=600, kernel_name="python3",
                                 resources={"metadata": {"path": str(LABS)}},
                                 store_widget_state=False, record_timing=False)
-        client.execute()
+        # the build's kernel records no exercise outcomes (none is answered anyway)
+        saved = os.environ.get("OVLAB_RESULTS_DIR")
+        os.environ["OVLAB_RESULTS_DIR"] = "off"
+        try:
+            client.execute()
+        finally:
+            if saved is None:
+                del os.environ["OVLAB_RESULTS_DIR"]
+            else:
+                os.environ["OVLAB_RESULTS_DIR"] = saved
         print(f"  executed {out.name} in {time.monotonic() - t0:.1f} s")
     nb.metadata.pop("widgets", None)
     for cell in nb.cells:
@@ -59,6 +73,8 @@ def build(src: Path, execute: bool = True) -> Path:
                 view = output.get("data", {}).get("application/vnd.jupyter.widget-view+json")
                 if view is not None:  # widget state is not stored: the id only needs to be stable
                     view["model_id"] = hashlib.sha1(f"{cell.id}/{n}".encode()).hexdigest()[:32]
+                    # GitHub, nbconvert and a notebook opened before running show text/plain
+                    output["data"]["text/plain"] = WIDGET_TEXT
     n = add_static_images(nb)  # a PNG beside every plotly figure, for GitHub / HTML exports
     if n:
         print(f"  added {n} static image(s)")

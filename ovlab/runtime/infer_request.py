@@ -200,8 +200,12 @@ class InferRequest:
     def _input_buffers(self) -> dict[int, np.ndarray]:
         for i, port in enumerate(self._ports_in):
             if i not in self._inputs:
-                self._inputs[i] = np.zeros(list(port.get_shape()),
-                                           dtype=port.get_element_type().to_dtype())
+                # a read-only view of one zero: a request that is never given an input costs no
+                # memory (64 requests of a 224x224 image were 38 MB); _writable_input copies it
+                # on the first write
+                self._inputs[i] = np.broadcast_to(
+                    np.zeros((), dtype=port.get_element_type().to_dtype()),
+                    list(port.get_shape()))
         return dict(self._inputs)
 
     # --- running ------------------------------------------------------------------------------

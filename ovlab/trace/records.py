@@ -146,6 +146,14 @@ class Trace:
         cols = list(InferenceRecord.__dataclass_fields__) + ["queue_wait", "latency"]
         return pd.DataFrame([r.as_dict() for r in self.inferences], columns=cols)
 
+    def to_chrome_trace(self, path=None, *, requests: bool = True) -> dict[str, Any]:
+        """The records as Chrome Trace Event JSON (a track per device, stream and worker;
+        compiles and batches as slices), written to ``path`` if given: open it at
+        https://ui.perfetto.dev or ``chrome://tracing``. See :mod:`ovlab.trace.chrome`."""
+        from .chrome import to_chrome_trace
+
+        return to_chrome_trace(self, path, requests=requests)
+
     def events_frame(self):
         """The event records as a pandas DataFrame."""
         import pandas as pd

@@ -16,7 +16,7 @@ from typing import Any
 import plotly.graph_objects as go
 
 from ..graph import Constant, Model, Node, Parameter, Result
-from .latency import DEVICE_COLORS
+from .palette import DEVICE_COLORS
 
 __all__ = ["graph_figure", "graph_layout"]
 
@@ -100,14 +100,18 @@ def _colour(key: str, index: int) -> str:
 
 def graph_figure(model_or_compiled: Any, color_by: str = "device", *,
                  affinity: Mapping[str, str] | None = None, show_constants: bool = False,
-                 labels: bool | None = None, title: str | None = None) -> go.Figure:
+                 labels: bool | None = None, title: str | None = None,
+                 width: int | None = None) -> go.Figure:
     """The graph of a model, boxes coloured per device (``color_by="device"``) or per HETERO
     submodel (``color_by="subgraph"``).
 
     ``model_or_compiled``: a compiled model (HETERO or any device), or an ``ovlab.Model``, whose
     ops' ``rt_info["affinity"]`` (or ``affinity``, e.g. a ``core.query_model`` result) say where
     each op goes; submodels are then computed as HETERO would. ``labels``: print a short op type
-    on each box (default: only when the graph has at most 80 boxes).
+    on each box (default: only when the graph has at most 80 boxes). ``width``: pixels; by default
+    the figure takes the width of the notebook's output area (a deep graph is squeezed rather than
+    scrolled, so the legend, above the plot, stays on screen). Groups of a few ops (the two
+    ``LRN`` boxes among 300) are drawn larger, so they can be found.
     """
     if color_by not in ("device", "subgraph"):
         raise ValueError(f"color_by must be 'device' or 'subgraph', got {color_by!r}")
@@ -156,6 +160,7 @@ def graph_figure(model_or_compiled: Any, color_by: str = "device", *,
     for i, key in enumerate(sorted(groups, key=order)):
         nodes = groups[key]
         grey = key in ("inputs", "constants", _NONE)
+        few = not grey and len(nodes) <= 10 and len(pos) > 80  # a minority worth finding
         if grey:
             colour = "#c7c7c7"
         elif color_by == "subgraph":
@@ -167,13 +172,13 @@ def graph_figure(model_or_compiled: Any, color_by: str = "device", *,
         fig.add_trace(go.Scatter(
             x=[xy(n)[0] for n in nodes], y=[xy(n)[1] for n in nodes],
             mode="markers+text" if show_text else "markers", name=key,
-            marker=dict(symbol="square", size=size, color=colour,
-                        line=dict(color="#333333", width=0.6)),
+            marker=dict(symbol="square", size=18 if few else size, color=colour,
+                        line=dict(color="#000000" if few else "#333333",
+                                  width=2 if few else 0.6)),
             text=[_SHORT.get(n.get_type_name(), n.get_type_name()[:4]) for n in nodes]
             if show_text else None,
             textposition="top center", textfont=dict(size=8),
             hovertext=hover, hoverinfo="text"))
-    depth = max((d for d, _ in pos.values()), default=0)
     widest = max(max_row.values(), default=0) + 1
     n_sub = len(set(sub.values()))
     head = title or (f"{model.get_friendly_name()}: {len(pos)} ops by {color_by}"
@@ -184,8 +189,24 @@ def graph_figure(model_or_compiled: Any, color_by: str = "device", *,
         xaxis=dict(title=dict(text="topological depth"), showgrid=False, zeroline=False),
         yaxis=dict(showticklabels=False, showgrid=False, zeroline=False,
                    title=dict(text="ops of one layer")),
-        legend=dict(title=dict(text=color_by)),
-        width=int(min(max(700, 26 * (depth + 1) + 200), 3000)),
-        height=int(min(max(360, 42 * widest + 160), 1400)),
-        margin=dict(l=40, r=20, t=60, b=50))
+        legend=dict(title=dict(text=color_by), orientation="h", x=0, y=1.0, xanchor="left",
+                    yanchor="bottom"),
+        width=width,
+        height=int(min(max(380, 42 * widest + 200), 1400)),
+        margin=dict(l=40, r=20, t=110, b=50))
+    return fig
+
+
+def subgraph_timeline_figure(records, title: str) -> go.Figure:
+    """One HETERO inference as bars, one per subgraph on its device's row: the gaps between the
+    bars are the transfers, and at any moment only one device works."""
+    t_sub = records[0].submitted
+    fig = go.Figure()
+    for r in records:
+        fig.add_trace(go.Bar(y=[r.device], x=[(r.finished - r.started) * 1e3],
+                             base=[(r.started - t_sub) * 1e3], orientation="h",
+                             name=f"subgraph {r.subgraph}"))
+    fig.update_layout(title=title, barmode="overlay", xaxis_title="simulated time since submit (ms)",
+                      yaxis_title="device", legend_title="subgraph", height=300,
+                      template="plotly_white")
     return fig

@@ -18,16 +18,22 @@ import numpy as np
 
 _SYMBOLS = {"triangle-up": "^", "triangle-up-open": "^", "circle": "o", "circle-open": "o",
             "square": "s", "square-open": "s", "diamond": "D", "x": "x", "cross": "P",
-            "triangle-down": "v", "star": "*"}
+            "triangle-down": "v", "star": "*", "line-ns-open": "|", "line-ns": "|"}
 _DASH = {"dash": "--", "dot": ":", "dashdot": "-.", "solid": "-", None: "-"}
 
 
 def _text(obj: Any) -> str:
+    """A title or annotation's text as plain text (plotly's ``<br>`` -> a new line, other tags
+    dropped)."""
     if obj is None:
         return ""
-    if isinstance(obj, str):
-        return obj
-    return getattr(obj, "text", None) or ""
+    text = obj if isinstance(obj, str) else (getattr(obj, "text", None) or "")
+    if "<" in text:
+        import re
+
+        text = re.sub(r"<br\s*/?>", "\n", text)
+        text = re.sub(r"<[^>]+>", "", text)
+    return text
 
 
 def _arr(values: Any) -> np.ndarray | None:
@@ -41,8 +47,32 @@ def _arr(values: Any) -> np.ndarray | None:
     return np.asarray(values)
 
 
+def _color(value: Any, default: Any = None) -> Any:
+    """A plotly colour as matplotlib takes it (``rgba(r, g, b, a)`` -> a 0-1 tuple)."""
+    if value is None:
+        return default
+    if isinstance(value, str):
+        text = value.strip()
+        if text.startswith(("rgba(", "rgb(")):
+            parts = [float(p) for p in text[text.index("(") + 1:text.rindex(")")].split(",")]
+            rgb = [p / 255.0 for p in parts[:3]]
+            return tuple(rgb + ([parts[3]] if len(parts) > 3 else []))
+        return text
+    return value
+
+
+def _axis_key(ref: str, which: str) -> str:
+    """``"x2"`` -> ``"xaxis2"``; ``"x"`` -> ``"xaxis"``."""
+    return f"{which}axis{ref[1:]}"
+
+
 def to_png(fig, width: int | None = None, height: int | None = None, dpi: int = 100) -> bytes:
-    """Render a plotly ``go.Figure`` with matplotlib and return PNG bytes."""
+    """Render a plotly ``go.Figure`` with matplotlib and return PNG bytes.
+
+    Figures with one pair of axes are laid out by matplotlib; figures with subplots (axes with
+    ``domain`` s, e.g. the dashboards' latency panel and histogram) get one matplotlib axes per
+    plotly axes pair, placed by the domains inside the layout's margins.
+    """
     import matplotlib
 
     matplotlib.use("Agg", force=False)
@@ -55,13 +85,24 @@ def to_png(fig, width: int | None = None, height: int | None = None, dpi: int = 
     plot_bg = layout.plot_bgcolor or ("white" if bg == "white" else bg)
     fg = (layout.font.color if layout.font and layout.font.color else None) or (
         "white" if bg in ("black", "#000", "#000000") else "black")
-    mfig, ax = plt.subplots(figsize=(w / dpi, h / dpi), dpi=dpi)
+    pairs = list(dict.fromkeys((t.xaxis or "x", t.yaxis or "y") for t in fig.data)) or [("x", "y")]
+    multi = len(pairs) > 1 or layout.xaxis.domain is not None
+    mfig = plt.figure(figsize=(w / dpi, h / dpi), dpi=dpi)
     mfig.patch.set_facecolor(bg)
-    ax.set_facecolor(plot_bg)
-    for spine in ax.spines.values():
-        spine.set_color(fg)
-    ax.tick_params(colors=fg, labelsize=8)
-    has_labels = False
+    legend_below = bool(layout.legend and layout.legend.orientation == "h")
+    axes: dict[tuple[str, str], Any] = {}
+    for xr, yr in pairs:
+        if multi:
+            axes[(xr, yr)] = mfig.add_axes(_position(layout, xr, yr, w, h, legend_below))
+        else:
+            axes[(xr, yr)] = mfig.add_subplot(1, 1, 1)
+    main = axes[pairs[0]]
+    for ax in axes.values():
+        ax.set_facecolor(plot_bg)
+        for spine in ax.spines.values():
+            spine.set_color(fg)
+        ax.tick_params(colors=fg, labelsize=8)
+    handles: dict[str, Any] = {}
     bars = [t for t in fig.data if t.type == "bar" and t.orientation != "h"]
     grouped = len(bars) > 1 and (layout.barmode in (None, "group"))
     categories: list = []
@@ -70,74 +111,172 @@ def to_png(fig, width: int | None = None, height: int | None = None, dpi: int = 
             for c in (_arr(t.x) if t.x is not None else []):
                 if c not in categories:
                     categories.append(c)
+    previous: dict[tuple[str, str], Any] = {}
     for trace in fig.data:
+        key = (trace.xaxis or "x", trace.yaxis or "y")
+        ax = axes[key]
         name = trace.name if trace.name and trace.showlegend is not False else None
-        has_labels |= bool(name)
         if trace.type == "bar":
             if grouped and trace in bars:
                 _draw_grouped_bar(ax, trace, name, categories, bars.index(trace), len(bars))
             else:
                 _draw_bar(ax, trace, name)
         elif trace.type in ("scatter", "scattergl"):
-            _draw_scatter(ax, trace, name)
+            _draw_scatter(ax, trace, name, previous.get(key))
+            previous[key] = trace
     if grouped:
-        ax.set_xticks(range(len(categories)))
-        ax.set_xticklabels([str(c) for c in categories])
+        main.set_xticks(range(len(categories)))
+        main.set_xticklabels([str(c) for c in categories])
     for shape in layout.shapes or ():
-        if shape.type == "line":
-            color = shape.line.color if shape.line else fg
-            style = _DASH.get(shape.line.dash if shape.line else None, "-")
-            if shape.yref == "paper":
-                ax.axvline(shape.x0, color=color, linestyle=style, linewidth=1.2)
-            elif shape.xref == "paper":
-                ax.axhline(shape.y0, color=color, linestyle=style, linewidth=1.2)
-            else:
-                ax.plot([shape.x0, shape.x1], [shape.y0, shape.y1], color=color, linestyle=style)
+        _draw_shape(mfig, axes, main, shape, fg)
     for ann in layout.annotations or ():
-        color = ann.font.color if ann.font and ann.font.color else fg
-        if ann.yref == "paper":
-            ax.annotate(ann.text, (ann.x, 1.0), xycoords=("data", "axes fraction"),
-                        color=color, fontsize=8, ha="center", va="bottom")
-        elif ann.x is not None and ann.y is not None:
-            ax.annotate(ann.text, (ann.x, ann.y), color=color, fontsize=8)
-    _axis(ax, layout.xaxis, "x", fg)
-    _axis(ax, layout.yaxis, "y", fg)
+        _draw_annotation(mfig, axes, main, ann, fg)
+    for (xr, yr), ax in axes.items():
+        _axis(ax, layout[_axis_key(xr, "x")], "x", fg)
+        _axis(ax, layout[_axis_key(yr, "y")], "y", fg)
     title = _text(layout.title)
     if title:
         # leave room above the axes for annotations anchored to the top (e.g. a device switch)
-        top_notes = any(a.yref == "paper" for a in layout.annotations or ())
-        ax.set_title(title, color=fg, fontsize=11, pad=16 if top_notes else 6)
-    if has_labels and layout.showlegend is not False:
-        ax.legend(fontsize=8, loc="best")
-    mfig.tight_layout()
+        top_notes = any(a.yref in ("paper", "y domain") and (a.y or 0) >= 1
+                        for a in layout.annotations or ())
+        if multi:
+            import textwrap
+
+            title = "\n".join(textwrap.fill(line, 120) for line in title.split("\n"))
+            mfig.suptitle(title, color=fg, fontsize=10, y=0.995, va="top")
+        else:
+            main.set_title(title, color=fg, fontsize=11, pad=16 if top_notes else 6)
+    for ax in axes.values():
+        for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
+            handles.setdefault(label, handle)
+    if handles and layout.showlegend is not False:
+        if legend_below and multi:
+            mfig.legend(list(handles.values()), list(handles.keys()), loc="lower left",
+                        fontsize=7, ncol=3, frameon=False, bbox_to_anchor=(0.0, 0.0),
+                        labelcolor=fg)
+        elif legend_below:  # under the x axis title; the saved image grows to hold it
+            main.legend(list(handles.values()), list(handles.keys()), loc="upper left",
+                        bbox_to_anchor=(0.0, -0.16), fontsize=7, ncol=3, frameon=False,
+                        labelcolor=fg)
+        else:
+            main.legend(fontsize=8, loc="best")
+    if not multi:
+        mfig.tight_layout()
     buf = io.BytesIO()
-    mfig.savefig(buf, format="png", facecolor=mfig.get_facecolor())
+    mfig.savefig(buf, format="png", facecolor=mfig.get_facecolor(),
+                 **({"bbox_inches": "tight"} if legend_below and not multi else {}))
     plt.close(mfig)
     return buf.getvalue()
 
 
-def _draw_scatter(ax, trace, name) -> None:
+def _position(layout, xr: str, yr: str, w: float, h: float, legend_below: bool) -> list[float]:
+    """[left, bottom, width, height] in figure fractions of a plotly axes pair."""
+    m = layout.margin
+    left, right = (m.l if m.l is not None else 80) / w, (m.r if m.r is not None else 80) / w
+    top, bottom = (m.t if m.t is not None else 100) / h, (m.b if m.b is not None else 80) / h
+    bottom += 0.10 if not legend_below else 0.24  # axis titles; the legend below them
+    xd = layout[_axis_key(xr, "x")].domain or (0, 1)
+    yd = layout[_axis_key(yr, "y")].domain or (0, 1)
+    pw, ph = 1 - left - right, 1 - top - bottom
+    gap = 0.01
+    return [left + xd[0] * pw, bottom + yd[0] * ph, (xd[1] - xd[0]) * pw - gap,
+            (yd[1] - yd[0]) * ph - gap]
+
+
+def _transform(mfig, axes, main, xref: str | None, yref: str | None):
+    """The matplotlib transform of a shape's or annotation's plotly ``xref`` / ``yref``."""
+    from matplotlib.transforms import blended_transform_factory
+
+    def pick(ref: str | None, which: str):
+        ref = ref or which
+        if ref == "paper":
+            return main, "axes"
+        name, _, domain = ref.partition(" ")
+        for (xr, yr), ax in axes.items():
+            if (which == "x" and xr == name) or (which == "y" and yr == name):
+                return ax, "axes" if domain else "data"
+        return main, "data"
+
+    ax_x, kx = pick(xref, "x")
+    ax_y, ky = pick(yref, "y")
+    tx = ax_x.transAxes if kx == "axes" else ax_x.transData
+    ty = ax_y.transAxes if ky == "axes" else ax_y.transData
+    return blended_transform_factory(tx, ty), ax_x
+
+
+def _draw_shape(mfig, axes, main, shape, fg) -> None:
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Rectangle
+
+    transform, ax = _transform(mfig, axes, main, shape.xref, shape.yref)
+    line_color = _color(shape.line.color if shape.line else None, fg)
+    style = _DASH.get(shape.line.dash if shape.line else None, "-")
+    width = shape.line.width if shape.line and shape.line.width is not None else 1.2
+    if shape.type == "line":
+        ax.add_line(Line2D([shape.x0, shape.x1], [shape.y0, shape.y1], transform=transform,
+                           color=line_color, linestyle=style, linewidth=width))
+    elif shape.type == "rect":
+        fill = _color(shape.fillcolor, "none")
+        ax.add_patch(Rectangle((shape.x0, shape.y0), shape.x1 - shape.x0, shape.y1 - shape.y0,
+                               transform=transform, facecolor=fill,
+                               edgecolor=line_color if width else "none", linewidth=width or 0,
+                               zorder=0 if shape.layer == "below" else 3))
+
+
+def _draw_annotation(mfig, axes, main, ann, fg) -> None:
+    color = ann.font.color if ann.font and ann.font.color else fg
+    size = ann.font.size if ann.font and ann.font.size else 8
+    if ann.x is None or ann.y is None:
+        return
+    transform, ax = _transform(mfig, axes, main, ann.xref, ann.yref)
+    ha = {"left": "left", "right": "right"}.get(ann.xanchor, "center")
+    va = {"top": "top", "bottom": "bottom", "middle": "center"}.get(
+        ann.yanchor, "bottom" if ann.yref in ("paper", "y domain") else "center")
+    ax.annotate(_text(ann.text), (ann.x, ann.y), xycoords=transform, color=_color(color),
+                fontsize=min(size, 9), ha=ha, va=va, annotation_clip=False)
+
+
+def _draw_scatter(ax, trace, name, previous=None) -> None:
     x, y = _arr(trace.x), _arr(trace.y)
     if y is None:
         return
+    y = np.asarray(y, dtype=float) if y.dtype == object else y
     if x is None:
         x = np.arange(len(y))
+    x = np.asarray(x, dtype=float) if x.dtype == object else x
     mode = trace.mode or "lines"
+    alpha = trace.opacity if trace.opacity is not None else 1.0
     color = None
-    if "lines" in mode:
-        color = trace.line.color if trace.line else None
+    if trace.fill in ("tonexty", "tozeroy") and len(y):
+        fill = _color(trace.fillcolor, _color(trace.line.color if trace.line else None))
+        base = 0.0
+        if trace.fill == "tonexty" and previous is not None and previous.y is not None:
+            base = np.asarray(_arr(previous.y), dtype=float)
+            base = base if len(base) == len(y) else 0.0
+        ax.fill_between(x, base, y, color=fill, linewidth=0,
+                        label=name if "lines" not in mode or not trace.line.width == 0 else name)
+        name = None
+    if "lines" in mode and not (trace.line and trace.line.width == 0):
+        color = _color(trace.line.color if trace.line else None)
         width = trace.line.width if trace.line and trace.line.width else 1.2
         dash = _DASH.get(trace.line.dash if trace.line else None, "-")
-        ax.plot(x, y, color=color, linewidth=width, linestyle=dash, label=name)
+        ax.plot(x, y, color=color, linewidth=width, linestyle=dash, label=name, alpha=alpha)
         name = None
-    if "markers" in mode:
+    if "markers" in mode and len(y):
         m = trace.marker
         symbol = _SYMBOLS.get(m.symbol if m and isinstance(m.symbol, str) else "circle", "o")
-        mcolor = m.color if m is not None and isinstance(m.color, str) else color
+        mcolor = m.color if m is not None and m.color is not None else color
+        if isinstance(mcolor, (tuple, list, np.ndarray)):
+            mcolor = [_color(c) for c in mcolor]
+        else:
+            mcolor = _color(mcolor)
         size = (m.size if m is not None and isinstance(m.size, (int, float)) else 6) ** 2 / 2
         hollow = m is not None and isinstance(m.symbol, str) and m.symbol.endswith("-open")
-        ax.scatter(x, y, marker=symbol, s=size, label=name,
-                   facecolors="none" if hollow else mcolor, edgecolors=mcolor)
+        opacity = m.opacity if m is not None and isinstance(m.opacity, (int, float)) else alpha
+        kwargs = ({"facecolors": "none", "edgecolors": mcolor} if hollow and symbol not in "x|"
+                  else {"c" if isinstance(mcolor, list) else "color": mcolor})
+        ax.scatter(x, y, marker=symbol, s=size, label=name, alpha=opacity, linewidths=0.8,
+                   **kwargs)
     if "text" in mode and trace.text is not None:
         for xi, yi, ti in zip(x, y, np.broadcast_to(np.asarray(trace.text, dtype=object),
                                                     np.shape(x)), strict=False):
@@ -149,12 +288,17 @@ def _draw_bar(ax, trace, name) -> None:
     base = _arr(trace.base)
     color = trace.marker.color if trace.marker and trace.marker.color is not None else None
     if isinstance(color, (tuple, list, np.ndarray)):
-        color = list(color)
+        color = [_color(c) for c in color]
+    else:
+        color = _color(color)
+    alpha = trace.opacity if trace.opacity is not None else 1.0
+    width = trace.width if isinstance(trace.width, (int, float)) else None
     if trace.orientation == "h":
         bars = ax.barh(y, x, left=base if base is not None else 0, color=color, label=name,
-                       height=0.7)
+                       height=width or 0.7, alpha=alpha)
     else:
-        bars = ax.bar(x, y, bottom=base if base is not None else 0, color=color, label=name)
+        bars = ax.bar(x, y, bottom=base if base is not None else 0, color=color, label=name,
+                      alpha=alpha, **({"width": width} if width else {}))
     if trace.text is not None and not isinstance(trace.text, str):
         ax.bar_label(bars, labels=[str(t) for t in trace.text], fontsize=7)
 
@@ -189,23 +333,48 @@ def _axis(ax, axis, which: str, fg: str) -> None:
 def show(fig) -> None:
     """Display ``fig`` as ``fig.show()`` does in a notebook (interactive plotly JSON).
 
-    JupyterLab ranks ``image/png`` above plotly's renderer, so a live output carries only the
-    plotly JSON; the PNG for static viewers is added to the *stored* notebook by
-    :func:`add_static_images` (``tools/run_labs.py`` calls it).
+    A live output carries the plotly JSON (JupyterLab's plotly renderer ranks first) and a line
+    of text with the figure's description for front ends without plotly; the PNG for static
+    viewers is added to the *stored* notebook by :func:`add_static_images`
+    (``tools/run_labs.py`` calls it), which also puts the description in its alt text.
     """
     import plotly.io as pio
     from IPython.display import display
 
     bundle = dict(pio.renderers["plotly_mimetype"].to_mimebundle(fig.to_dict()))
     bundle["text/plain"] = f"<Figure: {_text(fig.layout.title) or 'plotly figure'}>"
+    # what a front end without plotly shows; the stored notebook replaces it with the PNG and
+    # its alt text (add_static_images), and nbval's sanitizer reads both as the alt text
+    bundle["text/html"] = f'<div class="ovlab-figure">{_html(alt_text(fig))}</div>'
     display(bundle, raw=True)
+
+
+def alt_text(fig) -> str:
+    """A short description of a figure for screen readers and text-only views: its title, its
+    axes and its series."""
+    layout = fig.layout
+    parts = [f"Figure: {_text(layout.title) or 'plot'}"]
+    axes = [_text(a.title) for a in (layout.xaxis, layout.yaxis) if a is not None]
+    if any(axes):
+        parts.append(f"{axes[1] or 'y'} against {axes[0] or 'x'}")
+    names = [t.name for t in fig.data if t.name and t.showlegend is not False]
+    if names:
+        shown = ", ".join(dict.fromkeys(names))
+        parts.append(f"series: {shown}" if len(shown) < 200 else f"{len(names)} series")
+    return ". ".join(parts).replace("\n", " ")
+
+
+def _html(text: str) -> str:
+    import html
+
+    return html.escape(text, quote=True)
 
 
 def add_static_images(nb) -> int:
     """Add a PNG next to every stored plotly figure of a notebook (``nbformat`` node).
 
     A learner who opens the stored notebook, GitHub and ``nbconvert --to html`` then see the
-    figure; re-running the cell in JupyterLab replaces it with the interactive plotly output.
+    figure, with alt text (a ``text/html`` ``<img>``); JupyterLab draws the plotly figure.
     Returns the number of images added.
     """
     import base64
@@ -220,6 +389,11 @@ def add_static_images(nb) -> int:
             if spec is None or "image/png" in data:
                 continue
             fig = go.Figure(spec, skip_invalid=True)
-            data["image/png"] = base64.b64encode(to_png(fig)).decode("ascii")
+            png = base64.b64encode(to_png(fig)).decode("ascii")
+            data["image/png"] = png
+            # an <img> with alt text for HTML exports (nbconvert prefers text/html to PNG);
+            # JupyterLab still draws the interactive plotly figure (its renderer ranks first)
+            data["text/html"] = (f'<img src="data:image/png;base64,{png}" '
+                                 f'alt="{_html(alt_text(fig))}">')
             added += 1
     return added

@@ -1,6 +1,13 @@
-"""ipywidgets dashboards over the seed experiments, with live plotly figures."""
+"""ipywidgets dashboards over the seed experiments, with live plotly figures.
 
-from .dashboard import LatencyDashboard, TimelineDashboard
+``dashboard`` (what the seed experiments' dashboards share), ``latency_dashboard`` (lab 04),
+``timeline_dashboard`` (lab 05), ``knobs`` (the widgets and which knobs are inert), ``live``
+(replays on the kernel's event loop), ``frame_clock`` (the browser's frame acknowledgement),
+``sync`` (FigureWidget updates that leave nothing stale); ``resource_aware`` (lab 09).
+"""
+
+from .latency_dashboard import LatencyDashboard
 from .resource_aware import ResourceAwareDashboard
+from .timeline_dashboard import TimelineDashboard
 
 __all__ = ["LatencyDashboard", "ResourceAwareDashboard", "TimelineDashboard"]

@@ -1,224 +1,294 @@
-"""Dashboards: the seed scripts' hard-coded knobs as widgets, with a live plotly figure.
+"""What both dashboards share: knobs, a FigureWidget, a summary line, runs and live replays.
 
-The seed README says "all configuration and setting parameters are hard coded in the source
-code". Here each knob (PERFORMANCE_HINT, ALLOW_AUTO_BATCHING, AUTO_BATCH_TIMEOUT, interval,
-niter, device string) is a widget; changing one re-runs the experiment on a fresh Core with the
-same seed (so the same settings always give the same picture) and redraws a ``FigureWidget``.
-With "live" on, simulated time is paced to wall time and the plot grows while you watch.
+A change to a knob of the experiment (device, hint, batching, timeout, request count, interval,
+niter) cancels a live replay in progress and re-runs the experiment on a fresh Core with the same
+seed, so the same settings always give the same picture. The run it replaces becomes the faint
+ghost behind the new one. Options of the view (lock the y axis, the x axis, compare mode) only
+redraw. Everything drawn comes from the run's ``core.trace`` records, through
+:class:`ovlab.viz.runview.RunView`; the figure itself is built by the pure functions of
+``ovlab.viz.dashboard_figures`` and ``ovlab.viz.compare``, which the tests and the static figure
+stored in the notebooks call too.
 """
 
 from __future__ import annotations
 
+import html
+import math
+from collections import OrderedDict
 from typing import Any
 
 import ipywidgets as widgets
 import plotly.graph_objects as go
 
-from .. import experiments
-from ..viz import latency as vz
+from ..viz.analytic import Analytic
+from ..viz.compare import compare_spec, compare_text
+from ..viz.runview import RunView
+from .frame_clock import FrameClock
+from .knobs import Knobs, inert_knobs
+from .live import LivePlayer
+from .sync import new_figure, update_in_place
 
-HINTS = ["LATENCY", "THROUGHPUT", "CUMULATIVE_THROUGHPUT"]
 
+class Dashboard:
+    """Shared machinery; subclasses name the experiment and the figure."""
 
-class _Dashboard:
-    """Shared machinery: the controls, a FigureWidget, a summary line, run-on-change."""
-
-    kind = ""
     devices: tuple[str, ...] = ()
+    x_axis_choice = False  # offer "x: iteration | time"
+    keep_runs = 12  # runs kept by their settings: going back to one redraws without simulating
 
     def __init__(self, *, platform: str = "laptop", model: str = "googlenet-v1",
                  precision: str = "FP16", device: str, hint: str, allow_batching: bool = True,
                  timeout: int = 1000, interval: int = 30, niter: int, num_requests: int = 0,
-                 seed: int = 0, run: bool = True) -> None:
+                 seed: int = 0, run: bool = True, fps: float = 30.0) -> None:
         from .. import zoo
 
         self.platform, self.seed = platform, seed
         self.model = zoo.load(model, precision)
         self.model_label = f"{model} {precision}"
-        style = {"description_width": "200px"}
-        layout = widgets.Layout(width="520px")
-        self.device = widgets.Combobox(value=device, options=list(self.devices),
-                                       description="device", style=style, layout=layout,
-                                       ensure_option=False)
-        self.hint = widgets.ToggleButtons(options=HINTS, value=hint,
-                                          description="PERFORMANCE_HINT", style=style)
-        self.batching = widgets.ToggleButtons(options=["YES", "NO"],
-                                              value="YES" if allow_batching else "NO",
-                                              description="ALLOW_AUTO_BATCHING", style=style)
-        self.timeout = widgets.IntSlider(value=timeout, min=0, max=2000, step=50,
-                                         description="AUTO_BATCH_TIMEOUT (ms)", style=style,
-                                         layout=layout, continuous_update=False)
-        self.num_requests = widgets.IntSlider(value=num_requests, min=0, max=64,
-                                              description="HINT_NUM_REQUESTS (0=unset)",
-                                              style=style, layout=layout,
-                                              continuous_update=False)
-        self.interval = widgets.IntSlider(value=interval, min=1, max=500, description="interval (ms)",
-                                          style=style, layout=layout, continuous_update=False)
-        self.niter = widgets.IntSlider(value=niter, min=10, max=max(2000, niter), step=10,
-                                       description="niter", style=style, layout=layout,
-                                       continuous_update=False)
-        self.live = widgets.Checkbox(value=False, description="live: pace to wall time x",
-                                     indent=False)
-        self.speed = widgets.FloatLogSlider(value=10.0, base=10, min=0, max=2, step=0.1,
-                                            description="", layout=widgets.Layout(width="220px"),
-                                            continuous_update=False)
-        self.summary = widgets.HTML()
+        self.knobs = Knobs(devices=self.devices, device=device, hint=hint,
+                           allow_batching=allow_batching, timeout=timeout,
+                           num_requests=num_requests, interval=interval, niter=niter,
+                           x_axis=self.x_axis_choice)
+        self.summary = widgets.HTML(layout=widgets.Layout(margin="4px 0 0 8px", min_height="84px"))
         self.figure = go.FigureWidget()
-        self.result = None
-        controls = [self.device, self.hint, self.batching, self.timeout, self.num_requests,
-                    self.interval, self.niter]
-        for w in controls:
+        self.result = None  # the ExperimentResult on screen
+        self.core = None  # the Core it ran on
+        self.full: RunView | None = None  # the run on screen, whole
+        self.shown: RunView | None = None  # the moment of it drawn last
+        self.ghost: RunView | None = None  # the run before it
+        self.pinned: RunView | None = None  # run A of compare mode
+        self.analytic: Analytic | None = None
+        self._pinned_analytic: Analytic | None = None
+        self.y_range: list[float] | None = None  # the latency range drawn last (s)
+        self._locked: list[float] | None = None  # "lock y axis": the range kept (s)
+        self.clock = FrameClock()
+        self.player = LivePlayer(self._frame, fps, on_error=self._replay_failed,
+                                 ready=self.clock.caught_up)
+        self._runs: OrderedDict[tuple, tuple] = OrderedDict()
+        self._probe = None
+        for w in self.knobs.experiment:
             w.observe(self._on_change, names="value")
+        for w in self.knobs.view:
+            w.observe(self._on_view, names="value")
+        self.knobs.live.observe(self._on_live, names="value")
+        self.knobs.pin.on_click(lambda _b: self.pin())
         self.widget = widgets.VBox(
             [widgets.HTML(f"<b>{self.title()}</b> &mdash; {self.model_label} on the "
                           f"<code>{platform}</code> platform, seed {seed}"),
-             *controls, widgets.HBox([self.live, self.speed]), self.summary, self.figure])
+             self.knobs.box(), self.summary, self.clock, self.figure])
         if run:
             self.run()
 
-    # --- settings --------------------------------------------------------------------------
+    # --- what subclasses provide -----------------------------------------------------------
     def title(self) -> str:
         return ""
 
+    def _experiment(self, core):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _spec(self, view: RunView) -> dict[str, Any]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _x(self) -> str:
+        return "iteration"
+
+    def _settings(self) -> tuple:
+        """What a run depends on (with the platform, model and seed, fixed per dashboard)."""
+        k = self.knobs
+        return (k.device.value, tuple(sorted(self.config().items())), k.interval.value,
+                k.niter.value)
+
+    # --- settings ----------------------------------------------------------------------------
     def config(self) -> dict[str, Any]:
         """The compile config the widgets describe (strings, as the seed scripts pass them)."""
-        cfg: dict[str, Any] = {"PERFORMANCE_HINT": self.hint.value,
-                               "ALLOW_AUTO_BATCHING": self.batching.value,
-                               "AUTO_BATCH_TIMEOUT": str(self.timeout.value)}
-        if self.num_requests.value:
-            cfg["PERFORMANCE_HINT_NUM_REQUESTS"] = str(self.num_requests.value)
-        return cfg
+        return self.knobs.config()
+
+    # --- running -----------------------------------------------------------------------------
+    def run(self) -> Any:
+        """Run the current settings on a fresh Core and draw the run (live: replay it)."""
+        from ..runtime.core import Core
+
+        self.player.cancel()
+        if self._probe is None:  # a Core only asked about devices (which knobs are inert)
+            self._probe = Core(self.platform, seed=self.seed)
+        device = self.knobs.device.value
+        self.knobs.grey_out(inert_knobs(self._probe, self.model, device, self.config()))
+        key = self._settings()
+        if key in self._runs:  # the same settings give the same run: no need to simulate
+            self._runs.move_to_end(key)
+            core, result, full, analytic = self._runs[key]
+        else:
+            core = Core(self.platform, seed=self.seed)
+            try:
+                result = self._experiment(core)
+            except RuntimeError as exc:
+                self._show_error(str(exc).strip())
+                return None
+            full = RunView.from_result(result, devices=list(core.platform.devices))
+            analytic = Analytic.for_run(core, self.model, full)
+            self._runs[key] = (core, result, full, analytic)
+            while len(self._runs) > self.keep_runs:
+                self._runs.popitem(last=False)
+        if self.full is not None:
+            self.ghost = self.full
+        self.core, self.result, self.full, self.analytic = core, result, full, analytic
+        if self.knobs.live.value:
+            self.replay()
+        else:
+            self._frame(math.inf)
+        return result
+
+    def replay(self, speed: float | None = None):
+        """Replay the run on screen live, ``speed`` x wall time (default: the slider)."""
+        full = self.full
+        if full is None:
+            return None
+        begin = min([0.0] + [c.start for c in full.compiles])
+        return self.player.start(begin, full.end, float(speed or self.knobs.speed.value))
 
     def _on_change(self, change) -> None:
         self.run()
 
-    # --- running -----------------------------------------------------------------------------
-    def _experiment(self, core, progress):  # pragma: no cover - abstract
-        raise NotImplementedError
+    def _on_view(self, change) -> None:
+        if change["owner"] is self.knobs.lock_y:
+            self._locked = list(self.y_range) if change["new"] and self.y_range else None
+        if change["owner"] is self.knobs.compare:
+            if change["new"] != "off" and self.pinned is None:
+                self.pin()
+                return
+            if change["new"] == "off":
+                self.pinned = self._pinned_analytic = None
+            self.knobs.pin.disabled = change["new"] == "off"
+        if not self.player.running and self.full is not None:
+            self._frame(self.shown.now if self.shown is not None else math.inf)
 
-    def run(self) -> Any:
-        """Re-run with the current settings on a fresh Core and redraw the figure."""
-        from ..runtime.core import Core
+    def _on_live(self, change) -> None:
+        if change["new"]:
+            self.replay()
+        else:
+            self.player.cancel()
+            self._frame(math.inf)
 
-        core = Core(self.platform, seed=self.seed)
-        progress = None
-        if self.live.value:
-            core.clock.realtime = float(self.speed.value)
-            progress = self._progress
-            with self.figure.batch_update():
-                self.figure.data = []
-                self.figure.layout = go.Layout(title=dict(text="running..."))
-        try:
-            self.result = self._experiment(core, progress)
-        except RuntimeError as exc:
-            self.summary.value = f"<span style='color:#b00'>{_html(str(exc).strip())}</span>"
-            with self.figure.batch_update():
-                self.figure.data = []
+    def pin(self) -> None:
+        """Keep the run on screen as run A of compare mode."""
+        if self.full is None:
+            return
+        self.pinned, self._pinned_analytic = self.full, self.analytic
+        self.knobs.pin.disabled = self.knobs.compare.value == "off"
+        if self.knobs.compare.value == "off":
+            self.knobs.compare.value = "overlay"  # draws
+        elif not self.player.running:
+            self._frame(math.inf)
+
+    # --- drawing -----------------------------------------------------------------------------
+    def _view_at(self, t: float) -> RunView:
+        full = self.full
+        return full if t >= full.end and full.complete else full.at(t)
+
+    def _frame(self, t: float) -> None:
+        """Draw the run as it stood at ``t`` (``inf``: whole): the figure and the summary."""
+        if self.full is None:
+            return
+        view = self._view_at(t)
+        spec = self._figure_spec(view)
+        if not update_in_place(self.figure, spec):
+            self._new_figure(spec)
+        self.shown = view
+        self.y_range = self._latency_range_s(spec)
+        self.summary.value = self._summary_html(view)
+        self.clock.tick()
+
+    def _figure_spec(self, view: RunView) -> dict[str, Any]:
+        mode = self.knobs.compare.value
+        if mode == "side by side" and self.pinned is not None:
+            return compare_spec(self.pinned, view, b_full=self.full, mode="side", x=self._x(),
+                                analytic_a=self._pinned_analytic, analytic_b=self.analytic,
+                                y_range=self._locked)
+        return self._spec(view)
+
+    def locked_range(self, unit: str = "s") -> list[float] | None:
+        """The locked latency range in ``unit`` ("s" or "ms"), or None."""
+        if self._locked is None:
             return None
-        self._redraw()
-        return self.result
+        return [v * (1000.0 if unit == "ms" else 1.0) for v in self._locked]
 
-    def _progress(self, rows) -> None:  # live mode: redraw from the rows so far
-        import pandas as pd
-
-        partial = experiments.ExperimentResult(
-            self.device.value, self.config(), self.interval.value, 0, 0,
-            pd.DataFrame(rows).assign(device="", worker="", batch_size=None))
-        self._draw(partial)
-
-    def _redraw(self) -> None:
-        self._draw(self.result)
-        self.summary.value = self._summary_html()
-
-    def _draw(self, result, fig=None) -> None:  # pragma: no cover - abstract
-        raise NotImplementedError
+    @staticmethod
+    def _latency_range_s(spec: dict[str, Any]) -> list[float]:
+        """The latency axis range of a figure spec, in seconds."""
+        layout = spec["layout"]
+        y2 = layout.get("yaxis2", {})
+        if y2.get("title", {}).get("text") == "latency (ms)":
+            return [v / 1000.0 for v in y2["range"]]
+        return list(layout["yaxis"]["range"])
 
     def static_figure(self) -> go.Figure:
-        """A plain ``go.Figure`` of the current result, drawn like the live one, for pages that
-        are only read (show it with ``ovlab.viz.show``)."""
-        fig = go.Figure()
-        self._draw(self.result, fig)
-        return fig
+        """A plain ``go.Figure`` of the whole run on screen, drawn as the live one, for pages
+        that are only read (show it with ``ovlab.viz.show``)."""
+        return go.Figure(self._figure_spec(self.full))
 
-    def _summary_html(self) -> str:
-        r = self.result
-        lat = r.requests["latency"] * 1000
-        span = r.requests["result"].max() - r.requests["submit"].min()
-        devices = ", ".join(f"{d}: {n}" for d, n in r.requests["device"].value_counts().items())
-        text = (f"OPTIMAL_NUMBER_OF_INFER_REQUESTS {r.optimal_requests}, queue of {r.queue_size}"
-                f" &middot; latency median {lat.median():.1f} ms, p99 {lat.quantile(0.99):.1f} ms,"
-                f" max {lat.max():.1f} ms &middot; {len(lat) / span:.1f} inferences/s"
-                f" &middot; ran on {devices}")
-        if r.switch_time is not None:
-            text += f" &middot; switch at {r.switch_time:.2f} s"
-        return text
+    # --- words -------------------------------------------------------------------------------
+    def _summary_html(self, view: RunView) -> str:
+        s = view.stats()
+        full = self.full
+        parts = []
+        if not view.complete:
+            parts.append(f"<b>running</b>: t = {view.now:.1f} s, {s['requests']} of "
+                         f"{full.niter} requests done")
+        parts.append(f"OPTIMAL_NUMBER_OF_INFER_REQUESTS {full.optimal_requests}, queue of "
+                     f"{full.queue_size}")
+        if s["requests"]:
+            counts = view.frame["cat_code"].value_counts()
+            devices = {full.categories[i].label: n for i, n in counts.items()}
+            parts.append(f"latency median {s['median']:.1f} ms, p99 {s['p99']:.1f} ms, max "
+                         f"{s['max']:.1f} ms")
+            parts.append(f"{s['throughput']:.1f} inferences/s")
+            parts.append("ran as " + ", ".join(f"{html.escape(d)}: {n}"
+                                               for d, n in devices.items()))
+        if view.switch is not None:
+            parts.append(f"switch at {view.switch[0]:.2f} s")
+        lines = [" &middot; ".join(parts)]
+        if self.analytic is not None:
+            versus = self.analytic.versus(view)
+            if versus:
+                lines.append("simulated vs analytic: " + html.escape("; ".join(versus)))
+        elif view.complete:
+            lines.append("analytic model: drawn for one device (and AUTO's helper); this run "
+                         "used several at once")
+        if self.pinned is not None and self.knobs.compare.value != "off" and s["requests"]:
+            lines.append(f"A = {html.escape(self.pinned.label)}, B = this run: "
+                         + html.escape(compare_text(self.pinned, view)))
+        return "<div class='ovlab-summary'>" + "<br>".join(lines) + "</div>"
 
-    def _ipython_display_(self) -> None:
-        from IPython.display import display
+    def _replay_failed(self, exc: BaseException) -> None:
+        self.summary.value = (f"<span class='ovlab-error' style='color:#b00'>the live replay "
+                              f"stopped: {html.escape(type(exc).__name__)}: "
+                              f"{html.escape(str(exc))}</span>")
 
-        display(self.widget)
+    def _new_figure(self, spec: dict[str, Any]) -> None:
+        """Put a new FigureWidget showing ``spec`` in place of the current one."""
+        old = self.figure
+        self.figure = new_figure(spec)
+        self.widget.children = tuple(self.figure if w is old else w
+                                     for w in self.widget.children)
+        old.close()
 
+    def _show_error(self, text: str) -> None:
+        self.player.cancel()
+        self.summary.value = (f"<span class='ovlab-error' style='color:#b00'>"
+                              f"{html.escape(text).replace(chr(10), '<br>')}</span>")
+        self._new_figure({"data": [], "layout": dict(
+            title=dict(text="no run: the settings raised an error (see above)"),
+            template="plotly_white", height=200)})
 
-def _html(text: str) -> str:
-    import html
+    def describe(self) -> str:
+        """One line for pages without a kernel (the stored notebook's text for the widget)."""
+        cfg = ", ".join(f"{k} {v}" for k, v in self.config().items())
+        return (f"{type(self).__name__}: {self.knobs.device.value}, {cfg}; "
+                f"{self.knobs.niter.value} requests every {self.knobs.interval.value} ms on the "
+                f"{self.platform} platform, seed {self.seed}. The widgets need a running kernel; "
+                f"the static figure above shows these settings.")
 
-    return html.escape(text).replace("\n", "<br>")
-
-
-class LatencyDashboard(_Dashboard):
-    """``auto-test-latency-graph.py`` with its knobs as widgets (lab 4)."""
-
-    kind = "latency"
-    devices = ("AUTO", "AUTO:GPU,CPU", "AUTO:GPU", "GPU", "CPU", "MULTI:GPU,CPU")
-
-    def __init__(self, device: str = "AUTO", hint: str = "THROUGHPUT", niter: int = 2000,
-                 **kw: Any) -> None:
-        super().__init__(device=device, hint=hint, niter=niter, **kw)
-
-    def title(self) -> str:
-        return "AUTO latency graph (seed experiment 2)"
-
-    def _experiment(self, core, progress):
-        return experiments.latency_graph(core, self.model, self.device.value, self.config(),
-                                         niter=self.niter.value, interval=self.interval.value,
-                                         verbose=False, progress=progress)
-
-    def _draw(self, result, fig=None) -> None:
-        fig = self.figure if fig is None else fig
-        traces = vz.latency_traces(result)
-        layout = vz.latency_layout(result, f"Inference Latency: {result.device} "
-                                           f"{self.hint.value}")
-        with fig.batch_update():
-            fig.data = []
-            for t in traces:
-                fig.add_trace(t)
-            fig.layout = layout
-
-
-class TimelineDashboard(_Dashboard):
-    """``auto-test.py`` with its knobs as widgets (lab 5)."""
-
-    kind = "timeline"
-    devices = ("GPU", "AUTO", "AUTO:GPU", "CPU", "BATCH:GPU(8)")
-
-    def __init__(self, device: str = "GPU", hint: str = "THROUGHPUT", niter: int = 40,
-                 num_ireq: int = 16, **kw: Any) -> None:
-        self.num_ireq = num_ireq
-        super().__init__(device=device, hint=hint, niter=niter, **kw)
-
-    def title(self) -> str:
-        return "Submit -> result timeline (seed experiment 1)"
-
-    def _experiment(self, core, progress):
-        cfg = {"CACHE_DIR": "./cache", **self.config()}
-        return experiments.auto_test(core, self.model, self.device.value, cfg,
-                                     niter=self.niter.value, interval=self.interval.value,
-                                     num_ireq=self.num_ireq, verbose=False, progress=progress)
-
-    def _draw(self, result, fig=None) -> None:
-        fig = self.figure if fig is None else fig
-        with fig.batch_update():
-            fig.data = []
-            for t in vz.timeline_traces(result):
-                fig.add_trace(t)
-            fig.layout = vz.timeline_layout(result)
+    def _repr_mimebundle_(self, **kwargs) -> dict[str, Any]:
+        bundle = self.widget._repr_mimebundle_(**kwargs) or {}
+        bundle["text/plain"] = self.describe()
+        return bundle

@@ -14,7 +14,8 @@ temporary directory that lives as long as the Python process.
 
 :class:`ResourceAwareDashboard` puts the load, the thresholds and the power mode on widgets and
 redraws one figure: the devices' utilization over time (lines), each inference as a mark in the
-lane of the device that ran it, the GPU threshold (dashed) and the load window (dotted).
+lane of the device that ran it, the GPU threshold (dashed) and the load window (dotted); the
+previous run's GPU utilization stays behind it as a faint ghost.
 ``static_figure()`` draws the same figure as a plain ``go.Figure`` for pages read without a
 kernel.
 """
@@ -30,7 +31,8 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from ..viz.latency import DEVICE_COLORS
+from ..viz.palette import DEVICE_COLORS
+from .sync import new_figure, update_in_place
 
 PLATFORM = "core-ultra-7-165h"
 DEVICE = "AUTO:GPU,NPU,CPU"
@@ -201,6 +203,7 @@ class ResourceAwareDashboard:
         self.summary = widgets.HTML()
         self.figure = go.FigureWidget()
         self.result: ScenarioResult | None = None
+        self.previous: ScenarioResult | None = None  # drawn as a ghost behind the result
         controls = [self.gpu_load, self.gpu_threshold, self.npu_threshold, self.power_mode,
                     self.low_power_device]
         for w in controls:
@@ -219,17 +222,34 @@ class ResourceAwareDashboard:
                     low_power_device=self.low_power_device.value, seed=self.seed)
 
     def run(self) -> ScenarioResult:
-        self.result = run_scenario(**self.settings())
-        self._draw(self.figure)
+        self.previous, self.result = self.result, run_scenario(**self.settings())
+        self._draw()
         self.summary.value = self.summary_text()
         return self.result
 
-    def _draw(self, fig) -> None:
-        with fig.batch_update() if hasattr(fig, "batch_update") else _nothing():
-            fig.data = []
-            for t in traces(self.result):
-                fig.add_trace(t)
-            fig.layout = layout(self.result)
+    def spec(self) -> dict[str, Any]:
+        """The live figure as plain dicts: the scenario's figure and, faintly behind it, the
+        previous run's GPU utilization (the ghost), with every layout key the figure uses set,
+        so that an update leaves nothing of the previous run on screen (``widgets.sync``)."""
+        data = [t.to_plotly_json() for t in traces(self.result)]
+        ghost = dict(type="scatter", x=[], y=[], mode="lines", name="previous run: GPU",
+                     line=dict(color="#9a9a9a", width=2, dash="dot"), opacity=0.6,
+                     hoverinfo="skip", showlegend=False)
+        if self.previous is not None:
+            util = self.previous.utilization
+            p = self.previous.settings
+            ghost.update(x=util["time"].to_numpy(), y=util["GPU"].to_numpy(), showlegend=True,
+                         name=f"previous run: GPU utilization (load {p['gpu_load']:.0%}, "
+                              f"threshold {p['gpu_threshold']} %, {p['power_mode']})")
+        return {"data": [ghost] + data, "layout": {**layout(self.result), "annotations": []}}
+
+    def _draw(self) -> None:
+        spec = self.spec()
+        if not update_in_place(self.figure, spec):
+            old, self.figure = self.figure, new_figure(spec)
+            self.widget.children = tuple(self.figure if w is old else w
+                                         for w in self.widget.children)
+            old.close()
 
     def summary_text(self) -> str:
         r = self.result
@@ -242,15 +262,9 @@ class ResourceAwareDashboard:
         """A plain ``go.Figure`` of the current result, drawn like the live one."""
         return figure(self.result)
 
-    def _ipython_display_(self) -> None:
-        from IPython.display import display
-
-        display(self.widget)
-
-
-class _nothing:
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc) -> None:
-        return None
+    def _repr_mimebundle_(self, **kwargs) -> dict[str, Any]:
+        """The widget, and for pages without a kernel one line instead of a ``VBox(...)``."""
+        bundle = self.widget._repr_mimebundle_(**kwargs) or {}
+        bundle["text/plain"] = (f"ResourceAwareDashboard: {self.settings()}. The widgets need "
+                                "a running kernel; the static figure above shows these settings.")
+        return bundle

@@ -1,16 +1,29 @@
 """The dashboards in a real browser: JupyterLab + headless Chromium driven by Playwright.
 
 For every lab that builds an ovlab dashboard: open it, Run All, wait for the kernel properly,
-check that the widgets and the plotly figures render and no cell shows an error, then change
-AUTO_BATCH_TIMEOUT, ALLOW_AUTO_BATCHING and PERFORMANCE_HINT and check that the live figure's
-data change in the DOM. The time from each change to the redrawn figure is measured and written
-to ``artifacts/browser/timings.json`` (the README quotes it); screenshots go beside it.
+check that the widgets and the plotly figures render and no cell shows an error; then, in the
+live figure's own data (``gd.data``, ``gd.layout``):
+
+* points carry device and batch-status colours (AUTO's CPU helper, in a batch of 16, alone
+  after the timeout), each colour with points;
+* after a change the previous run is there as a ghost trace;
+* under LATENCY the batching knobs are disabled, with the reason shown;
+* (lab 04) a live x10 replay, started while another live run is under way, never shows the
+  other run's switch line or summary, is never blank while the GPU compiles, and grows its
+  summary with the run.
+
+It measures the time from each widget change to the redrawn figure (12 changes of the timeout to
+values not run before, then the hint and batching) and, for lab 04, the live x10 replay's wall
+time and figure updates per second. Figures go to ``artifacts/browser/timings.json`` (the README
+quotes them) with the machine's load; screenshots beside them, and with
+``UPDATE_DOCS_IMAGES=1`` also to ``docs/images/`` for the README.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import time
 from pathlib import Path
 
@@ -18,11 +31,30 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 NB_DIR = Path(os.environ.get("NB_DIR", ROOT / "labs"))
-LABS = sorted(p.name for p in NB_DIR.glob("*.ipynb")
-              if "Dashboard(" in p.read_text(encoding="utf-8"))
+DOCS_IMAGES = ROOT / "docs" / "images"
+# the screenshots the README shows (UPDATE_DOCS_IMAGES=1 copies them to docs/images)
+README_SHOTS = {"04-latency-graph-dashboard.png", "04-latency-graph-live.png",
+                "05-automatic-batching-dashboard.png"}
+def _labs(*names: str) -> list[str]:
+    return sorted(p.name for p in NB_DIR.glob("*.ipynb")
+                  if any(f"{n}(" in p.read_text(encoding="utf-8") for n in names))
+
+
+LABS = _labs("LatencyDashboard", "TimelineDashboard")  # the seed experiments' dashboards
+OTHER_LABS = _labs("ResourceAwareDashboard")  # lab 09
+HELPER, BATCH, ALONE = "#17becf", "#9467bd", "#ff7f0e"  # ovlab.viz.palette
+
+# the dashboard's figure: found afresh each time, because a run whose traces differ in kind
+# (other categories, compare mode) gets a new FigureWidget in place of the old one
+GD = "root.querySelector('.js-plotly-plot')"
+# the summary and the greyed-out line are HTML widgets whose inner div is replaced on each change
+SUMMARY = "((root.querySelector('.ovlab-summary') || {}).textContent || '')"
+INERT = "((root.querySelector('.ovlab-inert') || {}).textContent || '')"
 
 # a signature of what the live figure shows: trace count, sums of the x and y data, the title
-SIGNATURE = """gd => {
+SIGNATURE = """root => {
+  const gd = """ + GD + """;
+  if (!gd) return '';
   const sum = a => {
     if (!a) return 0;
     let s = 0; for (const v of Array.from(a)) { if (Number.isFinite(v)) s += v; }
@@ -31,6 +63,36 @@ SIGNATURE = """gd => {
   const sums = (gd.data || []).map(t => [sum(t.x), sum(t.y)]);
   const title = (gd.layout && gd.layout.title && (gd.layout.title.text || gd.layout.title)) || '';
   return JSON.stringify([(gd.data || []).length, sums, title]);
+}"""
+
+# name, colour and point count of every trace
+TRACES = """root => (""" + GD + """.data || []).map(t => ({
+  name: t.name || '', color: (t.marker && typeof t.marker.color === 'string') ? t.marker.color : '',
+  n: t.y ? Array.from(t.y).filter(v => v !== null).length : 0, type: t.type}))"""
+
+# sample the live figure and the summary every 100 ms, and count the figure's redraws
+SAMPLER = """root => {
+  window.__ovlab = {samples: [], draws: []};
+  const watched = new WeakSet();
+  const watch = gd => {
+    if (gd && !watched.has(gd)) {
+      watched.add(gd);
+      gd.on('plotly_afterplot', () => window.__ovlab.draws.push(performance.now()));
+    }
+  };
+  watch(""" + GD + """);
+  window.__ovlab.timer = setInterval(() => {
+    const gd = """ + GD + """;
+    watch(gd);
+    if (!gd || !gd.layout) return;
+    const points = (gd.data || []).filter(t => t.legendgroup)
+      .reduce((s, t) => s + (t.y ? Array.from(t.y).length : 0), 0);
+    window.__ovlab.samples.push({
+      t: performance.now(), title: (gd.layout.title && gd.layout.title.text) || '',
+      notes: (gd.layout.annotations || []).map(a => a.text || ''), points,
+      summary: """ + SUMMARY + """});
+  }, 100);
+  return performance.now();
 }"""
 
 
@@ -57,23 +119,66 @@ def wait_all_cells_ran(page, timeout=180_000):
     page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=timeout)
 
 
-def _changed(page, live, before: str, timeout=60_000) -> float:
+def _settle(page) -> None:
+    """Let the kernel finish and the browser draw what it sent before the next change."""
+    page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']")
+    page.wait_for_timeout(300)
+
+
+def _changed(page, root, before: str, timeout=60_000) -> float:
     """Seconds until the live figure's signature differs from ``before``."""
     t0 = time.monotonic()
-    page.wait_for_function(f"([gd, before]) => ({SIGNATURE})(gd) !== before",
-                           arg=[live.element_handle(), before], timeout=timeout)
+    page.wait_for_function(f"([root, before]) => ({SIGNATURE})(root) !== before",
+                           arg=[root, before], timeout=timeout)
     return time.monotonic() - t0
 
 
-@pytest.mark.skipif(not LABS, reason="no lab builds a dashboard yet")
-@pytest.mark.parametrize("notebook", LABS)
-def test_dashboard_reacts_to_widgets(lab, page, shot_dir, notebook):
-    stem = notebook.removesuffix(".ipynb")
+def _text_has(page, root, what: str, text: str, timeout=30_000) -> None:
+    """Wait until the summary (``what=SUMMARY``) or the greyed-out line (``INERT``) has
+    ``text``."""
+    page.wait_for_function(f"([root, text]) => {what}.includes(text)", arg=[root, text],
+                           timeout=timeout)
+
+
+def _title_has(page, root, js_test: str, timeout=60_000) -> None:
+    """Wait until the figure's title passes ``js_test`` (a JS expression of ``title``)."""
+    page.wait_for_function(
+        "root => { const gd = " + GD + "; const title = (gd && gd.layout && gd.layout.title "
+        "&& gd.layout.title.text) || ''; return " + js_test + "; }", arg=root, timeout=timeout)
+
+
+def _p95(values):
+    import numpy as np
+
+    return float(np.percentile(values, 95))
+
+
+def _traces(root):
+    return {t["name"]: t for t in root.evaluate(TRACES)}
+
+
+def _shot(locator_or_page, shot_dir, name):
+    path = shot_dir / name
+    locator_or_page.screenshot(path=str(path))
+    if os.environ.get("UPDATE_DOCS_IMAGES") and name in README_SHOTS:
+        shutil.copy(path, DOCS_IMAGES / name)
+
+
+def _check_colours(root, expected: dict[str, str]) -> None:
+    traces = _traces(root)
+    for label, color in expected.items():
+        hits = [t for name, t in traces.items() if name.startswith(label)]
+        assert hits, (label, list(traces))
+        assert hits[0]["color"] == color and hits[0]["n"] > 0, hits[0]
+
+
+def _open_and_run(lab, page, notebook):
+    """Open the lab, Run All, check that no cell shows an unexpected error, and return the
+    dashboard's locator and root element once its figure has data."""
     page.goto(lab.url(f"labs/{notebook}"))
     wait_kernel_ready(page)
     run_all_cells(page)
     wait_all_cells_ran(page)
-
     # no warnings, and errors only from the cells tagged raises-exception, which show one on
     # purpose (JupyterLab renders both as stderr outputs)
     errors = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
@@ -82,41 +187,171 @@ def test_dashboard_reacts_to_widgets(lab, page, shot_dir, notebook):
     expected = sum("raises-exception" in c.get("metadata", {}).get("tags", [])
                    for c in nb["cells"] if c["cell_type"] == "code")
     assert len(texts) == expected and all("Error" in t for t in texts), texts
-
+    page.set_viewport_size({"width": 1400, "height": 1800})  # the whole dashboard in view
     dash = page.locator(".widget-vbox", has=page.locator(".widget-toggle-buttons")).first
     dash.scroll_into_view_if_needed()
-    live = dash.locator(".js-plotly-plot").first
-    live.wait_for(state="visible", timeout=60_000)
-    page.wait_for_function("gd => (gd.data || []).length > 0", arg=live.element_handle(),
-                           timeout=60_000)
-    # the static figure(s) drawn by jupyterlab-plotly next to the widget
-    assert page.locator(".js-plotly-plot").count() >= 2
-    assert dash.locator(".widget-toggle-buttons").count() >= 2  # hint and batching
-    assert dash.locator(".widget-slider").count() >= 1
-    page.screenshot(path=str(shot_dir / f"{stem}-1-ran.png"), full_page=False)
-    dash.screenshot(path=str(shot_dir / f"{stem}-dashboard.png"))  # widgets and live plot
+    dash.locator(".js-plotly-plot").first.wait_for(state="visible", timeout=60_000)
+    root = dash.element_handle()
+    page.wait_for_function("root => { const gd = " + GD + "; return gd && gd.data && "
+                           "gd.data.length > 0; }", arg=root, timeout=60_000)
+    assert page.locator(".js-plotly-plot").count() >= 2  # the static figures beside it
+    return dash, root
 
-    timings = {}
-    # 1. AUTO_BATCH_TIMEOUT: the first slider; one step right (+50 ms)
-    before = live.evaluate(SIGNATURE)
-    handle = dash.locator(".widget-slider .noUi-handle").first
-    handle.focus()
-    handle.press("ArrowRight")
-    timings["AUTO_BATCH_TIMEOUT"] = _changed(page, live, before)
-    # 2. ALLOW_AUTO_BATCHING -> NO
-    before = live.evaluate(SIGNATURE)
-    dash.get_by_role("button", name="NO", exact=True).click()
-    timings["ALLOW_AUTO_BATCHING"] = _changed(page, live, before)
-    # 3. PERFORMANCE_HINT -> LATENCY
-    before = live.evaluate(SIGNATURE)
-    dash.get_by_role("button", name="LATENCY", exact=True).click()
-    timings["PERFORMANCE_HINT"] = _changed(page, live, before)
 
-    live.scroll_into_view_if_needed()
-    live.screenshot(path=str(shot_dir / f"{stem}-after-changes.png"))
+def _save_timings(stem: str, timings: dict, shot_dir) -> None:
     out = shot_dir / "timings.json"
     data = json.loads(out.read_text()) if out.exists() else {}
-    data[stem] = {k: round(v * 1000) for k, v in timings.items()}
+    data[stem] = {"widget change -> redrawn figure (ms)": timings,
+                  "load average at the end": [round(v, 1) for v in os.getloadavg()],
+                  "cores": os.cpu_count(), "date": time.strftime("%Y-%m-%d")}
     out.write_text(json.dumps(data, indent=2))
-    print(f"\n[timing] {stem}: widget change -> redrawn plot (ms): {data[stem]}")
+    if os.environ.get("UPDATE_DOCS_IMAGES"):
+        shutil.copy(out, DOCS_IMAGES / "browser-timings.json")
+    print(f"\n[timing] {stem}: {json.dumps(data[stem])}")
+
+
+@pytest.mark.skipif(not LABS, reason="no lab builds a dashboard yet")
+@pytest.mark.parametrize("notebook", LABS)
+def test_dashboard(lab, page, shot_dir, notebook):
+    stem = notebook.removesuffix(".ipynb")
+    dash, root = _open_and_run(lab, page, notebook)
+
+    # 1. points carry device and batch-status colours
+    colours = {"GPU.0 · in a batch of 16": BATCH, "GPU.0 · alone after the timeout": ALONE}
+    if stem.startswith("04"):
+        colours["CPU · AUTO's CPU helper"] = HELPER
+    _check_colours(root, colours)
+    _shot(dash, shot_dir, f"{stem}-dashboard.png")
+
+    # 2. widget change -> redrawn figure, at default settings, to timeouts not run before
+    page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']")
+    page.wait_for_timeout(1000)  # nothing left to draw from Run All
+    changes = []
+    handle = dash.locator(".widget-slider .noUi-handle").first
+    for i in range(12):
+        _settle(page)
+        before = root.evaluate(SIGNATURE)
+        handle.focus()
+        handle.press("ArrowRight")
+        changes.append(_changed(page, root, before))
+        if i == 0:  # 3. the previous run stays as a ghost
+            page.wait_for_function(
+                "root => " + GD + ".data.some(t => (t.name || '').startsWith('previous run: ') "
+                "&& (t.name || '').includes('timeout 1000 ms') && t.y && t.y.length > 0)",
+                arg=root, timeout=30_000)
+            _shot(dash, shot_dir, f"{stem}-ghost.png")
+    timings = {"AUTO_BATCH_TIMEOUT (12 new values)": {
+        "median": round(sorted(changes)[len(changes) // 2] * 1000),
+        "p95": round(_p95(changes) * 1000), "max": round(max(changes) * 1000)}}
+
+    # 4. under LATENCY the batching knobs do nothing: disabled, with the reason
+    _settle(page)
+    before = root.evaluate(SIGNATURE)
+    dash.get_by_role("button", name="LATENCY", exact=True).click()
+    timings["PERFORMANCE_HINT -> LATENCY"] = round(_changed(page, root, before) * 1000)
+    _text_has(page, root, INERT, "LATENCY never batches")
+    assert dash.get_by_role("button", name="NO", exact=True).is_disabled()
+    assert dash.get_by_role("button", name="YES", exact=True).is_disabled()
+    assert dash.locator(".widget-slider").first.locator("[disabled]").count() >= 1
+    _shot(dash, shot_dir, f"{stem}-latency-knobs-greyed.png")
+    _settle(page)
+    before = root.evaluate(SIGNATURE)
+    dash.get_by_role("button", name="THROUGHPUT", exact=True).click()
+    timings["PERFORMANCE_HINT -> THROUGHPUT (run before)"] = round(
+        _changed(page, root, before) * 1000)
+    assert not dash.get_by_role("button", name="NO", exact=True).is_disabled()
+    _settle(page)
+    before = root.evaluate(SIGNATURE)
+    dash.get_by_role("button", name="NO", exact=True).click()
+    timings["ALLOW_AUTO_BATCHING -> NO"] = round(_changed(page, root, before) * 1000)
+    _text_has(page, root, INERT, "AUTO_BATCH_TIMEOUT: no effect")
+    dash.get_by_role("button", name="YES", exact=True).click()
+    page.wait_for_function("el => !el.querySelector('[disabled]')",  # the timeout is back
+                           arg=dash.locator(".widget-slider").first.element_handle(),
+                           timeout=30_000)
+    for _ in range(12):  # back to the default timeout
+        handle.focus()
+        handle.press("ArrowLeft")
+    readout = dash.locator(".widget-slider .widget-readout").first
+    page.wait_for_function("el => el.textContent.trim() === '1000'",
+                           arg=readout.element_handle(), timeout=30_000)
+    page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']")
+    page.wait_for_timeout(500)
+
+    if stem.startswith("04"):
+        timings["live x10"] = _live_run(page, dash, root, shot_dir, stem)
+
+    _save_timings(stem, timings, shot_dir)
     assert not page.errors, page.errors
+
+
+@pytest.mark.skipif(not OTHER_LABS, reason="no lab builds the resource-aware dashboard")
+@pytest.mark.parametrize("notebook", OTHER_LABS)
+def test_resource_aware_dashboard(lab, page, shot_dir, notebook):
+    """Lab 09: a change re-runs the scenario and redraws; the previous run stays as a ghost."""
+    stem = notebook.removesuffix(".ipynb")
+    dash, root = _open_and_run(lab, page, notebook)
+    _shot(dash, shot_dir, f"{stem}-dashboard.png")
+    page.wait_for_timeout(1000)
+    changes = []
+    handle = dash.locator(".widget-slider .noUi-handle").first  # the other app's GPU load
+    for i in range(6):
+        _settle(page)
+        before = root.evaluate(SIGNATURE)
+        handle.focus()
+        handle.press("ArrowLeft")
+        changes.append(_changed(page, root, before))
+        if i == 0:
+            page.wait_for_function(
+                "root => " + GD + ".data.some(t => (t.name || '').startsWith('previous run: ') "
+                "&& t.y && t.y.length > 0)", arg=root, timeout=30_000)
+    _shot(dash, shot_dir, f"{stem}-ghost.png")
+    _save_timings(stem, {"other app's GPU load (6 changes)": {
+        "median": round(sorted(changes)[len(changes) // 2] * 1000),
+        "max": round(max(changes) * 1000)}}, shot_dir)
+    assert not page.errors, page.errors
+
+
+def _live_run(page, dash, root, shot_dir, stem) -> dict:
+    """Start a live LATENCY replay, then switch to THROUGHPUT while it runs: sample every
+    100 ms what the figure and the summary show until the THROUGHPUT replay ends."""
+    dash.get_by_role("button", name="LATENCY", exact=True).click()
+    _text_has(page, root, SUMMARY, "switch at 7.15 s")
+    dash.locator("label:has-text('live: replay') input").check()
+    _title_has(page, root, "title.includes('LATENCY · running')", 10_000)
+    page.wait_for_timeout(1500)  # the LATENCY replay is under way (~t = 15 s)
+    t_click = page.evaluate(SAMPLER, root)
+    dash.get_by_role("button", name="THROUGHPUT", exact=True).click()
+    _title_has(page, root, "title.includes('AUTO THROUGHPUT · running: t = ') && "
+               "parseFloat(title.split('running: t = ')[1]) < 14", 30_000)  # still compiling
+    _shot(dash, shot_dir, f"{stem}-live.png")
+    _title_has(page, root, "title.includes('THROUGHPUT') && !title.includes('running')")
+    page.wait_for_timeout(300)
+    rec = page.evaluate("() => { clearInterval(window.__ovlab.timer); return window.__ovlab; }")
+    samples = rec["samples"]
+    tput = [i for i, s in enumerate(samples) if "AUTO THROUGHPUT" in s["title"]]
+    assert tput, "the THROUGHPUT replay never showed"
+    first = tput[0]
+    assert all("AUTO THROUGHPUT" in s["title"] for s in samples[first:]), \
+        "the cancelled LATENCY replay drew after the THROUGHPUT one began"
+    done_counts = []
+    for s in samples[first:]:
+        switch = [n for n in s["notes"] if n.startswith("switch")]
+        assert "7.15" not in " ".join(switch), s  # never the other run's switch line
+        if "running: t = " in s["title"]:
+            t = float(s["title"].split("running: t = ")[1].split(" s")[0])
+            assert (switch == []) == (t < 14.5), s  # the switch only once it happened
+            assert s["points"] > 0 or any("compiles" in n for n in s["notes"]), \
+                "a blank plot while the GPU compiles"
+            if "requests done" in s["summary"]:
+                done_counts.append(int(s["summary"].split("s, ")[1].split(" of")[0]))
+    for s in samples[first + 1:]:  # the summary follows the figure within one frame
+        assert "OPTIMAL_NUMBER_OF_INFER_REQUESTS 1," not in s["summary"], s
+        assert "switch at 7.15" not in s["summary"], s
+    assert done_counts and done_counts == sorted(done_counts) and done_counts[-1] > 1000
+    assert "switch to GPU.0 (t = 14.51 s)" in samples[-1]["notes"]
+    draws = [d for d in rec["draws"] if d >= t_click]
+    wall = (draws[-1] - t_click) / 1000.0
+    per_second = max(sum(1 for d in draws if t <= d < t + 1000) for t in draws)
+    return {"wall s (click -> last frame)": round(wall, 2), "figure redraws": len(draws),
+            "redraws per s": round(len(draws) / wall, 1), "most redraws in 1 s": per_second}

@@ -1,0 +1,39 @@
+"""Small helpers the labs share: exercise checks, error messages, and the lab-sized pieces of
+code (tables, runs, figures) that would otherwise fill a lab's cells with plumbing.
+
+- :func:`check` compares an answer with what the simulation does, within a stated tolerance
+  (``checks``); the labs' own exercises live in :mod:`ovlab.exercises` and record their
+  outcomes for the instructor (``results``).
+- :func:`error_message` and :func:`ms` keep printed output short and stable.
+- ``batching`` and ``hetero`` hold the helpers of labs 05 and 07 (imported on first use).
+"""
+
+from __future__ import annotations
+
+from .checks import check, judge
+
+__all__ = ["check", "judge", "error_message", "ms"]
+
+
+def error_message(fn) -> str:
+    """The message of the RuntimeError that ``fn()`` raises, without OpenVINO's chain of
+    ``Exception from src/...`` lines (so a lab prints what matters); ``"no error"`` if none."""
+    try:
+        fn()
+    except RuntimeError as err:
+        lines = str(err).strip().splitlines()
+        return " ".join(x for x in lines if not x.startswith(("Exception from ", "Check '")))
+    return "no error"
+
+
+def ms(seconds: float) -> str:
+    """Seconds as a short millisecond string (for prints that must not depend on float noise)."""
+    return f"{seconds * 1000:.1f} ms"
+
+
+def __getattr__(name: str):
+    if name in ("batching", "hetero", "results", "checks"):
+        import importlib
+
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module 'ovlab.labtools' has no attribute {name!r}")

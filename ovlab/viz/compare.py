@@ -1,0 +1,114 @@
+"""Compare mode: two configurations side by side or overlaid, with the differences stated.
+
+"The timeout went from 1000 to 100 ms" is only a lesson with its consequences beside it: what
+happened to the median, to the tail (p99) and to the throughput. :func:`compare_text` states
+them; :func:`compare_figure` draws run A and run B either side by side on one latency axis
+(``mode="side"``) or B over a faint A (``mode="overlay"``, as the dashboards' compare mode).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import plotly.graph_objects as go
+
+from .dashboard_figures import LEGEND, latency_dashboard_spec
+from .marks import XAxis, compile_marks, switch_marks
+from .panels import add_histograms, latency_panel
+from .runview import RunView
+
+
+def _view(run) -> RunView:
+    return run if isinstance(run, RunView) else RunView.from_result(run)
+
+
+def compare_stats(a, b) -> dict[str, dict[str, float]]:
+    """Median, p99 (ms) and throughput (inferences/s) of A and B, and B's change from A."""
+    sa, sb = _view(a).stats(), _view(b).stats()
+    out: dict[str, dict[str, float]] = {}
+    for key in ("median", "p99", "throughput"):
+        va, vb = sa[key], sb[key]
+        change = (vb - va) / va * 100.0 if va and math.isfinite(va) else math.nan
+        out[key] = {"A": va, "B": vb, "change_pct": change}
+    return out
+
+
+def _pct(value: float) -> str:
+    return "n/a" if not math.isfinite(value) else f"{value:+.0f} %"
+
+
+def compare_text(a, b) -> str:
+    """One line: "B vs A: median 202 -> 72 ms (-65 %), p99 ..., throughput ..."."""
+    s = compare_stats(a, b)
+    m, p, t = s["median"], s["p99"], s["throughput"]
+    return (f"B vs A: median {m['A']:.1f} -> {m['B']:.1f} ms ({_pct(m['change_pct'])}), "
+            f"p99 {p['A']:.1f} -> {p['B']:.1f} ms ({_pct(p['change_pct'])}), "
+            f"throughput {t['A']:.1f} -> {t['B']:.1f} inferences/s ({_pct(t['change_pct'])})")
+
+
+def compare_spec(a, b, *, mode: str = "side", x: str = "iteration", analytic_a=None,
+                 analytic_b=None, b_full=None, y_range=None,
+                 max_points: int = 1000) -> dict[str, Any]:
+    """The compare figure as plain dicts. ``b`` may be a live cut of ``b_full``."""
+    va, vb = _view(a), _view(b)
+    fb = b_full or vb
+    if mode == "overlay":
+        spec = latency_dashboard_spec(vb, fb, x=x, pinned=va, analytic=analytic_b,
+                                      y_range=y_range, max_points=max_points)
+        spec["layout"]["title"]["text"] += f"<br><sup>{compare_text(va, vb)}</sup>"
+        return spec
+    if mode != "side":
+        raise ValueError(f"compare mode is 'side' or 'overlay', not {mode!r}")
+    xaxis = XAxis(x)
+    sides = ((va, va, analytic_a, ("x", "y"), ("x2", "y2")),
+             (vb, fb, analytic_b, ("x3", "y3"), ("x4", "y4")))
+    panels = [latency_panel(view, full, x=xaxis, axes=axes, analytic=analytic,
+                            max_points=max_points)
+              for view, full, analytic, axes, _hist in sides]
+    top = float(y_range[1]) if y_range is not None else \
+        (max(p.y_max for p in panels) * 1.08 or 1.0)
+    for p, (view, full, _analytic, _axes, hist) in zip(panels, sides, strict=True):
+        add_histograms(p, view, full, top=top, hist_axes=hist)
+    shown = {t["legendgroup"] for t in panels[1].traces if t.get("legendgroup")}
+    for t in panels[0].traces:  # one legend entry per category: B's, and A's that B lacks
+        if t.get("legendgroup") in shown or str(t.get("name", "")).startswith("analytic"):
+            t["showlegend"] = False
+    count = max(max(p.count_max for p in panels), 1) * 1.1
+    shapes, notes = [], []
+    for view, xref, yref in ((va, "x", "y domain"), (vb, "x3", "y3 domain")):
+        for marks in (switch_marks(view, xaxis, xref, yref), compile_marks(view, xaxis, xref, yref)):
+            shapes += marks[0]
+            notes += marks[1]
+    for label, xref in ((f"A: {va.label}", "x"), (f"B: {vb.label}", "x3")):
+        notes.append(dict(xref=f"{xref} domain", yref="paper", x=0.5, y=1.08, showarrow=False,
+                          text=f"<b>{label}</b>", font=dict(size=12)))
+    for p in panels:
+        notes += p.annotations
+    y = [0.0, top]
+    layout = dict(
+        title=dict(text=compare_text(va, vb), font=dict(size=13)),
+        xaxis=dict(domain=[0.0, 0.38], range=list(xaxis.span(va, va)),
+                   title=dict(text=xaxis.title(va)), showgrid=True, zeroline=False),
+        yaxis=dict(range=y, title=dict(text="Latency (sec)"), showgrid=True, zeroline=False),
+        xaxis2=dict(domain=[0.39, 0.48], range=[0, count], showgrid=True, zeroline=False,
+                    title=dict(text="requests")),
+        yaxis2=dict(anchor="x2", range=y, matches="y", showticklabels=False, showgrid=True),
+        xaxis3=dict(domain=[0.52, 0.90], range=list(xaxis.span(vb, fb)),
+                    title=dict(text=xaxis.title(fb)), showgrid=True, zeroline=False),
+        yaxis3=dict(anchor="x3", range=y, matches="y", showgrid=True, zeroline=False),
+        xaxis4=dict(domain=[0.91, 1.0], range=[0, count], showgrid=True, zeroline=False,
+                    title=dict(text="requests")),
+        yaxis4=dict(anchor="x4", range=y, matches="y", showticklabels=False, showgrid=True),
+        shapes=shapes, annotations=notes, barmode="overlay", showlegend=True, legend=LEGEND,
+        margin=dict(l=60, r=20, t=90, b=40), height=520, width=960, template="plotly_white",
+        uirevision="keep")
+    return {"data": panels[0].traces + panels[1].traces, "layout": layout}
+
+
+def compare_figure(a, b, *, mode: str = "side", x: str = "iteration", analytic_a=None,
+                   analytic_b=None) -> go.Figure:
+    """Runs A and B (``ExperimentResult`` s or ``RunView`` s) side by side on one latency axis,
+    or B over a faint A, titled with the differences in median, p99 and throughput."""
+    return go.Figure(compare_spec(a, b, mode=mode, x=x, analytic_a=analytic_a,
+                                  analytic_b=analytic_b))

@@ -1,0 +1,43 @@
+"""Lab 04's dashboard: ``auto-test-latency-graph.py`` with its knobs as widgets."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import experiments
+from ..viz.dashboard_figures import latency_dashboard_spec
+from ..viz.runview import RunView
+from .dashboard import Dashboard
+
+
+class LatencyDashboard(Dashboard):
+    """The seed's latency graph (2,000 requests every 30 ms on AUTO) with its knobs as widgets:
+    points coloured by device and batch status, the rolling p5-p50-p95 band, a histogram per
+    category, the analytic model, the switch, compiles and batch timer ticks, a ghost of the
+    previous run, compare mode, and live replays."""
+
+    devices = ("AUTO", "AUTO:GPU,CPU", "AUTO:GPU", "GPU", "CPU", "MULTI:GPU,CPU")
+    x_axis_choice = True
+
+    def __init__(self, device: str = "AUTO", hint: str = "THROUGHPUT", niter: int = 2000,
+                 **kw: Any) -> None:
+        super().__init__(device=device, hint=hint, niter=niter, **kw)
+
+    def title(self) -> str:
+        return "The yas-sim latency graph on AUTO"
+
+    def _x(self) -> str:
+        return self.knobs.x_axis.value
+
+    def _experiment(self, core):
+        k = self.knobs
+        return experiments.latency_graph(core, self.model, k.device.value, self.config(),
+                                         niter=k.niter.value, interval=k.interval.value,
+                                         verbose=False)
+
+    def _spec(self, view: RunView) -> dict[str, Any]:
+        overlay = self.knobs.compare.value == "overlay" and self.pinned is not None
+        return latency_dashboard_spec(view, self.full, x=self._x(),
+                                      ghost=None if overlay else self.ghost,
+                                      pinned=self.pinned if overlay else None,
+                                      analytic=self.analytic, y_range=self.locked_range("s"))

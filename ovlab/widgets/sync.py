@@ -1,0 +1,53 @@
+"""Bring a FigureWidget in line with a figure spec in one message, sending only what changed.
+
+A FigureWidget sends the browser the properties a Python-side change touches. Assigning a new
+layout sends only the keys the new layout has, so a key the new run leaves out (a switch line,
+an annotation) would stay on screen: the stale "switch at 7.15 s" of issue 15. The dashboards'
+specs therefore set every layout key they use on every frame, and :func:`update_in_place`
+applies them in one ``batch_update`` (one ``Plotly.update`` in the browser) while the traces keep
+their structure; a live run keeps it from its first frame to its last.
+
+When the structure changes (a run with other categories, compare mode on or off) the dashboard
+puts a new FigureWidget in place of the old one instead of deleting and adding traces: in the
+browser a delete + add + update sequence on one plot could leave the new traces drawn with the
+old ones' data (seen in the browser test), while a new widget view draws the figure from scratch.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def schema(spec: dict[str, Any]) -> list[tuple]:
+    """The structure of a figure spec: each trace's type, axes, fill and orientation."""
+    return [(t.get("type", "scatter"), t.get("xaxis") or "x", t.get("yaxis") or "y",
+             t.get("fill"), t.get("orientation")) for t in spec["data"]]
+
+
+def new_figure(spec: dict[str, Any]):
+    """A FigureWidget showing ``spec``, remembering its structure for :func:`update_in_place`."""
+    import plotly.graph_objects as go
+
+    widget = go.FigureWidget(spec)
+    widget._ovlab_schema = schema(spec)
+    return widget
+
+
+def update_in_place(widget, spec: dict[str, Any]) -> bool:
+    """Make ``widget`` show ``spec`` with one update message; False, leaving the widget
+    untouched, if the traces' structure differs from the spec it was made or last updated with
+    (make a new widget then: :func:`new_figure`).
+
+    The structure is compared with the spec's, never read back from the widget: once a browser
+    has drawn it, a FigureWidget reports plotly.js defaults (``fill: "none"``...) for what the
+    spec left unset. The layout's ``template`` is not resent: it is large and never changes
+    within a dashboard.
+    """
+    if getattr(widget, "_ovlab_schema", None) != schema(spec):
+        return False
+    layout = {k: v for k, v in spec["layout"].items() if k != "template"}
+    with widget.batch_update():
+        for old, new in zip(widget.data, spec["data"], strict=True):
+            old.update({k: v for k, v in new.items() if k != "type"}, overwrite=True)
+        widget.layout.update(layout, overwrite=True)
+    return True

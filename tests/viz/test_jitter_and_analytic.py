@@ -1,0 +1,124 @@
+"""Jitter as a shape (rolling band, histograms) and the analytic model on the same axes."""
+
+import math
+
+import numpy as np
+import pytest
+
+from ovlab.viz import jitter
+from ovlab.viz.analytic import batching
+from ovlab.viz.dashboard_figures import latency_dashboard_spec
+
+
+def test_rolling_band_follows_a_step_and_brackets_the_median():
+    rng = np.random.default_rng(1)
+    y = np.concatenate([rng.normal(0.025, 0.004, 500), rng.normal(0.007, 0.001, 1500)])
+    lo, mid, hi = jitter.rolling_band(y, 50)
+    assert np.all(lo[50:] <= mid[50:]) and np.all(mid[50:] <= hi[50:])
+    assert abs(mid[400] - 0.025) < 0.003 and abs(mid[1900] - 0.007) < 0.001
+    assert (hi - lo)[400] > 2 * (hi - lo)[1900]  # the spread narrows after the step
+
+
+def test_histograms_share_bins_and_count_every_request(tput):
+    _core, _result, view, _a = tput
+    spec = latency_dashboard_spec(view)
+    bars = [t for t in spec["data"] if t["type"] == "bar"]
+    assert {b["name"] for b in bars} == {c.label for c in view.categories}
+    assert sum(int(np.sum(b["x"])) for b in bars) == len(view.frame)
+    centres = [tuple(np.round(b["y"], 9)) for b in bars]
+    assert len(set(centres)) == 1  # the same bins for every category
+    top = spec["layout"]["yaxis"]["range"][1]
+    assert centres[0][-1] < top <= centres[0][-1] + 2 * (centres[0][1] - centres[0][0])
+    # the batched and the lone requests are two humps: the lone ones sit higher
+    by = {b["name"]: b for b in bars}
+    def mean(b):
+        return float(np.average(b["y"], weights=b["x"]))
+    assert mean(by["GPU.0 · alone after the timeout"]) > mean(by["GPU.0 · in a batch of 16"])
+
+
+def test_analytic_switch_and_levels_match_the_simulation(tput, latency):
+    for run, compiles in ((tput, 2), (latency, 1)):
+        _core, _result, view, a = run
+        assert a.n_compiles == compiles and a.helper
+        assert a.switch == pytest.approx(view.switch[0], abs=1e-6)  # compiles are not jittered
+        helper = view.frame[[c.status == "helper" for c in view.frame["category"]]]["latency"]
+        assert helper.median() == pytest.approx(a.t_helper, rel=0.15)
+    _core, _result, view, a = latency
+    gpu = view.frame[[c.status == "plain" for c in view.frame["category"]]]["latency"]
+    assert gpu.median() == pytest.approx(a.t_one, rel=0.15)
+
+
+def test_analytic_batch_and_timeout_bounds(tput, timeout100):
+    _core, _result, view, a = tput
+    assert a.batch.size == 16 and a.fills
+    lo, hi = a.batch_range
+    assert hi == pytest.approx(15 * 0.030 + a.t_batch)
+    f = view.frame
+    alone = f[[c.status == "alone" for c in f["category"]]]["latency"]
+    # a lone request waits at most one period, then runs (plus the runs queued ahead of it)
+    assert alone.max() <= a.alone_range[1] * 1.05
+    _core, _result, view, a = timeout100
+    assert a.batch.on and not a.fills  # 15 x 30 ms > 100 ms: no batch ever fills
+    assert {c.status for c in view.categories} == {"helper", "alone"}
+    assert a.steady_latency == pytest.approx(0.05 + a.t_one)
+
+
+def test_littles_law_throughput(tput, latency):
+    for run in (tput, latency):
+        _core, _result, view, a = run
+        assert a.throughput == pytest.approx(min(1 / 0.030, a.queue / a.steady_latency))
+        assert view.stats()["throughput"] == pytest.approx(a.throughput, rel=0.02)
+
+
+def test_analytic_lines_are_drawn_on_the_latency_axes(tput):
+    _core, _result, view, a = tput
+    spec = latency_dashboard_spec(view, analytic=a)
+    slots = [t for t in spec["data"] if t["name"].startswith("analytic")]
+    assert len(slots) == 4  # always four traces: the same structure for every run
+    lines = {t["name"]: t for t in slots if len(t["x"])}
+    assert len(lines) == 3  # the helper, the batch envelope, the lone ceiling
+    batch = next(t for n, t in lines.items() if "batch of 16" in n)
+    ys = [v for v in batch["y"] if v is not None]
+    assert sorted(set(np.round(ys, 9))) == pytest.approx(sorted(a.batch_range))
+    ceiling = next(t for n, t in lines.items() if "T + t(1)" in n)
+    assert ceiling["y"][0] == pytest.approx(1.0 + a.t_one)
+    assert all(t["xaxis"] == "x" and t["yaxis"] == "y" for t in lines.values())
+
+
+def test_the_summary_states_simulated_next_to_analytic(tput):
+    _core, _result, view, a = tput
+    text = "; ".join(a.versus(view))
+    assert "switch 14.51 s vs 14.51 s" in text
+    assert "batch of 16" in text and "alone max" in text and "Little" in text
+
+
+@pytest.mark.parametrize("device, config, size", [
+    ("GPU", {"PERFORMANCE_HINT": "THROUGHPUT"}, 16),
+    ("GPU", {"PERFORMANCE_HINT": "LATENCY"}, 1),
+    ("GPU", {"PERFORMANCE_HINT": "THROUGHPUT", "ALLOW_AUTO_BATCHING": "NO"}, 1),
+    ("GPU", {"PERFORMANCE_HINT": "THROUGHPUT", "PERFORMANCE_HINT_NUM_REQUESTS": "4"}, 4),
+    ("GPU", {"PERFORMANCE_HINT": "THROUGHPUT", "PERFORMANCE_HINT_NUM_REQUESTS": "2"}, 1),
+    ("GPU", {"PERFORMANCE_HINT": "CUMULATIVE_THROUGHPUT"}, 1),
+    ("CPU", {"PERFORMANCE_HINT": "THROUGHPUT"}, 1),
+    ("BATCH:GPU(8)", {}, 8),
+])
+def test_batching_rules_agree_with_the_runtime_model(core, googlenet16, device, config, size):
+    assert batching(core, googlenet16, device, config).size == size
+    compiled = core.compile_model(googlenet16, device, config)
+    assert compiled.get_runtime_model().inputs[0].get_shape()[0] == size
+
+
+def test_no_analytic_model_for_several_devices_at_once(googlenet16):
+    import ovlab
+    from ovlab import experiments
+    from ovlab.viz.analytic import Analytic
+    from ovlab.viz.runview import RunView
+
+    c = ovlab.Core("laptop", seed=0)
+    r = experiments.latency_graph(c, googlenet16, "MULTI:GPU,CPU",
+                                  {"PERFORMANCE_HINT": "THROUGHPUT", "ALLOW_AUTO_BATCHING": "NO"},
+                                  niter=400, interval=3, verbose=False)
+    view = RunView.from_result(r)
+    assert len({cat.device for cat in view.categories}) == 2
+    assert Analytic.for_run(c, googlenet16, view) is None
+    assert not math.isnan(view.stats()["median"])
