@@ -479,10 +479,10 @@ answer = None  # seconds, e.g. 1.5
 exercises.check(3, answer)
 
 # %% [markdown]
-# ## Appendix · The seed's laptop beside Intel's benchmark laptop
+# ## Appendix · The yas-sim laptop beside Intel's benchmark laptop
 #
-# The `laptop` preset reproduces the seed documents: a Core i7-1165G7 with its Iris Xe, where
-# GoogLeNet-v1 takes about 14 ms on the CPU and about 7 ms on the iGPU. Intel's own *OpenVINO
+# The `laptop` preset reproduces the yas-sim article and scripts: a Core i7-1165G7 with its Iris
+# Xe, where GoogLeNet-v1 takes about 14 ms on the CPU and about 7 ms on the iGPU. Intel's own *OpenVINO
 # 2024.3 performance data* measured the sibling Core i7-1185G7 (the same Tiger Lake design: 4
 # cores, a 96-EU Iris Xe, slightly higher clocks). The `i7-1185g7` preset is fitted on those
 # published tables (lab 12 shows how closely). Run both with benchmark_app's method:
@@ -508,20 +508,20 @@ pd.DataFrame(rows).set_index(["device", "hint"])
 
 # %% [markdown]
 # The same kind of laptop, yet one inference is 1.7-1.8x faster on Intel's (the "about 2x" of
-# the seed's 14 ms and 7 ms against Intel's figures). Throughput differs less: with streams on
+# the yas-sim 14 ms and 7 ms against Intel's figures). Throughput differs less: with streams on
 # the CPU and automatic batching on the GPU, both keep their devices busy, and the per-op costs
-# that slow a lone inference on the seed's laptop are paid once per batch. Nothing here is a
+# that slow a lone inference on the yas-sim laptop are paid once per batch. Nothing here is a
 # bug; the two sources measured different things:
-# - **OpenVINO version.** The seed ran OpenVINO 2022.x; by 2024.3 the CPU plugin runs oneDNN's
+# - **OpenVINO version.** The yas-sim article ran OpenVINO 2022.x; by 2024.3 the CPU plugin runs oneDNN's
 #   brgemm convolution kernels and fuses bias, activations and residual sums into them, and the
 #   GPU plugin gained fused and oneDNN kernels too. Same chip, fewer and faster kernels.
 # - **Power limits.** A Core i7-11x5G7 may run at 12 to 28 W and turbo from 3.0 up to 4.8 GHz.
 #   Benchmark systems run flat out (the fitted `i7-1185g7` CPU sits at its 4.3 GHz all-core turbo:
 #   at the 3.0 GHz base, Intel's ResNet-50 INT8 latency would need 100 % of the peak); a laptop
 #   on a balanced power plan, sharing its 28 W between CPU and iGPU, does not.
-# - **The measurement.** The seed timed its own loop (a request every 30 ms through AUTO, with a
+# - **The measurement.** The yas-sim scripts timed their own loop (a request every 30 ms through AUTO, with a
 #   GPU compiling in the background); the tables use benchmark_app with one model alone.
 #
-# Use `laptop` to reproduce the seed's experiments (labs 02 to 08 do), and the fitted presets
+# Use `laptop` to reproduce the yas-sim experiments (labs 02 to 08 do), and the fitted presets
 # (`i7-1185g7`, `core-ultra-7-165h`, `arc-a770m`, `flex-170`, `i9-13900k`) to compare with
 # Intel's published figures. Lab 12 shows how far either can be trusted.
