@@ -4,9 +4,9 @@ The "cpu" platform copies the measured 2-vCPU machine, but this test may run els
 hardware values (FULL_DEVICE_NAME, OPTIMIZATION_CAPABILITIES, RANGE_FOR_STREAMS...) are compared
 by type; values that do not depend on the hardware are compared too.
 
-Deliberate difference: the real CPU's default INFERENCE_PRECISION_HINT is bf16 on an
-AVX512_BF16 machine, ovlab's virtual CPU answers f32 (its NumPy kernels compute in f32); both
-are element ``Type`` objects, so only the type is compared.
+The real CPU's default INFERENCE_PRECISION_HINT is bf16 on an AVX512_BF16 machine, and so is the
+"cpu" preset's (timed in bf16; its NumPy kernels still compute in f32); the value depends on the
+machine, so only the type is compared.
 """
 
 from __future__ import annotations
