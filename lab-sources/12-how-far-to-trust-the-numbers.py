@@ -181,10 +181,11 @@ print(f"power budget {budget.watts:.1f} W for draws {budget.draws}: both busy ru
 # - The cache hierarchy beyond one rule (fits in the last-level cache or not): a layer that fits
 #   in L2 runs closer to the peak than one that does not.
 # - Threads per op: the real plugin runs a tiny op on one thread and splits a big one; the model
-#   charges every op the same dispatch cost, so models made of many tiny ops (`bert-tiny`, the
-#   INT8 `mlp`) come out too slow.
+#   charges every op one dispatch cost (which streams do not stretch), fitted to models of
+#   hundreds of ops: the 8 us `mlp` comes out 1.3x too slow, and BERT-tiny's throughput, whose
+#   tiny ops overlap across streams, too low.
 # - Idle cores: on a quiet machine the second core sleeps, and a tiny model that splits its layers
-#   waits for it to wake at each one (`small-cnn` measured 0.045 ms quiet, 0.03 ms under load).
+#   may wait for it to wake at each one (`small-cnn` INT8 measured 0.027 or 0.048 ms by window).
 # - Kernel choice per layer shape (Winograd, 1x1 fast paths, tile sizes), memory layout
 #   conversions (the real plugin's `Reorder` nodes).
 # - Frequency changes other than the shared power budget (turbo on one core, thermal limits),

@@ -95,6 +95,11 @@ def _work(name: str, precision: str) -> _Work:
 def latency_s(spec: DeviceSpec, name: str, precision: str) -> float:
     """One inference of zoo model ``name`` on one whole stream of a ``fuse_ops`` device, as
     ``cost.inference_time`` computes it (without jitter)."""
+    return sum(latency_parts(spec, name, precision))
+
+
+def latency_parts(spec: DeviceSpec, name: str, precision: str) -> tuple[float, float]:
+    """``latency_s`` as ``cost.inference_parts`` splits it: (dispatch overhead, work)."""
     w = _work(name, precision)
     prec = cost.compute_precision(spec, w.model_precision, spec.inference_precision)
     floating = cost.float_precision(spec, prec)
@@ -106,8 +111,8 @@ def latency_s(spec: DeviceSpec, name: str, precision: str) -> float:
     t_memory = w.nbytes * scale / (spec.mem_bw_gbs * 1e9 * spec.mem_efficiency)
     if spec.cache_mb > 0:
         t_memory = np.where(w.nbytes * scale <= spec.cache_mb * 1e6, 0.0, t_memory)
-    return spec.per_infer_s + float(np.maximum(t_compute, t_memory).sum()) \
-        + spec.per_op_s * len(w.kinds)
+    return (spec.per_infer_s + spec.per_op_s * len(w.kinds),
+            float(np.maximum(t_compute, t_memory).sum()))
 
 
 def throughput_streams(spec: DeviceSpec) -> int:
@@ -117,11 +122,12 @@ def throughput_streams(spec: DeviceSpec) -> int:
 def predict(spec: DeviceSpec, name: str, precision: str, mode: str) -> float:
     """benchmark_app's figure on a device without automatic batching: latency in ms (LATENCY,
     one sync request) or FPS (THROUGHPUT: S streams, S x requests_per_stream requests)."""
-    t = latency_s(spec, name, precision)
+    overhead, work = latency_parts(spec, name, precision)
     if mode == "latency":
-        return t * 1e3
+        return (overhead + work) * 1e3
     s = throughput_streams(spec)
-    per_stream = t * cost.stream_factor(spec, s) + spec.async_overhead_s
+    # as the simulator's service time: streams stretch the work, not the dispatch overhead
+    per_stream = overhead + work * cost.stream_factor(spec, s) + spec.async_overhead_s
     return s / per_stream
 
 

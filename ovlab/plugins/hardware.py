@@ -497,8 +497,11 @@ class HardwareBackend(Backend):
         self.perf_count = bool(config.get("PERF_COUNT", False))
         self.threads, core_speed = cpu_cores(spec, config, self.mode)
         self._op_costs = self.run_model._cost(self.run_model._batch_size())
-        self._base = cost.inference_time(spec, self._op_costs, self.compute_precision,
-                                         self.run_model) / core_speed
+        overhead, work = cost.inference_parts(spec, self._op_costs, self.compute_precision,
+                                              self.run_model)
+        self._base = (overhead + work) / core_speed
+        # a fitted CPU's streams split its cores: only the work is stretched (see inference_parts)
+        self._overhead = overhead / core_speed if spec.fuse_ops else 0.0
         if spec.stream_share == "dynamic":
             # whole-device speed alone; S busy streams together demand S**scaling of the device,
             # so processor sharing stretches each to S**scaling x, as a fixed share would
@@ -523,7 +526,7 @@ class HardwareBackend(Backend):
     def service_time(self) -> float:
         """Seconds for the next inference on one stream (contention, jitter, warm-up)."""
         core = self.core
-        t = self._base * self._stream_factor
+        t = self._overhead + (self._base - self._overhead) * self._stream_factor
         sigma = self.spec.jitter
         if self.spec.plugin == "CPU" and core._host_load > 0:
             t *= 1.0 + core._host_load
