@@ -41,7 +41,8 @@ from ovlab.hardware.validation import RESULTS_DIR, simulate_benchmark, summary
 PRECISIONS = ("FP32", "INT8")
 LOW, HIGH = 0.8, 1.25
 CPU_FIT_PARAMS = ("per_infer_s", "per_op_s", "eff.bf16", "eff.i8", "kind.depthwise", "kind.matmul",
-                  "kind.other", "mem_efficiency", "stream_scaling", "async_overhead_s")
+                  "kind.other", "mem_efficiency", "stream_scaling", "async_overhead_s",
+                  "per_op.matmul", "per_op_i8_s", "stream_dispatch")
 HOLDOUT_PARAMS = ("eff.bf16", "eff.i8", "stream_scaling")
 
 
@@ -114,6 +115,10 @@ def fit_cpu(measurements: list[measure.Measurement], params=CPU_FIT_PARAMS,
     from ovlab.hardware import platforms
 
     base = platforms.preset("cpu").devices["CPU"]
+    if "per_op_i8_s" in params:  # a log-space fit cannot leave 0: start from a small cost
+        base = fit.set_param(base, "per_op_i8_s", max(base.per_op_i8_s, 1e-6))
+    if "stream_dispatch" in params and base.stream_dispatch >= 1.0:  # off the bound to move
+        base = fit.set_param(base, "stream_dispatch", 0.7)
     targets = [fit.Target(m.model, m.precision, m.mode, m.quiet) for m in measurements
                if models is None or m.model in models]
     return fit.fit_measured(base, targets, params)
@@ -145,9 +150,11 @@ def write_cpu_fit(spec) -> None:
     entry = {"efficiency_by_precision": {k: _r(v) for k, v in
                                          spec.efficiency_by_precision.items()},
              "kind_efficiency": {k: _r(v) for k, v in spec.kind_efficiency.items()},
-             "mem_efficiency": _r(min(spec.mem_efficiency, 1.0))}
+             "mem_efficiency": _r(min(spec.mem_efficiency, 1.0)),
+             "per_op_kind": {k: _r(v) for k, v in spec.per_op_kind.items()}}
     entry.update({p: _r(getattr(spec, p)) for p in ("per_op_s", "per_infer_s", "stream_scaling",
-                                                    "async_overhead_s")})
+                                                    "async_overhead_s", "per_op_i8_s",
+                                                    "stream_dispatch")})
     entry["efficiency_by_precision"]["f32"] = entry["efficiency_by_precision"]["bf16"]
     _install("cpu/CPU", entry)
     write_fitted()

@@ -265,11 +265,11 @@ for _, e in events[(events["kind"] == "switch") & (events["time"] >= t0)].iterro
           f"utilization read: {e['utilization']}")
 
 # %% [markdown]
-# The move back comes just before the load ends: once our own inferences make the CPU about 40 %
-# busy, its score (3 + 3 x 0.40 = 4.2) reaches the iGPU's (1 + 4 x 0.80 = 4.2), and AUTO returns.
-# So close to a tie each move changes the utilization AUTO reads next, and it may go back and forth
-# until the load ends (2.5 s) and the iGPU wins clearly. The scores weigh every candidate's
-# utilization, including what AUTO itself puts there.
+# AUTO moves back to the iGPU about when the load ends (2.5 s). Once our own inferences make the
+# CPU about 40 % busy, the CPU's score (3 + 3 x 0.40 = 4.2) reaches the iGPU's (1 + 4 x 0.80 =
+# 4.2): so close to a tie, the moment depends on the utilizations AUTO happens to read, and with
+# other timings it goes back and forth until the load ends and the iGPU wins clearly. The scores
+# weigh every candidate's utilization, including what AUTO itself puts there.
 #
 # **Not every model.** A stateful model (one with `ReadValue`/`Assign`), a list with one device,
 # and the CUMULATIVE_THROUGHPUT hint keep AUTO's classic schedule (claim N13). And a device that

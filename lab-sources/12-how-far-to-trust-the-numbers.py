@@ -181,9 +181,9 @@ print(f"power budget {budget.watts:.1f} W for draws {budget.draws}: both busy ru
 # - The cache hierarchy beyond one rule (fits in the last-level cache or not): a layer that fits
 #   in L2 runs closer to the peak than one that does not.
 # - Threads per op: the real plugin runs a tiny op on one thread and splits a big one; the model
-#   charges every op one dispatch cost (which streams do not stretch), fitted to models of
-#   hundreds of ops: the 8 us `mlp` comes out 1.3x too slow, and BERT-tiny's throughput, whose
-#   tiny ops overlap across streams, too low.
+#   has one dispatch cost per op kind (a FullyConnected's is a twentieth of a convolution's, an
+#   int8 op pays its requantization), and a stream of one thread pays about half of it (no
+#   fork / join), fitted to the toy models and BERT-tiny rather than derived from thread counts.
 # - Idle cores: on a quiet machine the second core sleeps, and a tiny model that splits its layers
 #   may wait for it to wake at each one (`small-cnn` INT8 measured 0.027 or 0.048 ms by window).
 # - Kernel choice per layer shape (Winograd, 1x1 fast paths, tile sizes), memory layout
@@ -195,11 +195,11 @@ print(f"power budget {budget.watts:.1f} W for draws {budget.draws}: both busy ru
 #   `i7-1185g7`).
 #
 # **Rules of thumb.** On the measured CPU the networks (GoogLeNet, AlexNet, SqueezeNet,
-# ResNet-50, MobileNet-v2, YOLO-v3-tiny) land within 25 %; the two toy models and BERT-tiny, made
-# of tiny ops, miss by up to 1.7x (above). Fitted on one model, a device predicted the others
-# within the hold-out figures of section 3. Trust ratios between models and devices more than
-# absolute milliseconds, and trends (batching helps, streams help throughput, CPU+iGPU is less
-# than the sum) most.
+# ResNet-50, MobileNet-v2, YOLO-v3-tiny) and the models of tiny ops (the two toys, BERT-tiny)
+# all land within 25 % of the quiet measurement here; a single window can differ by more.
+# Fitted on one model, a device predicted the others within the hold-out figures of section 3.
+# Trust ratios between models and devices more than absolute milliseconds, and trends (batching
+# helps, streams help throughput, CPU+iGPU is less than the sum) most.
 
 # %% [markdown]
 # ## 6. Your own machine as a preset
@@ -231,7 +231,7 @@ except ValueError as err:
 # %% [markdown]
 # ## Summary
 # - The `cpu` preset reproduces the real OpenVINO CPU plugin on the measured machine within 25 %
-#   for the networks, FP32 and INT8, latency and throughput; models of tiny ops miss by more.
+#   for every zoo model, FP32 and INT8, latency and throughput (median error about 4 %).
 # - Measurements on a shared machine need quiet windows; benchmark_app over a busy minute reports
 #   the neighbours as much as the model.
 # - The presets of Intel's platforms match the rows they were fitted on; other models are

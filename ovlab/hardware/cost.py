@@ -185,8 +185,24 @@ def inference_parts(spec: DeviceSpec, op_costs: Sequence, precision: str,
         kind = facts[0][i] if facts is not None else op_kind(op.type_name)
         prec = precision if kind != "other" else floating
         work += _op_seconds(spec, op, kind, prec, _BYTES_SCALE.get(prec, 1.0))
-        overhead += spec.per_op_s
+        overhead += op_dispatch(spec, kind, prec)
     return overhead, work
+
+
+def op_dispatch(spec: DeviceSpec, kind: str, precision: str) -> float:
+    """The dispatch cost of one executed op of a ``fuse_ops`` device: ``per_op_s`` scaled by its
+    kind, plus ``per_op_i8_s`` when it computes in int8."""
+    return spec.per_op_s * spec.per_op_kind.get(kind, 1.0) + (
+        spec.per_op_i8_s if precision == "i8" else 0.0)
+
+
+def stream_times(spec: DeviceSpec, overhead: float, work: float, streams: int) -> float:
+    """One inference on one of ``streams`` streams, from :func:`inference_parts`: streams stretch
+    the work (``stream_factor``) and, on a fitted CPU split into several streams, scale the
+    dispatch overhead by ``stream_dispatch``."""
+    if streams > 1 and spec.fuse_ops:
+        overhead *= spec.stream_dispatch
+    return overhead + work * stream_factor(spec, streams)
 
 
 def float_precision(spec: DeviceSpec, precision: str) -> str:

@@ -42,6 +42,8 @@ def get_param(spec: DeviceSpec, name: str) -> float:
         return spec.efficiency_by_precision.get(name[4:], spec.efficiency)
     if name.startswith("kind."):
         return spec.kind_efficiency.get(name[5:], 1.0)
+    if name.startswith("per_op."):
+        return spec.per_op_kind.get(name[7:], 1.0)
     return float(getattr(spec, name))
 
 
@@ -51,6 +53,8 @@ def set_param(spec: DeviceSpec, name: str, value: float) -> DeviceSpec:
                                                       name[4:]: value})
     if name.startswith("kind."):
         return replace(spec, kind_efficiency={**spec.kind_efficiency, name[5:]: value})
+    if name.startswith("per_op."):
+        return replace(spec, per_op_kind={**spec.per_op_kind, name[7:]: value})
     return replace(spec, **{name: value})
 
 
@@ -111,8 +115,8 @@ def latency_parts(spec: DeviceSpec, name: str, precision: str) -> tuple[float, f
     t_memory = w.nbytes * scale / (spec.mem_bw_gbs * 1e9 * spec.mem_efficiency)
     if spec.cache_mb > 0:
         t_memory = np.where(w.nbytes * scale <= spec.cache_mb * 1e6, 0.0, t_memory)
-    return (spec.per_infer_s + spec.per_op_s * len(w.kinds),
-            float(np.maximum(t_compute, t_memory).sum()))
+    dispatch = sum(cost.op_dispatch(spec, k, p) for k, p in zip(w.kinds, precs, strict=True))
+    return spec.per_infer_s + dispatch, float(np.maximum(t_compute, t_memory).sum())
 
 
 def throughput_streams(spec: DeviceSpec) -> int:
@@ -127,7 +131,7 @@ def predict(spec: DeviceSpec, name: str, precision: str, mode: str) -> float:
         return (overhead + work) * 1e3
     s = throughput_streams(spec)
     # as the simulator's service time: streams stretch the work, not the dispatch overhead
-    per_stream = overhead + work * cost.stream_factor(spec, s) + spec.async_overhead_s
+    per_stream = cost.stream_times(spec, overhead, work, s) + spec.async_overhead_s
     return s / per_stream
 
 
@@ -152,6 +156,8 @@ def _log_residuals(spec: DeviceSpec, targets: Sequence[Target]) -> np.ndarray:
 # convolution, memory at most its bandwidth; overheads are small and never negative
 BOUNDS = {"eff.": (1e-3, 1.0), "kind.": (1e-3, 1.0), "mem_efficiency": (0.05, 1.0),
           "stream_scaling": (0.3, 1.3), "per_op_s": (0.0, 1e-3), "per_infer_s": (0.0, 1e-2),
+          "per_op.": (1e-2, 3.0), "per_op_i8_s": (1e-9, 1e-4),
+          "stream_dispatch": (0.05, 1.0),
           "async_overhead_s": (0.0, 1e-3)}
 
 

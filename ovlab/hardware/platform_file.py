@@ -85,6 +85,11 @@ _DEVICE_RULES: dict[str, dict] = {
     "mem_efficiency": {"type": "number", "exclusiveMinimum": 0, "maximum": 1},
     "fuse_ops": {"type": "boolean"},
     "async_overhead_s": _NONNEG,
+    "per_op_kind": {"type": "object",
+                    "propertyNames": {"enum": ["conv", "depthwise", "matmul", "other"]},
+                    "additionalProperties": {"type": "number", "minimum": 0, "maximum": 10}},
+    "per_op_i8_s": _NONNEG,
+    "stream_dispatch": {"type": "number", "exclusiveMinimum": 0, "maximum": 1},
     "extra": {"type": "object"},
 }
 _JSON_TYPES = {float: {"type": "number"}, int: {"type": "integer"}, str: {"type": "string"},

@@ -73,6 +73,17 @@ class DeviceSpec:
     # the last-level cache (MB): traffic that fits costs no memory time (cost.py); for GPUs also
     # the plugin's L3 estimate behind OPTIMAL_BATCH_SIZE. 0: no cache (the seed's formulas)
     cache_mb: float = 0.0
+    # per-op dispatch by op kind, relative to per_op_s (fuse_ops devices): the measured CPU plugin
+    # dispatches a small FullyConnected for a tenth of a convolution's cost (its 3-op MLP takes
+    # 8 us, its 7-op CNN 33 us); missing kinds: 1
+    per_op_kind: dict[str, float] = field(default_factory=dict)
+    # extra dispatch of an op computed in int8 (fuse_ops devices): its input requantization
+    per_op_i8_s: float = 0.0
+    # the share of the per-op and per-inference dispatch an inference pays on one of several CPU
+    # streams (fuse_ops devices): a stream of one thread runs each op without the fork / join of
+    # a many-thread LATENCY stream (the measured BERT-tiny runs as fast on one thread per stream
+    # as on both cores); 1: the same dispatch in every stream
+    stream_dispatch: float = 1.0
     # public figures that document the spec (cores, clocks, EUs, TOPS, TDP); not used in timing
     extra: dict = field(default_factory=dict, compare=False, hash=False)
 

@@ -500,7 +500,8 @@ class HardwareBackend(Backend):
         overhead, work = cost.inference_parts(spec, self._op_costs, self.compute_precision,
                                               self.run_model)
         self._base = (overhead + work) / core_speed
-        # a fitted CPU's streams split its cores: only the work is stretched (see inference_parts)
+        # a fitted CPU's streams split its cores: the work is stretched, the dispatch overhead
+        # scaled by stream_dispatch (cost.stream_times); other devices stretch the whole time
         self._overhead = overhead / core_speed if spec.fuse_ops else 0.0
         if spec.stream_share == "dynamic":
             # whole-device speed alone; S busy streams together demand S**scaling of the device,
@@ -510,6 +511,7 @@ class HardwareBackend(Backend):
         else:
             self._stream_factor = cost.stream_factor(spec, streams)
             self._demand = 1.0 / streams
+        self._dispatch_factor = spec.stream_dispatch if streams > 1 and spec.fuse_ops else 1.0
         self._idle_rows = self._profile(0.0)  # without PERF_COUNT every run reports these
         self._free = list(range(streams))
         self._stream_labels = [f"{device}#{i}" for i in range(streams)]
@@ -526,7 +528,8 @@ class HardwareBackend(Backend):
     def service_time(self) -> float:
         """Seconds for the next inference on one stream (contention, jitter, warm-up)."""
         core = self.core
-        t = self._overhead + (self._base - self._overhead) * self._stream_factor
+        t = self._overhead * self._dispatch_factor \
+            + (self._base - self._overhead) * self._stream_factor
         sigma = self.spec.jitter
         if self.spec.plugin == "CPU" and core._host_load > 0:
             t *= 1.0 + core._host_load

@@ -72,3 +72,42 @@ def test_other_load_reads_proc_stat():
     sum(i * i for i in range(200_000))  # our own work is not counted as others'
     value = meter.stop()
     assert value is None or 0.0 <= value <= (__import__("os").cpu_count() or 1) + 0.5
+
+
+def test_streams_scale_dispatch_and_stretch_work():
+    """On a fitted CPU split into streams the work is stretched by stream_factor and the
+    dispatch overhead scaled by stream_dispatch; one stream pays both in full."""
+    from ovlab.hardware import cost
+
+    spec = ovlab.preset("cpu").devices["CPU"].with_(stream_dispatch=0.5, stream_scaling=1.0)
+    assert cost.stream_times(spec, 2e-6, 10e-6, 1) == pytest.approx(12e-6)
+    assert cost.stream_times(spec, 2e-6, 10e-6, 2) == pytest.approx(1e-6 + 20e-6)
+    seed = ovlab.preset("laptop").devices["CPU"]  # not fitted: the seed's whole-time stretch
+    assert not seed.fuse_ops
+    assert cost.stream_times(seed, 2e-6, 10e-6, 2) == pytest.approx(
+        2e-6 + 10e-6 * cost.stream_factor(seed, 2))
+
+
+def test_per_op_dispatch_by_kind_and_int8():
+    from ovlab.hardware import cost
+
+    spec = ovlab.preset("cpu").devices["CPU"].with_(per_op_s=4e-6, per_op_kind={"matmul": 0.25},
+                                                    per_op_i8_s=1e-6)
+    assert cost.op_dispatch(spec, "conv", "bf16") == pytest.approx(4e-6)
+    assert cost.op_dispatch(spec, "matmul", "bf16") == pytest.approx(1e-6)
+    assert cost.op_dispatch(spec, "conv", "i8") == pytest.approx(5e-6)
+
+
+def test_a_platform_file_refuses_a_stream_dispatch_above_one(tmp_path):
+    import json
+
+    from ovlab.hardware import platform_file
+
+    path = tmp_path / "p.json"
+    platform_file.save(ovlab.preset("cpu"), path)
+    data = json.loads(path.read_text())
+    assert data["devices"]["CPU"]["stream_dispatch"] <= 1.0
+    data["devices"]["CPU"]["stream_dispatch"] = 1.5
+    path.write_text(json.dumps(data))
+    with pytest.raises(ValueError, match="stream_dispatch"):
+        ovlab.Core(str(path))

@@ -14,20 +14,9 @@ from ovlab import zoo
 from ovlab.hardware.validation import latest_results, simulate_benchmark
 
 # Rows the cost model misses in the stored measurements, with the band their ratio must stay in
-# (still a drift guard) and why (lab 12, "left out"):
-# - small-cnn INT8 latency: the real runtime's latency on this 30 us model is bimodal (0.027 or
-#   0.048 ms by window: whether the idle second core is awake at every layer it splits); the model
-#   has no idle-state wake-up cost and sits on the fast mode.
-# - mlp latency: an 8 us model of a few ops; one per-op dispatch cost, fitted to models of hundreds
-#   of ops, overcharges it.
-# - bert-tiny INT8 throughput: many tiny ops whose dispatch the real plugin overlaps across
-#   streams better than the model's fixed per-op cost allows.
-KNOWN_OUTSIDE = {
-    ("small-cnn", "INT8", "latency"): (0.5, 0.7),
-    ("mlp", "FP32", "latency"): (1.2, 1.45),
-    ("mlp", "INT8", "latency"): (1.2, 1.45),
-    ("bert-tiny", "INT8", "throughput"): (0.7, 0.85),
-}
+# (still a drift guard) and why (lab 12, "left out"). None since the 2026-11-24 fit (per-op
+# dispatch by kind, int8 requantization, one-thread streams' cheaper dispatch).
+KNOWN_OUTSIDE: dict[tuple[str, str, str], tuple[float, float]] = {}
 PATH = latest_results("fidelity")
 DATA = json.loads(PATH.read_text(encoding="utf-8")) if PATH else {"measurements": []}
 MEASURED = [m for m in DATA["measurements"] if m["device"] == "CPU"]

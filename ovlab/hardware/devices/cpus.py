@@ -73,7 +73,12 @@ def _fitted_cpu(key: str, full_name: str, *, gflops_f32: float, i8_per_f32: floa
         efficiency_by_precision=dict(fitted["efficiency_by_precision"]),
         kind_efficiency=dict(fitted.get("kind_efficiency", kinds)),
         mem_efficiency=fitted.get("mem_efficiency", FITTED["cpu/CPU"]["mem_efficiency"]),
-        fuse_ops=True, async_overhead_s=fitted["async_overhead_s"], extra=extra, **kw)
+        fuse_ops=True, async_overhead_s=fitted["async_overhead_s"],
+        per_op_kind=dict(fitted.get("per_op_kind", FITTED["cpu/CPU"].get("per_op_kind", {}))),
+        per_op_i8_s=fitted.get("per_op_i8_s", FITTED["cpu/CPU"].get("per_op_i8_s", 0.0)),
+        stream_dispatch=fitted.get("stream_dispatch",
+                                   FITTED["cpu/CPU"].get("stream_dispatch", 1.0)),
+        extra=extra, **kw)
 
 
 # The measured CPU-only machine of reference/openvino-measured.md: 2 vCPUs of an AMD EPYC (Zen 5,

@@ -7,52 +7,57 @@ Do not edit by hand: run ``python benchmarks/fit_presets.py --write`` (and, for 
 FITTED = {
     "cpu/CPU": {
         "efficiency_by_precision": {
-            "f32": 0.9781,
-            "bf16": 0.9781,
-            "i8": 0.7556
+            "f32": 1.0,
+            "bf16": 1.0,
+            "i8": 0.8108
         },
         "kind_efficiency": {
-            "depthwise": 0.1009,
+            "depthwise": 0.138,
             "matmul": 1.0,
-            "other": 0.03416
+            "other": 0.05315
         },
-        "mem_efficiency": 0.6875,
-        "per_op_s": 3.574e-06,
-        "per_infer_s": 2.834e-08,
-        "stream_scaling": 0.7543,
-        "async_overhead_s": 4.479e-05
+        "mem_efficiency": 0.6969,
+        "per_op_s": 6.867e-06,
+        "per_infer_s": 2.608e-08,
+        "stream_scaling": 0.908,
+        "async_overhead_s": 5.263e-05,
+        "per_op_kind": {
+            "matmul": 0.0466
+        },
+        "per_op_i8_s": 6.592e-07,
+        "stream_dispatch": 0.48
     },
     "i7-1185g7/CPU": {
         "efficiency_by_precision": {
-            "f32": 0.8062,
-            "i8": 0.76
+            "f32": 0.8424,
+            "i8": 0.7894
         },
-        "stream_scaling": 0.9463,
+        "stream_scaling": 0.9801,
         "async_overhead_s": 1e-05
     },
     "core-ultra-7-165h/CPU": {
         "efficiency_by_precision": {
-            "f32": 0.2093,
-            "i8": 0.2231
+            "f32": 0.2151,
+            "i8": 0.2272
         },
-        "stream_scaling": 0.4488,
+        "stream_scaling": 0.4702,
         "async_overhead_s": 1e-05
     },
     "i9-13900k/CPU": {
         "efficiency_by_precision": {
-            "f32": 0.484,
-            "i8": 0.4055
+            "f32": 0.5435,
+            "i8": 0.4526
         },
-        "stream_scaling": 0.8331,
+        "stream_scaling": 0.8809,
         "async_overhead_s": 1e-05
     },
     "i7-1185g7/GPU.0": {
         "efficiency_by_precision": {
-            "f32": 0.3156,
-            "f16": 0.3156,
-            "i8": 0.2504
+            "f32": 0.3157,
+            "f16": 0.3157,
+            "i8": 0.2505
         },
-        "per_op_s": 1.125e-05,
+        "per_op_s": 1.127e-05,
         "per_infer_s": 0.0001,
         "stream_scaling": 0.9
     },
@@ -62,7 +67,7 @@ FITTED = {
             "f16": 0.2832,
             "i8": 0.2247
         },
-        "per_op_s": 1.125e-05,
+        "per_op_s": 1.127e-05,
         "per_infer_s": 0.0001,
         "stream_scaling": 0.9
     },
@@ -88,15 +93,15 @@ FITTED = {
     },
     "core-ultra-7-165h/NPU": {
         "efficiency_by_precision": {
-            "f16": 0.5016,
-            "i8": 0.5925
+            "f16": 0.5013,
+            "i8": 0.5924
         },
         "per_op_s": 1e-06,
         "per_infer_s": 0.0003,
-        "stream_scaling": 0.7313
+        "stream_scaling": 0.7306
     },
     "power": {
-        "i7-1185g7": 37.78,
-        "core-ultra-7-165h": 36.2
+        "i7-1185g7": 37.55,
+        "core-ultra-7-165h": 36.37
     }
 }
