@@ -37,7 +37,7 @@ lab: $(STAMP) $(LAB_OVERRIDES)
 
 ## the whole test suite: unit, conformance, notebooks (nbval), real browser, Binder stand-in
 test: $(STAMP) chromium
-	$(BIN)/ruff check ovlab tests benchmarks
+	$(BIN)/ruff check .
 	$(BIN)/pytest -n 2 --dist loadfile -m "not browser and not binder" tests $(PYTEST_ARGS)
 	$(BIN)/pytest -p no:cacheprovider --nbval --nbval-current-env \
 		--nbval-sanitize-with tests/nbval-sanitize.cfg --nbval-cell-timeout=300 labs $(PYTEST_ARGS)
@@ -86,7 +86,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/fit_presets.py
 
 lint: $(STAMP)
-	$(BIN)/ruff check ovlab tests benchmarks
+	$(BIN)/ruff check .
 
 ## Debian's chromium for the browser tests (never a downloaded browser)
 chromium:

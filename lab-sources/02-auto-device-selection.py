@@ -36,7 +36,6 @@
 
 # %%
 import pandas as pd
-import plotly.graph_objects as go
 
 import ovlab as ov  # on real hardware: import openvino as ov
 import ovlab.properties as props  # on real hardware: import openvino.properties as props

@@ -144,7 +144,8 @@ bad_values = [(intel_auto.devices_utilization_threshold, {"GPU": 55.5}),
               (intel_auto.perf_curve_table, {"NPU": {}}),
               (intel_auto.perf_curve_table, {"CPU": {0: -1.0}})]
 for key, value in bad_values:
-    message = error_message(lambda: core.compile_model(model, "AUTO", {key: value}))
+    message = error_message(lambda key=key, value=value: core.compile_model(model, "AUTO",
+                                                                             {key: value}))
     print(f"{key}={value!r}\n    -> {message}")
 
 # %% [markdown]

@@ -59,7 +59,7 @@ dummy_input = np.zeros(model.input().get_shape(), dtype=np.float16)
 thread = threading.Thread(target=display)
 thread.start()
 start_time = time.time()
-for n in range(niter):
+for _ in range(niter):
     queue.start_async({0: dummy_input}, time.time())
     time.sleep(interval / 1000)
 queue.wait_all()
