@@ -61,10 +61,13 @@ binder: $(STAMP)
 ## tests/openvino_suite/README.md for where they come from and how to bring them)
 SUITE := tests/openvino_suite
 SUITE_FILE := $(SUITE)/upstream/tests/test_runtime/test_core.py
+SHARED_SUITE := ../shared/openvino_suite
 openvino-suite: $(STAMP)
+	@if [ ! -f $(SUITE_FILE) ] && [ -d $(SHARED_SUITE)/tests ]; then \
+		sh $(SUITE)/bring_files.sh $(SHARED_SUITE) >/dev/null; fi
 	@if [ -f $(SUITE_FILE) ]; then \
 		cd $(SUITE) && ../../$(BIN)/python -m ovlab run --platform cpu -m pytest $(PYTEST_ARGS); \
-	else echo "openvino-suite: skipped, OpenVINO's test files are not in $(SUITE)/upstream/ (how to get them: $(SUITE)/README.md)"; fi
+	else echo "openvino-suite: skipped, OpenVINO's test files are not in $(SUITE)/upstream/ or $(SHARED_SUITE)/ (how to get them: $(SUITE)/README.md)"; fi
 ## the same files on the real openvino wheel, for the comparison figure
 openvino-suite-real: $(STAMP)
 	@if [ -f $(SUITE_FILE) ]; then cd $(SUITE) && ../../$(BIN)/python -m pytest $(PYTEST_ARGS); \

@@ -1,13 +1,20 @@
 #!/bin/sh
-# Copy OpenVINO's test files listed in MANIFEST.txt from a git checkout of
-# openvinotoolkit/openvino into upstream/ (git-ignored), each at its pinned commit, unmodified,
-# and check them against the sha256 sums of the manifest.
-#   sh tests/openvino_suite/bring_files.sh /path/to/openvino-checkout
+# Copy OpenVINO's test files listed in MANIFEST.txt into upstream/ (git-ignored), unmodified,
+# and check them against the sha256 sums of the manifest. The source is either
+#   - a git checkout of openvinotoolkit/openvino: each file at its pinned commit, or
+#   - a folder laid out as upstream/ (tests/__init__.py, tests/test_runtime/..., e.g. a copy kept
+#     in ../shared/openvino_suite/ beside the project, where `make openvino-suite` looks for it).
+#   sh tests/openvino_suite/bring_files.sh /path/to/openvino-checkout-or-folder
 set -eu
-checkout=${1:?usage: bring_files.sh /path/to/openvino/checkout}
+source=${1:?usage: bring_files.sh /path/to/openvino/checkout-or-folder}
 here=$(cd "$(dirname "$0")" && pwd)
 grep -v '^#' "$here/MANIFEST.txt" | while read -r path commit sum; do
     mkdir -p "$here/upstream/$(dirname "$path")"
-    git -C "$checkout" show "$commit:src/bindings/python/$path" > "$here/upstream/$path"
+    if [ -d "$source/.git" ] || git -C "$source" rev-parse --git-dir >/dev/null 2>&1 \
+            && [ ! -f "$source/$path" ]; then
+        git -C "$source" show "$commit:src/bindings/python/$path" > "$here/upstream/$path"
+    else
+        cp "$source/$path" "$here/upstream/$path"
+    fi
     echo "$sum  $here/upstream/$path" | sha256sum -c -
 done
