@@ -114,7 +114,9 @@ class OtherLoad:
         t = os.times()
         own = t.user + t.system - self._own0
         seconds = max(time.perf_counter() - self._t0, 1e-9)
-        return max(0.0, (busy - self._busy0 - own) / seconds)
+        # /proc/stat counts in clock ticks (10 ms): over a short window the quotient can pass
+        # the number of cores, which no load can
+        return min(max(0.0, (busy - self._busy0 - own) / seconds), float(os.cpu_count() or 1))
 
 
 def openvino_or_none():
