@@ -16,7 +16,8 @@ and the load average. The ratio that must lie in 0.8-1.25 is simulated / quiet.
 Options: ``--repeat N`` passes (default 4); ``--quiet-wait S``: let each window wait for a
 quiet moment, up to S seconds over the whole run (a shared machine); ``--fit`` fits the ``cpu`` preset to this run and
 rewrites ``ovlab/hardware/devices/fitted.py`` (``ovlab.hardware.fit.fit_measured``);
-``--holdout`` also fits a copy on ResNet-50 alone and reports how well it predicts the other
+``--leave-one-out`` fits the whole preset on all models but one and predicts that one, for each
+model (the out-of-sample error of the fit). ``--holdout`` also fits a copy on ResNet-50 alone and reports how well it predicts the other
 models (the error to expect from presets fitted on one model); ``--save`` writes
 ``benchmarks/results/fidelity-<date>.json`` (the lab reads these files); ``--from FILE`` re-uses
 the measurements of a saved file instead of measuring.
@@ -124,6 +125,24 @@ def fit_cpu(measurements: list[measure.Measurement], params=CPU_FIT_PARAMS,
     return fit.fit_measured(base, targets, params)
 
 
+def leave_one_out(measurements: list[measure.Measurement]) -> list[dict]:
+    """Cross-validation of the full fit: for each model, fit every parameter on the other models
+    and predict its four figures (the out-of-sample error of the ``cpu`` preset's own fit, whose
+    table is in-sample)."""
+    rows = []
+    names = sorted({m.model for m in measurements})
+    for name in names:
+        spec = fit_cpu(measurements, CPU_FIT_PARAMS, set(names) - {name})
+        for m in measurements:
+            if m.model != name:
+                continue
+            sim = fit.predict(spec, m.model, m.precision, m.mode)
+            rows.append({"model": m.model, "precision": m.precision, "mode": m.mode,
+                         "measured_quiet": m.quiet, "predicted": round(sim, 6),
+                         "ratio": round(_ratio(sim, m.quiet, m.mode), 4)})
+    return rows
+
+
 TOY_MODELS = ("small-cnn", "mlp")  # overhead-bound toys, not networks of Intel's tables
 
 
@@ -172,6 +191,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--models", nargs="*", default=None)
     parser.add_argument("--fit", action="store_true")
     parser.add_argument("--holdout", action="store_true")
+    parser.add_argument("--leave-one-out", dest="loo", action="store_true",
+                        help="also fit on all models but one and predict that one, for each")
     parser.add_argument("--save", action="store_true")
     parser.add_argument("--from", dest="source", default=None)
     args = parser.parse_args(argv)
@@ -232,6 +253,18 @@ def main(argv: list[str]) -> int:
               f"{s['worst_ratio']:.2f}x over {s['n']} predictions")
         result["holdout"] = {"fitted_on": "resnet-50", "params": list(HOLDOUT_PARAMS),
                              "rows": held, "summary": s}
+    if args.loo:
+        loo = leave_one_out(measurements)
+        print("\nFitted on every other model (leave one model out), each model predicted:")
+        for r in loo:
+            flag = "" if LOW <= r["ratio"] <= HIGH else " **out**"
+            print(f"  {r['model']}:{r['precision']} {r['mode']}: ratio {r['ratio']:.2f}{flag}")
+        s = summary(r["ratio"] - 1 for r in loo)
+        inside = sum(LOW <= r["ratio"] <= HIGH for r in loo)
+        print(f"  {inside}/{len(loo)} in {LOW}-{HIGH}; median |error| "
+              f"{100 * s['median_abs_error']:.1f}%, worst {s['worst_ratio']:.2f}x")
+        result["leave_one_out"] = {"params": list(CPU_FIT_PARAMS), "rows": loo,
+                                   "summary": {**s, "inside": inside}}
     if args.save:
         RESULTS_DIR.mkdir(parents=True, exist_ok=True)
         path = RESULTS_DIR / f"fidelity-{result['date']}.json"
