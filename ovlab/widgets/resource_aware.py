@@ -110,10 +110,11 @@ def run_scenario(*, gpu_load: float = 0.8, gpu_threshold: int = 60, npu_threshol
         core.clock.sleep(interval_ms / 1000.0)
     queue.wait_all()
     load.stop()
+    name = compiled.get_property("NETWORK_NAME")
     rows = [dict(seq=r.seq - first_seq, start=r.started - t0, device=r.device,
                  latency=(r.finished - r.submitted) * 1000.0)
             for r in core.trace.inferences
-            if r.seq >= first_seq and r.model == compiled.get_property("NETWORK_NAME")
+            if r.seq >= first_seq and r.model == name
             and r.worker != "" and r.request_id == 0 and _is_auto_worker(r.worker)]
     settings = dict(gpu_load=gpu_load, gpu_threshold=gpu_threshold, npu_threshold=npu_threshold,
                     power_mode=power_mode, low_power_device=low_power_device,

@@ -340,7 +340,8 @@ def _live_run(page, dash, root, shot_dir, stem) -> dict:
         assert "7.15" not in " ".join(switch), s  # never the other run's switch line
         if "running: t = " in s["title"]:
             t = float(s["title"].split("running: t = ")[1].split(" s")[0])
-            assert (switch == []) == (t < 14.5), s  # the switch only once it happened
+            if abs(t - 14.51) > 0.05:  # the title rounds t to 0.1 s; the switch is at 14.51 s
+                assert (switch == []) == (t < 14.51), s  # the switch only once it happened
             assert s["points"] > 0 or any("compiles" in n for n in s["notes"]), \
                 "a blank plot while the GPU compiles"
             if "requests done" in s["summary"]:
