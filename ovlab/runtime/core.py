@@ -130,6 +130,7 @@ class Core:
                                             "FORCE_TBB_TERMINATE": False}
         self._loaded: set[str] = set()  # plugins a call has loaded (OpenVINO loads lazily)
         self._broken: dict[str, PluginError] = {}  # plugins a core-level key made unloadable
+        self._pending: dict[str, dict[str, Any]] = {}  # device-level keys of uncreated plugins
         self._shares: dict[str, DeviceShare] = {}  # device -> its running inferences
         self._power = None  # the platform's shared power budget in use (hardware/power.py)
         if not _PLUGIN_FACTORIES:
@@ -278,7 +279,12 @@ class Core:
             properties = dict([properties])
         props = cfgmod.normalize(properties)
         parsed = dn.parse(device_name)
-        plugin = self._plugin(parsed.plugin, "core.set_property")
+        lookup = "CPU" if parsed.plugin == "(CPU)" else parsed.plugin.lstrip("-")
+        created = lookup in self._loaded
+        if lookup in self._broken:  # not created (it fails when it is): keys are only kept
+            plugin = self._plugins[lookup]
+        else:
+            plugin = self._plugin(parsed.plugin, "core.set_property")
         if plugin.virtual and parsed.priorities is not None:
             raise _errors.ov_error(
                 "core.set_property",
@@ -295,10 +301,28 @@ class Core:
             # every device takes CACHE_DIR (the Core keeps it per device), listed or not
             model_cache.prepare_dir(props["CACHE_DIR"], "core.set_property")
             plugin.config["CACHE_DIR"] = str(props.pop("CACHE_DIR"))
+        if not created:
+            self._defer_properties(lookup, plugin, props)
+            return
         try:
             plugin.set_property(props)
         except PluginError as err:
             raise _errors.from_plugin("core.set_property", err) from None
+
+    def _defer_properties(self, name: str, plugin, props: dict[str, Any]) -> None:
+        """``set_property(device, {...})`` before the plugin is created: OpenVINO keeps the keys
+        (one map per device, in key order) and hands them to the plugin when it creates it, so
+        the call returns and a rejected key makes every later use fail to create the plugin,
+        naming the first rejected key in that order (measured on 2026.4.1)."""
+        self._loaded.discard(name)
+        pending = self._pending.setdefault(name, {})
+        pending.update(props)
+        for key in sorted(pending):
+            try:
+                plugin.set_property({key: pending[key]})
+            except PluginError as err:
+                self._broken[name] = _load_error(name, err)
+                return
 
     def _set_core_properties(self, props: dict[str, Any]) -> None:
         """``core.set_property({...})``: the Core's keys, then every plugin (see the module doc)."""

@@ -52,6 +52,12 @@ def _actions(core, rt):
         "compile AUTO": lambda: _compile(core, rt, "AUTO"),
         "compile HETERO": lambda: _compile(core, rt, "HETERO:CPU"),
         "compile BATCH": lambda: _compile(core, rt, "BATCH:CPU(2)"),
+        # device level: set_property("CPU", {...})
+        "CPU set FOO": lambda: core.set_property("CPU", {"FOO": 1}),
+        "CPU set BAR": lambda: core.set_property("CPU", {"BAR": 1}),
+        "CPU set NUM_STREAMS": lambda: core.set_property("CPU", {"NUM_STREAMS": 2}),
+        "CPU set FAST": lambda: core.set_property("CPU", {"PERFORMANCE_HINT": "FAST"}),
+        "AUTO set FOO": lambda: core.set_property("AUTO", {"FOO": 1}),
     }
 
 
@@ -77,6 +83,14 @@ SCRIPTS = {
     "PERF_COUNT everywhere": ["set PERF_COUNT", "CPU PERF_COUNT", "AUTO PERF_COUNT",
                               "compile BATCH"],
     "MODEL_PRIORITY breaks CPU": ["set MODEL_PRIORITY", "compile AUTO", "compile CPU"],
+    # device level on a plugin not created yet: the Core keeps the keys and the plugin takes
+    # them when it is created, failing for good if it rejects one (measured on 2026.4.1)
+    "device FOO before load": ["CPU set FOO", "CPU set BAR", "CPU name", "compile CPU",
+                               "CPU set NUM_STREAMS", "available"],
+    "device bad value before load": ["CPU set FAST", "CPU hint", "compile AUTO"],
+    "device NUM_STREAMS before load": ["CPU set NUM_STREAMS", "CPU NUM_STREAMS", "compile CPU"],
+    "device FOO after load": ["CPU name", "CPU set FOO", "CPU NUM_STREAMS", "compile CPU"],
+    "AUTO FOO before load": ["AUTO set FOO", "AUTO hint", "compile AUTO", "compile CPU"],
     "core keys": ["get ENABLE_MMAP", "get FORCE_TBB_TERMINATE", "set ENABLE_MMAP NO",
                   "get ENABLE_MMAP", "set ENABLE_MMAP 0", "get PERFORMANCE_HINT",
                   "compile CPU", "set DEVICE_PROPERTIES"],
