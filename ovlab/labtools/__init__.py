@@ -21,7 +21,9 @@ def error_message(fn) -> str:
     try:
         fn()
     except RuntimeError as err:
-        lines = str(err).strip().splitlines()
+        # a failed inference re-raised by wait() nests the device's chain behind
+        # "Caught exception: " (as the Python binding does)
+        lines = [x.removeprefix("Caught exception: ") for x in str(err).strip().splitlines()]
         return " ".join(x for x in lines if not x.startswith(("Exception from ", "Check '")))
     return "no error"
 

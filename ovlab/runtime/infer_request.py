@@ -63,6 +63,26 @@ def _callback_failure(exc: BaseException) -> RuntimeError:
                         + "\n\n")
 
 
+# where a failed inference surfaces (measured on 2026.4.1 with a Reshape that fails at run time):
+# infer() names its own line; wait() and wait_for() add the binding's line and "Caught exception: "
+_FAILURE_LINES = {
+    "infer": ["src/inference/src/cpp/infer_request.cpp:224"],
+    "wait": ["src/inference/src/cpp/infer_request.cpp:246",
+             "src/bindings/python/src/pyopenvino/core/infer_request.hpp:55"],
+    "wait_for": ["src/inference/src/cpp/infer_request.cpp:259",
+                 "src/bindings/python/src/pyopenvino/core/infer_request.hpp:55"],
+}
+
+
+def _inference_failure(api: str, err: PluginError) -> RuntimeError:
+    """A device's failure of an inference, as the call that meets it raises it."""
+    if api == "infer":
+        return RuntimeError(_errors.format_chain([*_FAILURE_LINES[api], *err.sources],
+                                                 err.message))
+    inner = _errors.format_chain(err.sources, err.message)
+    return RuntimeError(_errors.format_chain(_FAILURE_LINES[api], "Caught exception: " + inner))
+
+
 class InferRequest:
     """Like ``openvino.InferRequest``; time passes only on the Core's simulated clock."""
 
@@ -268,9 +288,12 @@ class InferRequest:
 
     def wait(self) -> None:
         """Block (advance the clock) until the current inference and its callback are done."""
+        self._wait_done()
+        self._raise_errors("wait")
+
+    def _wait_done(self) -> None:
         if self._done_event is not None:
             self._core.clock.run_until(self._done_event, f"inference request {self._index}")
-        self._raise_errors()
 
     def wait_for(self, timeout: int) -> bool:
         """Wait at most ``timeout`` ms of simulated time; True if the request is done.
@@ -286,19 +309,19 @@ class InferRequest:
                  "src/inference/src/dev/iasync_infer_request.cpp:78"],
                 "Timeout can't be less than 0 for InferRequest::wait()."))
         if self._done_event is None or self._done_event.processed:
-            self._raise_errors()
+            self._raise_errors("wait_for")
             return True
         # nothing is scheduled for the deadline: an early return leaves no timer behind
         if self._core.clock.run_for(self._done_event, timeout / 1000.0, "wait_for"):
-            self._raise_errors()
+            self._raise_errors("wait_for")
             return True
         return False
 
-    def _raise_errors(self) -> None:
+    def _raise_errors(self, api: str = "wait") -> None:
         if self._error is not None:
             err = self._error
             if isinstance(err, PluginError):
-                raise _errors.from_plugin("infer", err)
+                raise _inference_failure(api, err)
             raise err
         if self._callback_error is not None:
             exc, self._callback_error = self._callback_error, None
@@ -311,7 +334,8 @@ class InferRequest:
             raise self._busy_error()
         self._set_inputs(inputs, None if share_inputs else "infer")
         self._begin(silent=True)
-        self.wait()
+        self._wait_done()
+        self._raise_errors("infer")
         return self.results
 
     def set_callback(self, callback, userdata: Any = None) -> None:
@@ -334,8 +358,9 @@ class InferRequest:
     def results(self) -> OVDict:
         if self._busy:
             raise self._busy_error()
-        self._raise_errors() if self._error is not None else None
-        if self._outputs is None:
+        # after a failed inference the real request hands back its output tensors (empty or
+        # stale) without raising; the error belongs to infer() / wait() (measured)
+        if self._outputs is None or self._error is not None:
             values = [np.zeros(list(p.get_shape()), dtype=p.get_element_type().to_dtype())
                       for p in self._ports_out]
         else:
