@@ -312,11 +312,13 @@ print("EXECUTION_DEVICES:", compiled_off.get_property(props.execution_devices))
 # application must notice the error, decide what the failed request means (retry it, drop the
 # frame), and go on.
 #
-# About the real runtime: ovlab raises a queue's error once and keeps the queue usable. On
-# OpenVINO 2026.4.1 an exception raised *inside a callback* was measured to come out of the next
-# `start_async`/`wait_all` the same way, and the call after that aborted the process; how the real
-# queue reports a failed *inference* was not measured. Handle the first error and do not rely on
-# the queue afterwards.
+# About the real runtime: ovlab raises a queue's error once and keeps the queue usable. The real
+# queue does not. On OpenVINO 2026.4.1 an exception raised *inside a callback* was measured to
+# come out of the next `start_async`/`wait_all`, and the call after that aborted the process. A
+# failed *inference* (a Reshape that fails at run time on the CPU) came out of `wait_all` and
+# then out of every later `wait_all`, and out of `start_async` whenever the queue picked the failed
+# request (`async_infer_queue.cpp:158`). So handle the first error and do not rely on the queue
+# afterwards: make a new one.
 #
 # A single candidate behaves the same even with the fallback on: there is no other device.
 
