@@ -236,8 +236,6 @@ def _constant(layer: Layer, weights: Buffer) -> Constant:
 
 def _attributes(layer: Layer, op: Any, legacy: S.Legacy | None, rank: int) -> dict[str, Any]:
     desc = S.attrs_of(op)
-    if desc is None:
-        return {k: S.guess(v) for k, v in layer.data.items()}
     attrs: dict[str, Any] = {}
     for a in desc:
         if a.ir in layer.data:

@@ -47,57 +47,18 @@ class Attr(NamedTuple):
         return self.key or self.ir
 
 
-_WINDOW = (Attr("strides", "ints"), Attr("dilations", "ints"), Attr("pads_begin", "ints"),
-           Attr("pads_end", "ints"), Attr("auto_pad", "enum", "explicit"))
-_BROADCAST = (Attr("auto_broadcast", "enum", "numpy"),)
-
-# Attribute order is the order OpenVINO's visit_attributes writes them (measured).
-_ATTRS: dict[str, tuple[Attr, ...]] = {
-    "Clamp": (Attr("min", "float"), Attr("max", "float")),
-    "Add": _BROADCAST, "Subtract": _BROADCAST, "Multiply": _BROADCAST,
-    "Divide": (*_BROADCAST, Attr("m_pythondiv", "bool", True)),
-    "Convert": (Attr("destination_type", "type"),),
-    "Reshape": (Attr("special_zero", "bool", False),),
-    "Concat": (Attr("axis", "int", 0),),
-    "ReduceMean": (Attr("keep_dims", "bool", False),),
-    "Convolution": _WINDOW,
-    "GroupConvolution": (Attr("strides", "ints"), Attr("pads_begin", "ints"),
-                         Attr("pads_end", "ints"), Attr("dilations", "ints"),
-                         Attr("auto_pad", "enum", "explicit")),
-    "MaxPool": (Attr("strides", "ints"), Attr("dilations", "ints"), Attr("pads_begin", "ints"),
-                Attr("pads_end", "ints"), Attr("kernel", "ints"),
-                Attr("rounding_type", "enum", "floor"), Attr("auto_pad", "enum", "explicit"),
-                Attr("index_element_type", "type_name", "i64"), Attr("axis", "int", 0)),
-    "AvgPool": (Attr("kernel", "ints"), Attr("strides", "ints"), Attr("pads_begin", "ints"),
-                Attr("pads_end", "ints"), Attr("exclude-pad", "bool", key="exclude_pad"),
-                Attr("auto_pad", "enum", "explicit"), Attr("rounding_type", "enum", "floor")),
-    "LRN": (Attr("alpha", "float"), Attr("beta", "float"), Attr("bias", "float"),
-            Attr("size", "int")),
-    "Softmax": (Attr("axis", "int", 1),),
-    "MatMul": (Attr("transpose_a", "bool", False), Attr("transpose_b", "bool", False)),
-    "FakeQuantize": (Attr("levels", "int"), *_BROADCAST),
-}
-for _t in ("Relu", "Sigmoid", "Squeeze", "Unsqueeze", "Transpose", "Result"):
-    _ATTRS[_t] = ()
-
-
-def attrs_of(op: OpDef) -> tuple[Attr, ...] | None:
-    """The op's attribute description, or None where ovlab has none (generic conversion).
-
-    An ``OpDef`` that describes its own attributes (``op.attrs``: entries with ``name`` = the IR
-    name, ``kind`` and ``default``, as ``ovlab.graph.attrs.Attr``) is used as it is; the table
-    above covers ops defined without one."""
-    own = getattr(op, "attrs", None)
-    if own is None or (not own and op.type_name in _ATTRS):
-        return _ATTRS.get(op.type_name)
-    return tuple(a if isinstance(a, Attr) else _from_graph(a) for a in own)
+def attrs_of(op: OpDef) -> tuple[Attr, ...]:
+    """The op's attribute description, in the order OpenVINO's visit_attributes writes them:
+    every ``OpDef`` describes its own attributes (``op.attrs``, as ``ovlab.graph.attrs.Attr``:
+    ``name`` = the IR name, ``kind`` and ``default``)."""
+    return tuple(a if isinstance(a, Attr) else _from_graph(a)
+                 for a in (getattr(op, "attrs", None) or ()))
 
 
 def _from_graph(a: Any) -> Attr:
     """An attribute description of the graph layer (``name``, ``kind``, ``default``)."""
-    required = repr(a.default) == "REQUIRED"
-    kind = {"shape": "shape", "strs": "strs", "type": "type"}.get(a.kind, a.kind)
-    return Attr(a.name, kind, REQUIRED if required else a.default)
+    required = repr(a.default) == "REQUIRED"  # graph.attrs.REQUIRED, or any marker like it
+    return Attr(a.name, a.kind, REQUIRED if required else a.default)
 
 
 def ir_type_name(op: OpDef) -> str:

@@ -124,11 +124,6 @@ def _data(node: Node, weights: _Weights) -> dict[str, str]:
                 "offset": str(offset), "size": str(size)}
     desc = S.attrs_of(node._op)
     out: dict[str, str] = {}
-    if desc is None:
-        for k, v in node.get_attributes().items():
-            if v is not None:
-                out[k] = S.fmt(None, v)
-        return out
     for a in desc:
         v = node._attrs.get(a.name)
         if v is None:

@@ -102,15 +102,6 @@ def _relu(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     return np.fmax(x, x.dtype.type(0), out=out)
 
 
-def _exp(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
-    """exp with the CPU plugin's NaN -> +inf."""
-    nan = np.isnan(x)
-    r = np.exp(x, out=out)
-    if nan.any():
-        r[nan] = np.inf
-    return r
-
-
 def _sign(x: np.ndarray) -> np.ndarray:
     return np.sign(x)
 
@@ -159,7 +150,7 @@ for _name, _version, _kernel, _cost, _ints in [
     ("Sign", "opset1", _fn(_sign), SIMPLE, True),
     ("Floor", "opset1", _ufunc(np.floor), SIMPLE, False),
     ("Ceiling", "opset1", _ufunc(np.ceil), SIMPLE, False),
-    ("Exp", "opset1", _ufunc(_exp), TRANSCENDENTAL, False),
+    ("Exp", "opset1", _ufunc(K.exp_nan_inf), TRANSCENDENTAL, False),
     ("Log", "opset1", _ufunc(np.log), TRANSCENDENTAL, False),
     ("Sqrt", "opset1", _ufunc(np.sqrt), TRANSCENDENTAL, False),
     ("Tanh", "opset1", _ufunc(np.tanh), TRANSCENDENTAL, False),

@@ -30,7 +30,8 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 from .specs import DeviceSpec
 
@@ -177,16 +178,23 @@ def inference_parts(spec: DeviceSpec, op_costs: Sequence, precision: str,
         return total, 0.0
     facts = graph_facts(model, len(op_costs)) if model is not None else None
     floating = float_precision(spec, precision)
+    for op, kind in executed_ops(op_costs, facts):
+        prec = precision if kind != "other" else floating
+        work += _op_seconds(spec, op, kind, prec, _BYTES_SCALE.get(prec, 1.0))
+        overhead += op_dispatch(spec, kind, prec)
+    return overhead, work
+
+
+def executed_ops(op_costs: Sequence, facts) -> Iterator[tuple[Any, str]]:
+    """(cost row, op kind) of every op a ``fuse_ops`` device executes: not a post-op fused into
+    the kernel before it (``facts`` from :func:`graph_facts`), not a view or a folded constant.
+    ``fit.py``'s vectorised copy of the cost model reads the same ops."""
     for i, op in enumerate(op_costs):
         if facts is not None and facts[1][i]:
             continue  # a post-op inside the kernel before it
         if op.flops == 0 and op.bytes_read == 0 and op.bytes_written == 0:
             continue  # a view or a folded constant: not executed
-        kind = facts[0][i] if facts is not None else op_kind(op.type_name)
-        prec = precision if kind != "other" else floating
-        work += _op_seconds(spec, op, kind, prec, _BYTES_SCALE.get(prec, 1.0))
-        overhead += op_dispatch(spec, kind, prec)
-    return overhead, work
+        yield op, (facts[0][i] if facts is not None else op_kind(op.type_name))
 
 
 def op_dispatch(spec: DeviceSpec, kind: str, precision: str) -> float:

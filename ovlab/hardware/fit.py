@@ -84,12 +84,8 @@ def _work(name: str, precision: str) -> _Work:
     costs = model._cost(model._batch_size())
     facts = cost.graph_facts(model, len(costs))
     kinds, flops, nbytes = [], [], []
-    for i, op in enumerate(costs):
-        if facts is not None and facts[1][i]:
-            continue
-        if op.flops == 0 and op.bytes_read == 0 and op.bytes_written == 0:
-            continue
-        kinds.append(facts[0][i] if facts is not None else cost.op_kind(op.type_name))
+    for op, kind in cost.executed_ops(costs, facts):
+        kinds.append(kind)
         flops.append(op.flops)
         nbytes.append(cost.moved_bytes(op))
     return _Work(model_precision(model), tuple(kinds), np.array(flops, float),

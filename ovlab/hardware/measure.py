@@ -31,6 +31,8 @@ from typing import Any
 
 import numpy as np
 
+from ..benchmark import _fill_inputs  # benchmark_app's random inputs
+
 MODES = ("latency", "throughput")
 
 
@@ -153,19 +155,6 @@ def real_model(name: str, precision: str, directory: str | None = None):
     return zoo.build(name, precision, opset=ops, model_cls=openvino.Model)
 
 
-def _fill_inputs(requests: Iterable, model, seed: int = 0) -> None:
-    rng = np.random.default_rng(seed)
-    for request in requests:
-        for i, port in enumerate(model.inputs):
-            shape = list(port.get_shape())
-            dtype = np.dtype(port.get_element_type().to_dtype())
-            if dtype.kind == "f":
-                data = rng.standard_normal(shape).astype(dtype)
-            else:
-                data = rng.integers(0, 128, shape).astype(dtype)
-            request.get_input_tensor(i).data[:] = data
-
-
 @dataclass
 class Window:
     """One stretch of a measurement: its figure, its raw latencies and the others' load."""
@@ -201,7 +190,7 @@ class _Latency:
         self.compiled = core.compile_model(model, device,
                                            {"PERFORMANCE_HINT": "LATENCY", **(config or {})})
         self.request = self.compiled.create_infer_request()
-        _fill_inputs([self.request], model)
+        _fill_inputs([self.request], model, 0)
         self.request.infer()  # benchmark_app's warm-up ("First inference took")
         self.nireq = 1
 
@@ -232,7 +221,7 @@ class _Throughput:
                                            {"PERFORMANCE_HINT": "THROUGHPUT", **(config or {})})
         self.nireq = int(self.compiled.get_property("OPTIMAL_NUMBER_OF_INFER_REQUESTS"))
         self.queue = openvino.AsyncInferQueue(self.compiled, self.nireq)
-        _fill_inputs(self.queue, model)
+        _fill_inputs(self.queue, model, 0)
         self.queue.start_async()  # warm-up
         self.queue.wait_all()
 

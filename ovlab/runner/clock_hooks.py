@@ -65,10 +65,6 @@ def _real_caller() -> bool:
     return name.partition(".")[0] in REAL_TIME_PACKAGES
 
 
-def _now() -> float:
-    return _session.clock.now if _session is not None else 0.0
-
-
 def sim_time() -> float:
     """``time.time()`` under the runner: the simulated clock as epoch seconds."""
     if _session is None or _real_caller():

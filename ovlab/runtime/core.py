@@ -206,13 +206,18 @@ class Core:
     def get_available_devices(self) -> list[str]:
         return self.available_devices
 
-    def _plugin(self, name: str, api: str):
-        lookup = "CPU" if name == "(CPU)" else name.lstrip("-")
-        self._check_foreign(lookup, api)
-        if lookup not in self._plugins:
+    def _lookup(self, name: str, api: str) -> tuple[str, Any]:
+        """The registered plugin a device name names, without creating it."""
+        key = "CPU" if name == "(CPU)" else name.lstrip("-")
+        self._check_foreign(key, api)
+        if key not in self._plugins:
             raise _errors.not_registered(api, name)
+        return key, self._plugins[key]
+
+    def _plugin(self, name: str, api: str):
+        key, _ = self._lookup(name, api)
         try:
-            return self._load(lookup)
+            return self._load(key)
         except PluginError as err:
             raise _errors.from_plugin(api, err) from None
 
@@ -279,12 +284,8 @@ class Core:
             properties = dict([properties])
         props = cfgmod.normalize(properties)
         parsed = dn.parse(device_name)
-        lookup = "CPU" if parsed.plugin == "(CPU)" else parsed.plugin.lstrip("-")
-        created = lookup in self._loaded
-        if lookup in self._broken:  # not created (it fails when it is): keys are only kept
-            plugin = self._plugins[lookup]
-        else:
-            plugin = self._plugin(parsed.plugin, "core.set_property")
+        lookup, plugin = self._lookup(parsed.plugin, "core.set_property")
+        created = lookup in self._loaded  # (a broken plugin never is)
         if plugin.virtual and parsed.priorities is not None:
             raise _errors.ov_error(
                 "core.set_property",
@@ -314,7 +315,6 @@ class Core:
         (one map per device, in key order) and hands them to the plugin when it creates it, so
         the call returns and a rejected key makes every later use fail to create the plugin,
         naming the first rejected key in that order (measured on 2026.4.1)."""
-        self._loaded.discard(name)
         pending = self._pending.setdefault(name, {})
         pending.update(props)
         for key in sorted(pending):

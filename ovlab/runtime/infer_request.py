@@ -89,6 +89,8 @@ class InferRequest:
     def __init__(self, compiled, index: int) -> None:
         self._compiled = compiled
         self._backend = compiled._backend
+        # the async hand-off of a hardware device's inferences (see _finish); meta devices: 0
+        self._handoff = getattr(getattr(self._backend, "spec", None), "async_overhead_s", 0.0)
         self._core = compiled._core
         self._index = index
         self._ctx = self._backend.new_context()
@@ -261,8 +263,7 @@ class InferRequest:
         # runtime's executor thread and callback: that hand-off (DeviceSpec.async_overhead_s)
         # delays its completion while the device is already free for the next inference;
         # infer() returns without it, and meta devices (AUTO, BATCH, HETERO) keep their own timing
-        spec = getattr(self._backend, "spec", None)
-        handoff = getattr(spec, "async_overhead_s", 0.0) if not self._silent else 0.0
+        handoff = self._handoff if not self._silent else 0.0
         if handoff > 0:
             self._core.clock.call_at_delay(handoff, self._complete, outputs, error, profile)
             return
@@ -456,11 +457,7 @@ class InferRequest:
     def set_tensors(self, tensors: dict) -> None:
         """Set input or output tensors by name, index or port."""
         for key, value in tensors.items():
-            out = self._output_index(key)
-            if out is not None:
-                self.set_output_tensor(out, value)
-            else:
-                self.set_tensor(key, value)
+            self.set_tensor(key, value)
 
     @property
     def input_tensors(self) -> list[Tensor]:

@@ -254,7 +254,7 @@ def _draw_scatter(ax, trace, name, previous=None) -> None:
             base = np.asarray(_arr(previous.y), dtype=float)
             base = base if len(base) == len(y) else 0.0
         ax.fill_between(x, base, y, color=fill, linewidth=0,
-                        label=name if "lines" not in mode or not trace.line.width == 0 else name)
+                        label=name)
         name = None
     if "lines" in mode and not (trace.line and trace.line.width == 0):
         color = _color(trace.line.color if trace.line else None)

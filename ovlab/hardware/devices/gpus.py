@@ -48,8 +48,8 @@ FLEX_170 = _gpu(
     "Intel(R) Data Center GPU Flex 170 (dGPU)", device_type="discrete", gflops_f32=16000.0,
     bw=576.0, mem=16.0, link=25.0, caps=("FP32", "FP16", "INT8", "BIN", "EXPORT_IMPORT"),
     per_op=12e-6, compile_base=1.5, efficiency=0.25, jitter=0.1, host_load=0.4)
-# The Arc iGPU of the Core Ultra 7 165H: 8 Xe-cores (128 EUs) at up to 2.3 GHz, no XMX; it shares
-# the LPDDR5x memory with the CPU and NPU. Peak f32 = 128 EU x 8 lanes x 2 x 2.3 GHz; INT8 by DP4a.
+
+
 def _fitted_gpu(key: str, full_name: str, *, device_type: str, gflops_f32: float,
                 xmx_f16: float | None, bw: float, mem: float, link: float, extra: dict,
                 compile_base: float = 1.2, host_load: float = 0.7, **kw) -> DeviceSpec:

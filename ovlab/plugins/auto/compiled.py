@@ -89,6 +89,13 @@ class _MetaBackend(Backend):
             return self.schedule.execution_devices()
         return self._own_property(key)
 
+    def runtime_model(self):
+        """The model of the device serving now (the compiled model's runtime graph)."""
+        try:
+            return self.schedule.serving_backend().runtime_model()
+        except PluginError:
+            return self.model
+
     def _own_property(self, key: str) -> Any:  # pragma: no cover - abstract
         raise self._unsupported(key)
 
@@ -118,12 +125,6 @@ class AutoBackend(_MetaBackend):
         s = self.schedule
         if s.actual.device is not None:
             s.registry.unregister(s.rank, s.actual.device.unique_name)
-
-    def runtime_model(self):
-        try:
-            return self.schedule.serving_backend().runtime_model()
-        except PluginError:
-            return self.model
 
     # --- properties ------------------------------------------------------------------------
     def _own_property(self, key: str) -> Any:

@@ -246,11 +246,8 @@ class DynamicSchedule(WorkerSchedule):
             if ok:
                 self.done.succeed(True)
                 return
-            errors = "".join(f"{s.info.name}:{s.failed}; " for s in self.slots.values()
-                             if s.failed)
             self._unregister()
-            self.done.succeed(PluginError(f"[{self.tag}] compile model failed, {errors}",
-                                          COMPILE_FAILED_SRC))
+            self.done.succeed(self._compile_failed())
 
         self._ensure_ready(first, compiled)
         return self.done
@@ -314,14 +311,16 @@ class DynamicSchedule(WorkerSchedule):
                 self._start_on(self.slots[self.current.name].pool, job)
                 return
             self.busy = False
-            errors = "".join(f"{s.info.name}:{s.failed}; " for s in self.slots.values()
-                             if s.failed)
-            job.done(error=PluginError(f"[{self.tag}] compile model failed, {errors}",
-                                       COMPILE_FAILED_SRC))
+            job.done(error=self._compile_failed())
             self.drain()
 
         self._ensure_ready(device, ready)
         return True
+
+    def _compile_failed(self) -> PluginError:
+        """AUTO's error once every candidate it tried failed to compile, each with its own."""
+        errors = "".join(f"{s.info.name}:{s.failed}; " for s in self.slots.values() if s.failed)
+        return PluginError(f"[{self.tag}] compile model failed, {errors}", COMPILE_FAILED_SRC)
 
     def _worker_done(self, pool: WorkerPool, index: int, job: Job, outputs, error, profile,
                      device: str) -> None:
@@ -337,9 +336,6 @@ class DynamicSchedule(WorkerSchedule):
                 return
         self.drain()
         job.done(outputs, error=error, profile=profile, device=device)
-
-    def _on_failure(self, pool, job, error, profile, device) -> None:  # pragma: no cover
-        job.done(error=error, profile=profile, device=device)  # _worker_done handles failures
 
     # --- what the compiled model reports ---------------------------------------------------
     def execution_devices(self) -> list[str]:
@@ -369,12 +365,6 @@ class DynamicBackend(_MetaBackend):
 
     def release(self) -> None:
         self.schedule._unregister()
-
-    def runtime_model(self):
-        try:
-            return self.schedule.serving_backend().runtime_model()
-        except PluginError:
-            return self.model
 
     def _own_property(self, key: str) -> Any:
         s = self.schedule

@@ -16,7 +16,6 @@ learner expects (see ``schedule.py`` for the other scheduling rules).
 from __future__ import annotations
 
 import heapq
-import sys
 from collections import deque
 from collections.abc import Callable
 from typing import Any
@@ -37,6 +36,8 @@ class WorkerPool:
         self.size = max(1, int(size))
         self.contexts = [backend.new_context() for _ in range(self.size)]
         self._idle = list(range(self.size))  # already a heap
+        # what inference records show as each worker, made once and shared by every record
+        self.labels = [HELPER if name == HELPER else f"{name}:{i}" for i in range(self.size)]
 
     def __repr__(self) -> str:
         return f"<WorkerPool {self.name}: {len(self._idle)}/{self.size} idle>"
@@ -57,7 +58,7 @@ class WorkerPool:
 
     def label(self, index: int) -> str:
         """What inference records show as the worker: ``CPU_HELP`` or ``GPU.0:3``."""
-        return HELPER if self.name == HELPER else sys.intern(f"{self.name}:{index}")  # shared
+        return self.labels[index]
 
 
 def pool_size(device, backend: Backend) -> int:
