@@ -1,0 +1,1 @@
+"""OpenVINO GenAI on the virtual devices (``openvino_genai``)."""
