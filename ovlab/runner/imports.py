@@ -19,7 +19,7 @@ from . import served
 
 
 def _is_openvino(name: str) -> bool:
-    return name == "openvino" or name.startswith("openvino.")
+    return name in ("openvino", "openvino_genai") or name.startswith(("openvino.", "openvino_genai."))
 
 
 class OpenVINOFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):

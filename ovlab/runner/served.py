@@ -106,7 +106,7 @@ def _ovlab_target(fullname: str) -> str | None:
 
 
 def can_serve(fullname: str) -> bool:
-    if fullname == "openvino":
+    if fullname in ("openvino", "openvino_genai"):
         return True
     if fullname.startswith("openvino.opset"):
         return fullname[len("openvino."):] in NAMES["opsets"]
@@ -136,6 +136,10 @@ def build(fullname: str) -> types.ModuleType:
     """A new module object for a served name (called by the import hook's loader)."""
     if fullname == "openvino":
         return _top_module()
+    if fullname == "openvino_genai":
+        from . import served_genai
+
+        return served_genai.build()
     short = fullname[len("openvino."):]
     if short in NAMES["opsets"]:
         return _opset_module(short)

@@ -1,0 +1,412 @@
+"""``LLMPipeline`` and ``ContinuousBatchingPipeline``: GenAI's text generation on ovlab.
+
+Which engine a device string selects follows ``llm/pipeline.cpp``: on CPU and GPU (and AUTO,
+which resolves to one of them) ``LLMPipeline`` runs the continuous-batching engine with the
+latency-oriented scheduler config (token budget unlimited, prefix caching on) unless a
+``scheduler_config`` is given; the NPU's stateful static-shape pipeline and HETERO splits are not
+simulated yet and say so. ``BATCH:`` fails as OpenVINO's automatic batching does on an LLM: the
+model is dynamic (and stateful), which ``auto_batch/src/plugin.cpp`` refuses.
+
+Pipelines run on an ``ovlab.Core`` (its platform, seed and clock): ``core=`` picks one (ovlab's
+addition to the API); under ``python -m ovlab run`` the runner's session Core is used; otherwise
+a new Core on the ``core-ultra-7-165h`` AI PC.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..runtime.tensor import Tensor
+from .chat import ChatHistory
+from .config import GenerationConfig, GenerationFinishReason, make_streamer
+from .engine import Engine, _Request
+from .models import resolve
+from .results import (
+    DecodedResults,
+    EncodedGenerationResult,
+    EncodedResults,
+    GenerationOutput,
+    GenerationResult,
+    GenerationStatus,
+    PerfMetrics,
+    PipelineMetrics,
+)
+from .scheduler_config import SchedulerConfig, get_latency_oriented_scheduler_config
+from .tokenizer import TokenizedInputs, Tokenizer
+
+DEFAULT_PLATFORM = "core-ultra-7-165h"
+#: the error of OpenVINO's auto-batching plugin for a model with dynamic inputs
+#: (src/plugins/auto_batch/src/plugin.cpp); every LLM served by GenAI has them
+BATCH_ERROR = ("Exception from src/inference/src/cpp/core.cpp:\n"
+               "Exception from src/plugins/auto_batch/src/plugin.cpp:\n"
+               "Auto-batching does not support dynamic networks!")
+
+_core_factory = None
+
+
+def set_core_factory(factory) -> None:
+    """Where pipelines get their Core when none is given (the runner sets its session's); the
+    factory may answer None for the default."""
+    global _core_factory
+    _core_factory = factory
+
+
+def _default_core():
+    core = _core_factory() if _core_factory is not None else None
+    if core is not None:
+        return core
+    from ..runtime.core import Core
+
+    return Core(DEFAULT_PLATFORM, seed=0)
+
+
+def resolve_device(core, device: str) -> str:
+    """The concrete device an LLM pipeline runs on, or the error GenAI / OpenVINO gives."""
+    name = str(device).strip()
+    upper = name.upper()
+    if upper.startswith("BATCH"):
+        raise RuntimeError(BATCH_ERROR)
+    if upper.startswith(("HETERO", "MULTI")):
+        raise NotImplementedError(f"LLMPipeline on {name!r}: splitting an LLM across devices "
+                                  "(HETERO pipeline parallelism) is not simulated yet by ovlab")
+    if upper == "NPU" or upper.startswith("NPU."):
+        raise NotImplementedError(f"LLMPipeline on {name!r}: the NPU's stateful static-shape "
+                                  "LLM pipeline (one request at a time) is not simulated yet by "
+                                  "ovlab; use CPU or GPU (continuous batching)")
+    devices = list(core.platform.devices)
+    if upper.startswith("AUTO"):
+        gpus = [d for d in devices if d.startswith("GPU")]
+        return gpus[0] if gpus else "CPU"
+    if upper == "GPU":
+        upper = "GPU.0"
+    if upper in devices:
+        return upper
+    raise RuntimeError(f"Device with \"{name}\" name is not registered in the OpenVINO Runtime "
+                       f"(this platform has {', '.join(devices)})")
+
+
+def _scheduler_config(properties: dict, explicit: bool) -> SchedulerConfig:
+    cfg = properties.pop("scheduler_config", None)
+    if cfg is None:
+        return get_latency_oriented_scheduler_config() if not explicit else SchedulerConfig()
+    if not isinstance(cfg, SchedulerConfig):
+        raise TypeError(f"scheduler_config must be an openvino_genai.SchedulerConfig, not "
+                        f"{type(cfg).__name__}")
+    return cfg
+
+
+def _ids(tensor: Any) -> list[list[int]]:
+    arr = np.asarray(tensor.data if isinstance(tensor, Tensor) else tensor)
+    if arr.ndim == 1:
+        arr = arr[None]
+    return [[int(t) for t in row] for row in arr]
+
+
+class GenerationHandle:
+    """A request added to a ContinuousBatchingPipeline: its status and its tokens as they come."""
+
+    def __init__(self, engine: Engine, req: _Request) -> None:
+        self._engine, self._req = engine, req
+
+    def get_status(self) -> GenerationStatus:
+        return GenerationStatus(self._req.status)
+
+    def can_read(self) -> bool:
+        return bool(self._req.outputs)
+
+    def read(self) -> dict[int, GenerationOutput]:
+        """The tokens of the steps since the last read, merged per sequence."""
+        merged: dict[int, GenerationOutput] = {}
+        while self._req.outputs:
+            for seq_id, out in self._req.outputs.popleft().items():
+                have = merged.setdefault(seq_id, GenerationOutput())
+                have.generated_ids += out.generated_ids
+                have.generated_log_probs += out.generated_log_probs
+                have.score, have.finish_reason = out.score, out.finish_reason
+        return merged
+
+    def read_all(self) -> list[GenerationOutput]:
+        out = GenerationOutput()
+        for seq in self._req.group.get_sequences():
+            out.generated_ids = list(seq.get_generated_ids())
+            out.generated_log_probs = list(seq.get_generated_log_probs())
+            out.score = self._req.cumulative_log_prob
+            out.finish_reason = self._req.finish_reason
+        self._req.outputs.clear()
+        return [out]
+
+    def stop(self) -> None:
+        """End the generation and keep what was generated (GenerationStatus.STOP)."""
+        self._req.group.set_generation_status(GenerationStatus.STOP)
+        self._req.status = GenerationStatus.STOP
+
+    def cancel(self) -> None:
+        """End the generation and drop it (GenerationStatus.CANCEL)."""
+        self._req.group.set_generation_status(GenerationStatus.CANCEL)
+        self._req.status = GenerationStatus.CANCEL
+
+    def get_perf_metrics(self) -> PerfMetrics:
+        return self._req.perf
+
+
+class _Base:
+    """What both pipelines share: the model, the engine, the tokenizer, chat state."""
+
+    _engine: Engine
+
+    def _setup(self, models_path: Any, device: str, scheduler_config: SchedulerConfig,
+               core: Any, tokenizer: Tokenizer | None) -> None:
+        self.core = core if core is not None else _default_core()
+        self.device = resolve_device(self.core, device)
+        llm = resolve(models_path)
+        self._tokenizer = tokenizer if tokenizer is not None else Tokenizer(models_path)
+        start = self.core.clock.now
+        self._engine = Engine(llm, self.core, self.device, scheduler_config, self._tokenizer)
+        weights = self._engine.weight_bytes()
+        mem = self.core.platform.devices[self.device].mem_size_gb * 1e9
+        if weights > mem:
+            raise RuntimeError(f"{llm.spec.name} {llm.precision} needs {weights / 1e9:.1f} GB for "
+                               f"its weights but {self.device} has {mem / 1e9:.1f} GB")
+        self.core.clock.sleep(self._engine.load_seconds())
+        self.core.trace.event(start, "genai_load", self.device, self._engine.name,
+                              seconds=self.core.clock.now - start, weight_bytes=weights)
+        self._load_time_ms = (self.core.clock.now - start) * 1e3
+        self._generation_config = GenerationConfig()
+        self._generation_config.eos_token_id = self._tokenizer.get_eos_token_id()
+        self._chat: ChatHistory | None = None
+        self._next_id = 0
+
+    def get_tokenizer(self) -> Tokenizer:
+        return self._tokenizer
+
+    def start_chat(self, system_message: str = "") -> None:
+        self._chat = ChatHistory()
+        if system_message:
+            self._chat.append({"role": "system", "content": system_message})
+
+    def finish_chat(self) -> None:
+        self._chat = None
+
+    def _config(self, generation_config: Any, kwargs: dict) -> GenerationConfig:
+        if isinstance(generation_config, dict):
+            kwargs = {**generation_config, **kwargs}
+            generation_config = None
+        cfg = (generation_config or self._generation_config).copy()
+        if not isinstance(cfg, GenerationConfig):
+            raise TypeError("generation_config must be an openvino_genai.GenerationConfig or a dict")
+        cfg.update_generation_config(**kwargs)
+        if cfg.eos_token_id == -1:
+            cfg.eos_token_id = self._tokenizer.get_eos_token_id()
+        return cfg
+
+    def _run(self, prompts: list[list[int]], configs: list[GenerationConfig], streamer: Any,
+             start: float) -> list[_Request]:
+        """Add every prompt, step until all are done; the requests."""
+        eng = self._engine
+        if eng.has_non_finished_requests():
+            raise RuntimeError("Generate cannot be called while ContinuousBatchingPipeline is "
+                               "already in running state. Use ContinuousBatchingPipeline::add_request")
+        reqs = []
+        for ids, cfg in zip(prompts, configs, strict=True):
+            reqs.append(eng.add_request(self._next_id, ids, cfg))
+            self._next_id += 1
+        if streamer is not None:
+            if len(reqs) != 1:
+                raise RuntimeError("Currently streaming is possible only with batch size=1 and "
+                                   "only for greedy or multinomial decoding")
+            reqs[0].streamer = make_streamer(streamer, self._tokenizer)
+        while eng.has_non_finished_requests():
+            eng.step()
+        for req in reqs:
+            req.perf.load_time = self._load_time_ms
+            req.perf.evaluate(start)
+            eng.forget(req)
+        return reqs
+
+    def _texts(self, req: _Request) -> str:
+        ids = req.group.get_sequences()[0].get_generated_ids()
+        text = self._tokenizer.decode(ids)
+        if req.stop_text and not req.config.include_stop_str_in_output:
+            text = text[:text.find(req.stop_text)] if req.stop_text in text else text
+        return text
+
+
+class LLMPipeline(_Base):
+    """``openvino_genai.LLMPipeline(models_path, device, **properties)``.
+
+    ``scheduler_config=`` picks the continuous-batching scheduler's settings; without it,
+    GenAI's latency-oriented ones. ``core=`` (ovlab) picks the Core it runs on."""
+
+    def __init__(self, models_path: Any, *args: Any, config: dict | None = None, core: Any = None,
+                 **kwargs: Any) -> None:
+        tokenizer = None
+        args = list(args)
+        if args and isinstance(args[0], Tokenizer):
+            tokenizer = args.pop(0)
+        device = args.pop(0) if args else kwargs.pop("device", "CPU")
+        if args:
+            config = args.pop(0)
+        properties = {**(config or {}), **kwargs}
+        explicit = "scheduler_config" in properties
+        sched = _scheduler_config(properties, explicit)
+        backend = str(properties.pop("ATTENTION_BACKEND", "PA")).upper()
+        if backend == "SDPA":
+            raise NotImplementedError("ATTENTION_BACKEND='SDPA': the stateful SDPA pipeline is "
+                                      "not simulated by ovlab (the paged-attention one is)")
+        self._setup(models_path, device, sched, core, tokenizer)
+
+    def get_generation_config(self) -> GenerationConfig:
+        return self._generation_config.copy()
+
+    def set_generation_config(self, config: GenerationConfig) -> None:
+        self._generation_config = config.copy()
+
+    def generate(self, inputs: Any, generation_config: Any = None, streamer: Any = None,
+                 **kwargs: Any):
+        """Text in, text out (str for a str, ``DecodedResults`` for a list or a ChatHistory);
+        token tensors in, ``EncodedResults`` out."""
+        clock = self._engine.core.clock
+        start = clock.now
+        cfg = self._config(generation_config, kwargs)
+        raw_tok = []
+        if isinstance(inputs, (Tensor, TokenizedInputs, np.ndarray)):
+            ids = _ids(inputs.input_ids if isinstance(inputs, TokenizedInputs) else inputs)
+            reqs = self._run(ids, [cfg] * len(ids), streamer, start)
+            res = EncodedResults()
+            res.tokens = [list(r.group.get_sequences()[0].get_generated_ids()) for r in reqs]
+            res.scores = [r.cumulative_log_prob for r in reqs]
+            res.finish_reasons = [r.finish_reason for r in reqs]
+            res.perf_metrics = self._merge(reqs, start, [], [])
+            return res
+        if isinstance(inputs, ChatHistory):
+            texts = [self._tokenizer.apply_chat_template(inputs, True)]
+        elif isinstance(inputs, str):
+            if self._chat is not None:
+                self._chat.append({"role": "user", "content": inputs})
+                texts = [self._tokenizer.apply_chat_template(self._chat, True)]
+            elif cfg.apply_chat_template:
+                texts = [self._tokenizer.apply_chat_template([{"role": "user", "content": inputs}],
+                                                             True)]
+            else:
+                texts = [inputs]
+        elif isinstance(inputs, (list, tuple)) and all(isinstance(s, str) for s in inputs):
+            texts = [self._tokenizer.apply_chat_template([{"role": "user", "content": s}], True)
+                     if cfg.apply_chat_template else s for s in inputs]
+        else:
+            raise TypeError("generate() takes a str, a list of str, a ChatHistory, a Tensor or "
+                            f"TokenizedInputs, not {type(inputs).__name__}")
+        ids = []
+        for t in texts:
+            ids.append(self._tokenizer.encode(t).input_ids.data[0].tolist())
+            raw_tok.append(self._engine.host_work(len(ids[-1])))
+        reqs = self._run(ids, [cfg] * len(ids), streamer, start)
+        res = DecodedResults()
+        raw_detok = []
+        for r in reqs:
+            res.texts.append(self._texts(r))
+            res.scores.append(r.cumulative_log_prob)
+            res.finish_reasons.append(r.finish_reason)
+            raw_detok.append(self._engine.host_work(len(r.group.get_sequences()[0].get_generated_ids())))
+        res.perf_metrics = self._merge(reqs, start, raw_tok, raw_detok)
+        if isinstance(inputs, str) and self._chat is not None:
+            self._chat.append({"role": "assistant", "content": res.texts[0]})
+        if isinstance(inputs, str) and cfg.num_return_sequences == 1:
+            return res.texts[0]
+        return res
+
+    __call__ = generate
+
+    def _merge(self, reqs: list[_Request], start: float, tok: list[float],
+               detok: list[float]) -> PerfMetrics:
+        """One PerfMetrics for the whole generate call (the CB adapter's view: token times of
+        all requests, batch sizes per step)."""
+        pm = PerfMetrics()
+        pm.load_time = self._load_time_ms
+        pm.num_input_tokens = sum(r.perf.num_input_tokens for r in reqs)
+        times: dict[float, int] = {}
+        for r in reqs:
+            for t in r.perf.raw_metrics.m_new_token_times:
+                times[t] = times.get(t, 0) + 1
+        ordered = sorted(times)
+        pm.raw_metrics.m_new_token_times = ordered
+        pm.raw_metrics.m_batch_sizes = [times[t] for t in ordered]
+        pm.evaluate(start)
+        pm.raw_metrics.tokenization_durations = list(tok)
+        pm.raw_metrics.detokenization_durations = list(detok)
+        pm.raw_metrics.generate_durations = [(self._engine.core.clock.now - start) * 1e6]
+        return pm
+
+
+class ContinuousBatchingPipeline(_Base):
+    """``openvino_genai.ContinuousBatchingPipeline(models_path, scheduler_config, device,
+    properties={}, tokenizer_properties={}, vision_encoder_properties={})`` or
+    ``(models_path, tokenizer, scheduler_config, device, **kwargs)``."""
+
+    def __init__(self, models_path: Any, *args: Any, core: Any = None, **kwargs: Any) -> None:
+        args = list(args)
+        tokenizer = args.pop(0) if args and isinstance(args[0], Tokenizer) else kwargs.pop("tokenizer", None)
+        sched = args.pop(0) if args else kwargs.pop("scheduler_config", None)
+        device = args.pop(0) if args else kwargs.pop("device", "CPU")
+        if not isinstance(sched, SchedulerConfig):
+            raise TypeError("ContinuousBatchingPipeline needs a SchedulerConfig as "
+                            f"scheduler_config, not {type(sched).__name__}")
+        self._setup(models_path, device, sched, core, tokenizer)
+
+    def get_config(self) -> GenerationConfig:
+        return self._generation_config.copy()
+
+    def get_metrics(self) -> PipelineMetrics:
+        return self._engine.metrics
+
+    def add_request(self, request_id: int, prompt: Any, generation_config: GenerationConfig
+                    ) -> GenerationHandle:
+        if isinstance(prompt, str):
+            ids = self._tokenizer.encode(prompt).input_ids.data[0].tolist()
+        else:
+            ids = _ids(prompt)[0]
+        cfg = self._config(generation_config, {})
+        req = self._engine.add_request(int(request_id), ids, cfg)
+        return GenerationHandle(self._engine, req)
+
+    def step(self) -> None:
+        self._engine.step()
+
+    def has_non_finished_requests(self) -> bool:
+        return self._engine.has_non_finished_requests()
+
+    def generate(self, prompts: Any, generation_config: Any = None, streamer: Any = None):
+        start = self._engine.core.clock.now
+        if isinstance(prompts, (str, Tensor)):
+            prompts = [prompts]
+        prompts = list(prompts)
+        configs = generation_config if isinstance(generation_config, (list, tuple)) else \
+            [generation_config] * len(prompts)
+        if len(configs) != len(prompts):
+            raise RuntimeError("the number of prompts and generation configs differ")
+        configs = [self._config(c, {}) for c in configs]
+        encoded = all(isinstance(p, Tensor) for p in prompts)
+        ids = []
+        for p in prompts:
+            if isinstance(p, Tensor):
+                ids.append(_ids(p)[0])
+            else:
+                text = self._tokenizer.apply_chat_template(p, True) if isinstance(p, (ChatHistory, list)) else p
+                ids.append(self._tokenizer.encode(text).input_ids.data[0].tolist())
+        reqs = self._run(ids, configs, streamer, start)
+        results = []
+        for r in reqs:
+            res = EncodedGenerationResult() if encoded else GenerationResult()
+            res.m_request_id = r.group.get_request_id()
+            gen = r.group.get_sequences()[0].get_generated_ids()
+            res.m_generation_ids = [list(gen)] if encoded else [self._texts(r)]
+            res.m_scores = [r.cumulative_log_prob]
+            res.m_status = GenerationStatus(r.status)
+            res.perf_metrics = r.perf
+            results.append(res)
+        return results
+
+
+__all__ = ["BATCH_ERROR", "ContinuousBatchingPipeline", "GenerationFinishReason",
+           "GenerationHandle", "LLMPipeline", "set_core_factory"]
