@@ -18,7 +18,7 @@ sys.path.insert(0, str(ROOT))
 from ovlab.genai import timing  # noqa: E402
 from ovlab.hardware.devices.gpus import ARC_IGPU_165H  # noqa: E402
 
-DEFAULT_CSV = Path("/work/shared/reference/calibration/llm-165h-igpu-fit.csv")
+DEFAULT_CSV = timing.FIT_FILE.with_name("llm-165h-igpu-fit.csv")  # a copy of the shared fit rows
 
 
 def main() -> None:

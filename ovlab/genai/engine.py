@@ -57,7 +57,7 @@ class _Request:
         self.group = group
         self.config = config
         self.standin = standin
-        self.rng = np.random.default_rng([int(config.rng_seed) & 0xFFFFFFFF, group.get_request_id()])
+        self.rng = np.random.default_rng(int(config.rng_seed) & 0xFFFFFFFFFFFFFFFF)  # per request, as the sampler seeds it
         self.submitted = submitted
         self.outputs: deque[dict[int, GenerationOutput]] = deque()
         self.perf = PerfMetrics()
@@ -162,6 +162,9 @@ class Engine:
     def step(self) -> None:
         self.requests.extend(self.awaiting)
         self.awaiting.clear()
+        self._free_non_running()  # handles stopped or cancelled since the last step
+        if not self.requests:
+            return
         out = self.scheduler.schedule(self.requests)
         m = self.metrics
         m.requests = len(self.requests)
@@ -177,7 +180,7 @@ class Engine:
         if out.m_total_num_scheduled_tokens == 0:
             # out of memory: every request that is not waiting ends (pipeline_impl.cpp)
             for group in self.requests:
-                if not group.is_waiting():
+                if not group.is_waiting() and self.state[id(group)].status == GenerationStatus.RUNNING:
                     group.set_out_of_memory()
                     self._finish(self.state[id(group)], GenerationStatus.IGNORED)
             self.core.trace.event(self.core.clock.now, "genai_step", self.device, self.name,
@@ -224,7 +227,7 @@ class Engine:
     # --- sampling and stop conditions (sampler.cpp, for greedy and multinomial) -------------------
     def _sample(self, req: _Request, group: SequenceGroup, seq, logits, now: float) -> None:
         cfg = req.config
-        generated = seq.get_generated_ids()
+        generated = list(seq.get_generated_ids())
         stop_ids = set(cfg.stop_token_ids)
         eos = cfg.eos_token_id
         forbid = set()

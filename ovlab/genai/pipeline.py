@@ -137,10 +137,11 @@ class GenerationHandle:
         self._req.outputs.clear()
         return [out]
 
-    def stop(self) -> None:
+    def stop(self, finish_reason: GenerationFinishReason = GenerationFinishReason.STOP) -> None:
         """End the generation and keep what was generated (GenerationStatus.STOP)."""
         self._req.group.set_generation_status(GenerationStatus.STOP)
         self._req.status = GenerationStatus.STOP
+        self._req.finish_reason = GenerationFinishReason(finish_reason)
 
     def cancel(self) -> None:
         """End the generation and drop it (GenerationStatus.CANCEL)."""
@@ -388,12 +389,17 @@ class ContinuousBatchingPipeline(_Base):
         configs = [self._config(c, {}) for c in configs]
         encoded = all(isinstance(p, Tensor) for p in prompts)
         ids = []
-        for p in prompts:
+        for p, cfg in zip(prompts, configs, strict=True):
             if isinstance(p, Tensor):
                 ids.append(_ids(p)[0])
+                continue
+            if isinstance(p, (ChatHistory, list)):
+                text = self._tokenizer.apply_chat_template(p, True)
+            elif cfg.apply_chat_template and self._tokenizer.chat_template:
+                text = self._tokenizer.apply_chat_template([{"role": "user", "content": p}], True)
             else:
-                text = self._tokenizer.apply_chat_template(p, True) if isinstance(p, (ChatHistory, list)) else p
-                ids.append(self._tokenizer.encode(text).input_ids.data[0].tolist())
+                text = p
+            ids.append(self._tokenizer.encode(text).input_ids.data[0].tolist())
         reqs = self._run(ids, configs, streamer, start)
         results = []
         for r in reqs:

@@ -33,6 +33,9 @@ class SummaryStats:
     min: float
     max: float
 
+    def as_tuple(self) -> tuple:
+        return (self.mean, self.std, self.min, self.max)
+
 
 def _mean_std(us: list[float]) -> MeanStdPair:
     if not us:
@@ -104,9 +107,9 @@ class PerfMetrics:
         return _mean_std(self.raw_metrics.token_infer_durations)
 
     def get_throughput(self) -> MeanStdPair:
-        tpot = self.get_tpot()
-        if tpot.mean <= 0:
-            return MeanStdPair(-1.0, -1.0) if tpot.mean < 0 else MeanStdPair(math.inf, 0.0)
+        tpot = self.get_tpot()  # empty: (-1, -1), so (-1000, -1000) as GenAI computes it
+        if tpot.mean == 0:
+            return MeanStdPair(math.inf, 0.0)
         return MeanStdPair(1000.0 / tpot.mean, tpot.std * 1000.0 / (tpot.mean * tpot.mean))
 
     def get_generate_duration(self) -> MeanStdPair:
