@@ -88,6 +88,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_fidelity.py --holdout --leave-one-out
 	$(BIN)/python benchmarks/fit_presets.py
 	$(BIN)/python benchmarks/bench_llm.py
+	$(BIN)/python benchmarks/bench_genai_real.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

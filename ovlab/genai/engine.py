@@ -233,10 +233,11 @@ class Engine:
         forbid = set()
         if len(generated) < cfg.min_new_tokens:
             forbid = {eos} | stop_ids
+        # ignore_eos does not mask EOS (GenAI samples it and goes on); min_new_tokens does
         if logits is None:
-            token, logprob = req.standin.next_token(forbid if not cfg.ignore_eos else forbid | {eos}), 0.0
+            token, logprob = req.standin.next_token(forbid | ({eos} if cfg.ignore_eos else set())), 0.0
         else:
-            token, logprob = self._pick(req, logits, generated, forbid | ({eos} if cfg.ignore_eos else set()))
+            token, logprob = self._pick(req, logits, generated, forbid)
         seq.append_token(token, logprob)
         req.cumulative_log_prob += logprob
         n_generated = len(generated) + 1

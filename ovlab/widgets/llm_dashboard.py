@@ -38,13 +38,18 @@ class LLMServingDashboard(widgets.VBox):
         self.w_cache = widgets.Dropdown(options=[("0 (dynamic)", 0), ("1 GB", 1), ("2 GB", 2),
                                                  ("4 GB", 4)], value=s["cache_size"],
                                         description="cache_size")
-        self.w_split = widgets.Checkbox(value=s["dynamic_split_fuse"], description="dynamic_split_fuse")
+        self.w_split = widgets.ToggleButtons(options=[("split-fuse", True), ("vLLM mode", False)],
+                                             value=s["dynamic_split_fuse"],
+                                             description="dynamic_split_fuse",
+                                             style={"description_width": "initial"})
         self.w_prefix = widgets.Checkbox(value=s["enable_prefix_caching"],
                                          description="enable_prefix_caching")
         self.w_rate = widgets.FloatSlider(value=s["rate"], min=0.5, max=16.0, step=0.5,
                                           description="requests/s")
         self.summary = widgets.HTML()
+        self.summary.add_class("ovlab-summary")
         self.note = widgets.HTML()
+        self.note.add_class("ovlab-inert")
         self._runs: OrderedDict = OrderedDict()
         self.run = self._serve(self.settings())
         self.fig = go.FigureWidget(self._figure(self.run))
@@ -52,7 +57,7 @@ class LLMServingDashboard(widgets.VBox):
             w.observe(self._changed, names="value")
         self._describe()
         super().__init__([widgets.HBox([self.w_tokens, self.w_seqs, self.w_cache]),
-                          widgets.HBox([self.w_split, self.w_prefix, self.w_rate]),
+                          self.w_split, widgets.HBox([self.w_prefix, self.w_rate]),
                           self.note, self.summary, self.fig])
 
     def settings(self) -> dict:

@@ -42,6 +42,7 @@ def _labs(*names: str) -> list[str]:
 
 LABS = _labs("LatencyDashboard", "TimelineDashboard")  # the seed experiments' dashboards
 OTHER_LABS = _labs("ResourceAwareDashboard")  # lab 09
+LLM_LABS = _labs("LLMServingDashboard")  # lab 13
 HELPER, BATCH, ALONE = "#17becf", "#9467bd", "#ff7f0e"  # ovlab.viz.palette
 
 # the dashboard's figure: found afresh each time, because a run whose traces differ in kind
@@ -309,6 +310,35 @@ def test_resource_aware_dashboard(lab, page, shot_dir, notebook):
     _save_timings(stem, {"other app's GPU load (6 changes)": {
         "median": round(sorted(changes)[len(changes) // 2] * 1000),
         "max": round(max(changes) * 1000)}}, shot_dir)
+    assert not page.errors, page.errors
+
+
+@pytest.mark.skipif(not LLM_LABS, reason="no lab builds the LLM serving dashboard")
+@pytest.mark.parametrize("notebook", LLM_LABS)
+def test_llm_serving_dashboard(lab, page, shot_dir, notebook):
+    """Lab 13: vLLM mode greys out nothing and redraws; prefix caching redraws; split-fuse
+    greys out max_num_seqs with the reason."""
+    stem = notebook.removesuffix(".ipynb")
+    dash, root = _open_and_run(lab, page, notebook)
+    _shot(dash, shot_dir, f"{stem}-dashboard.png")
+    _text_has(page, root, INERT, "max_num_seqs is read only in vLLM mode")
+    changes = []
+    for step in ("vllm", "prefix", "split"):
+        _settle(page)
+        before = root.evaluate(SIGNATURE)
+        if step == "vllm":
+            dash.get_by_role("button", name="vLLM mode", exact=True).click()
+        elif step == "prefix":
+            dash.locator("label:has-text('enable_prefix_caching') input").check()
+        else:
+            dash.get_by_role("button", name="split-fuse", exact=True).click()
+        changes.append(_changed(page, root, before))
+        if step == "vllm":
+            page.wait_for_function(f"root => !{INERT}.includes('max_num_seqs')", arg=root,
+                                   timeout=30_000)
+    _text_has(page, root, SUMMARY, "mean TTFT")
+    _save_timings(stem, {"knob changes (3)": {
+        "median": round(sorted(changes)[1] * 1000), "max": round(max(changes) * 1000)}}, shot_dir)
     assert not page.errors, page.errors
 
 

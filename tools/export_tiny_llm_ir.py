@@ -1,0 +1,111 @@
+"""Write ovlab's tiny LLM as an OpenVINO IR that the real ``openvino_genai`` runs.
+
+    python tools/export_tiny_llm_ir.py [out_dir]   (default: artifacts/tiny-llm-ir, git-ignored)
+
+Built with the real ``openvino`` Python API from ``ovlab/genai/data/tiny_llm.npz``, in the layout
+``optimum-cli export openvino`` gives a stateful Llama: inputs ``input_ids``, ``attention_mask``,
+``position_ids``, ``beam_idx``; per layer the past keys and values as ``ReadValue`` ->
+``Gather(beam_idx)`` -> ``Concat`` -> ``ScaledDotProductAttention`` (with a mask input, which
+GenAI's ``SDPAToPagedAttention`` pattern requires) and ``Assign``; output ``logits``. GenAI's
+continuous-batching pipeline turns it into a paged-attention model, as it does an optimum export.
+No tokenizer IR is written: the comparison feeds token ids (``ov.Tensor``) and reads token ids.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from ovlab.genai.tiny import load_weights  # noqa: E402
+
+DEFAULT_OUT = ROOT / "artifacts" / "tiny-llm-ir"
+
+
+def export(out: Path = DEFAULT_OUT) -> Path:
+    import openvino as ov
+    import openvino.opset13 as op
+    from openvino import Type
+
+    cfg, w = load_weights()
+    heads, hd, d = cfg.heads, cfg.head_dim, cfg.hidden
+
+    def const(a):
+        return op.constant(np.asarray(a, np.float32))
+
+    def ints(a):
+        return op.constant(np.asarray(a, np.int64))
+
+    params = {}
+    for name, shape, t in [("input_ids", [-1, -1], Type.i64), ("attention_mask", [-1, -1], Type.i64),
+                           ("position_ids", [-1, -1], Type.i64), ("beam_idx", [-1], Type.i32)]:
+        params[name] = op.parameter(shape, t, name=name)
+        params[name].output(0).set_names({name})
+    emb = const(w["tok_emb"])
+    x = op.gather(emb, params["input_ids"], ints(0))
+
+    def rms(x, g):
+        ms = op.reduce_mean(op.multiply(x, x), ints([-1]), True)
+        return op.multiply(op.divide(x, op.sqrt(op.add(ms, const(1e-5)))), const(g))
+
+    half = hd // 2
+    inv = (cfg.rope_theta ** (-np.arange(half, dtype=np.float64) / half)).astype(np.float32)
+    ang = op.multiply(op.unsqueeze(op.convert(params["position_ids"], Type.f32), ints([-1])), const(inv))
+    cos, sin = (op.unsqueeze(f(ang), ints([1])) for f in (op.cos, op.sin))
+
+    def rope(t):
+        a, b = op.split(t, ints(-1), 2).outputs()
+        return op.concat([op.subtract(op.multiply(a, cos), op.multiply(b, sin)),
+                          op.add(op.multiply(a, sin), op.multiply(b, cos))], -1)
+
+    def split_heads(t):
+        return op.transpose(op.reshape(t, ints([0, 0, heads, hd]), True), ints([0, 2, 1, 3]))
+
+    batch = op.gather(op.shape_of(params["input_ids"]), ints([0]), ints(0))
+    sinks = []
+    for i in range(cfg.layers):
+        h = rms(x, w[f"l{i}.ln1"])
+        q = rope(split_heads(op.matmul(h, const(w[f"l{i}.wq"]), False, False)))
+        k = rope(split_heads(op.matmul(h, const(w[f"l{i}.wk"]), False, False)))
+        v = split_heads(op.matmul(h, const(w[f"l{i}.wv"]), False, False))
+        cached = []
+        for name, new in (("key", k), ("value", v)):
+            info = ov.op.util.VariableInfo()
+            info.data_shape = ov.PartialShape([-1, heads, -1, hd])
+            info.data_type = Type.f32
+            info.variable_id = f"past_key_values.{i}.{name}present.{i}.{name}"
+            variable = ov.op.util.Variable(info)
+            init = op.broadcast(const(0.0), op.concat([batch, ints([heads, 0, hd])], 0))
+            past = op.gather(op.read_value(init, variable), params["beam_idx"], ints(0))
+            cat = op.concat([past, new], 2)
+            sinks.append(op.assign(cat, variable))
+            cached.append(cat)
+        o = op.scaled_dot_product_attention(q, cached[0], cached[1], const(np.zeros((1, 1, 1, 1))),
+                                            causal=True)
+        o = op.reshape(op.transpose(o, ints([0, 2, 1, 3])), ints([0, 0, d]), True)
+        x = op.add(x, op.matmul(o, const(w[f"l{i}.wo"]), False, False))
+        h = rms(x, w[f"l{i}.ln2"])
+        gate = op.matmul(h, const(w[f"l{i}.w_gate"]), False, False)
+        up = op.matmul(h, const(w[f"l{i}.w_up"]), False, False)
+        x = op.add(x, op.matmul(op.multiply(op.swish(gate), up), const(w[f"l{i}.w_down"]), False, False))
+    logits = op.matmul(rms(x, w["ln_f"]), emb, False, True)
+    logits.output(0).set_names({"logits"})
+    model = ov.Model([op.result(logits)], sinks, list(params.values()), "tiny-llm")
+    out.mkdir(parents=True, exist_ok=True)
+    ov.save_model(model, out / "openvino_model.xml", compress_to_fp16=False)
+    special = {"eos_token_id": 2, "bos_token_id": 1, "pad_token_id": 0}
+    (out / "config.json").write_text(json.dumps({
+        "model_type": "llama", "vocab_size": cfg.vocab, "hidden_size": d,
+        "num_attention_heads": heads, "num_key_value_heads": heads,
+        "num_hidden_layers": cfg.layers, "max_position_embeddings": cfg.context, **special}))
+    (out / "generation_config.json").write_text(json.dumps(special))
+    return out
+
+
+if __name__ == "__main__":
+    print(export(Path(sys.argv[1]) if len(sys.argv) > 1 else DEFAULT_OUT))
