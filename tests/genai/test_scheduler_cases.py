@@ -216,3 +216,674 @@ def test_general_test(dynamic_split_fuse):
     assert out4.m_total_num_scheduled_tokens == requests[1].get_context_len() + 1
     assert out4.is_prompt is False
     free_all(scheduler, requests)
+
+
+def _la_table(orchestrator, seq_id):
+    return orchestrator.get_linear_attention_block_table(seq_id)
+
+
+def test_hybrid_output_fills_linear_attention_block_table_in_prompt_and_generate():
+    """TestScheduler.hybrid_output_fills_linear_attention_block_table_in_prompt_and_generate"""
+    c = config(max_num_batched_tokens=32, num_kv_blocks=8, num_linear_attention_blocks=8,
+               dynamic_split_fuse=True, max_num_seqs=8)
+    tokens = [0, 1, 2, 3]
+    g1, g2 = group(0, tokens), group(1, tokens)
+    s1, s2 = g1.get_running_sequences()[0].get_id(), g2.get_running_sequences()[0].get_id()
+    requests = [g1, g2]
+    o = init_hybrid_cache_orchestrator(c, TEST_BLOCK_SIZE, kv_num_layers=1, la_num_layers=3)
+    scheduler = Scheduler(o, c)
+    prompt_out = scheduler.schedule(requests)
+    assert o.get_cache_manager(CacheType.LINEAR_ATTENTION_CACHE).get_num_layers() == 3
+    assert o.get_cache_manager(CacheType.LINEAR_ATTENTION_CACHE).get_num_cache_tensors() == 6
+    assert len(prompt_out.get_kv_block_tables(s1)) == 1
+    assert len(prompt_out.get_kv_block_tables(s2)) == 1
+    assert len(table(prompt_out, s1)) == 1
+    assert len(table(prompt_out, s2)) == 1
+    for sid in (s1, s2):
+        assert prompt_out.has_linear_attention_paging_data(sid)
+        pd = prompt_out.get_linear_attention_paging_data(sid)
+        assert len(pd.block_indices) == 2
+        assert pd.block_indices[0] == pd.block_indices[1]
+        assert len(_la_table(o, sid)) == 1
+    for req in requests:
+        req.get_running_sequences()[0].append_token(42, 0.9)
+        req.finish_iteration()
+    gen_out = scheduler.schedule(requests)
+    for sid in (s1, s2):
+        assert gen_out.has_linear_attention_paging_data(sid)
+        pd = gen_out.get_linear_attention_paging_data(sid)
+        assert len(pd.block_indices) == 2
+        assert pd.block_indices[0] == pd.block_indices[1]
+        assert len(_la_table(o, sid)) == 1
+    free_all(scheduler, requests)
+
+
+def test_hybrid_non_prefix_linear_attention_returns_aliased_read_write_blocks():
+    """TestScheduler.hybrid_non_prefix_linear_attention_returns_aliased_read_write_blocks"""
+    c = config(max_num_batched_tokens=32, num_kv_blocks=8, num_linear_attention_blocks=8,
+               enable_prefix_caching=False, dynamic_split_fuse=False, max_num_seqs=8)
+    g = group(0, [0, 1, 2, 3])
+    seq_id = g.get_running_sequences()[0].get_id()
+    o = init_hybrid_cache_orchestrator(c)
+    scheduler = Scheduler(o, c)
+    out = scheduler.schedule([g])
+    assert out.has_linear_attention_paging_data(seq_id)
+    pd = out.get_linear_attention_paging_data(seq_id)
+    assert len(pd.block_indices) == 2
+    assert pd.block_indices[0] == pd.block_indices[1]
+    assert pd.cache_interval == 0
+    assert pd.past_length == 0
+    assert len(_la_table(o, seq_id)) == 1
+    free_all(scheduler, [g])
+
+
+def test_hybrid_non_prefix_linear_attention_uses_full_preemption_for_fixed_size_victim_state():
+    """TestScheduler.hybrid_non_prefix_linear_attention_uses_full_preemption_for_fixed_size_victim_state"""
+    c = config(max_num_batched_tokens=32, num_kv_blocks=4, num_linear_attention_blocks=2,
+               enable_prefix_caching=False, dynamic_split_fuse=False, max_num_seqs=8)
+    g1, g2 = group(0, [0, 1, 2, 3]), group(1, [0, 1, 2, 3])
+    s1, s2 = g1.get_running_sequences()[0].get_id(), g2.get_running_sequences()[0].get_id()
+    requests = [g1, g2]
+    o = init_hybrid_cache_orchestrator(c)
+    scheduler = Scheduler(o, c)
+    prompt_out = scheduler.schedule(requests)
+    assert len(prompt_out.m_scheduled_sequence_groups_ids) == 2
+    assert len(_la_table(o, s1)) == 1
+    assert len(_la_table(o, s2)) == 1
+    for req in requests:
+        req.finish_iteration()
+    for _ in range(TEST_BLOCK_SIZE):
+        scheduler.schedule(requests)
+        for req in requests:
+            req.get_running_sequences()[0].append_token(42, 0.9)
+            req.finish_iteration()
+    gen_out = scheduler.schedule(requests)
+    assert gen_out.m_scheduled_sequence_groups_ids == [0]
+    assert not scheduler.has_block_table(s2)
+    assert g2.get_num_processed_tokens() == 0
+    scheduler.free_sequence(s1)
+
+
+def test_hybrid_admission_when_la_pool_is_bottleneck():
+    """TestScheduler.hybrid_admission_when_la_pool_is_bottleneck"""
+    c = config(max_num_batched_tokens=32, num_kv_blocks=8, num_linear_attention_blocks=1,
+               dynamic_split_fuse=False, max_num_seqs=8)
+    g1, g2 = group(0, [0, 1, 2, 3]), group(1, [0, 1, 2, 3])
+    s1, s2 = g1.get_running_sequences()[0].get_id(), g2.get_running_sequences()[0].get_id()
+    requests = [g1, g2]
+    scheduler = Scheduler(init_hybrid_cache_orchestrator(c), c)
+    out = scheduler.schedule(requests)
+    assert len(out.m_scheduled_sequence_groups_ids) == 1
+    assert out.has_linear_attention_paging_data(s1) or out.has_linear_attention_paging_data(s2)
+    free_all(scheduler, requests)
+
+
+def test_hybrid_initialize_cache_grows_fixed_size_by_total_concurrent_sequences():
+    """TestScheduler.hybrid_initialize_cache_grows_fixed_size_by_total_concurrent_sequences"""
+    c = config(max_num_batched_tokens=32, num_kv_blocks=0, cache_size=0,
+               num_linear_attention_blocks=0, dynamic_split_fuse=True, max_num_seqs=8)
+    requests = [group(0, [0, 1, 2, 3]), group(1, [0, 1, 2, 3])]
+    o = init_hybrid_cache_orchestrator(c)
+    scheduler = Scheduler(o, c)
+    assert o.get_block_manager(CacheType.LINEAR_ATTENTION_CACHE).get_total_block_count() == 0
+    scheduler.schedule(requests)
+    assert o.get_block_manager(CacheType.LINEAR_ATTENTION_CACHE).get_total_block_count() == 2
+    free_all(scheduler, requests)
+
+
+def test_initialize_cache_uses_sequence_aware_block_rounding():
+    """TestScheduler.initialize_cache_uses_sequence_aware_block_rounding"""
+    c = config(max_num_batched_tokens=32, num_kv_blocks=0, cache_size=0,
+               dynamic_split_fuse=False, max_num_seqs=8)
+    requests = [group(request_id, [request_id]) for request_id in range(4)]
+    o = init_cache_orchestrator(c)
+    scheduler = Scheduler(o, c)
+    scheduler.schedule(requests)
+    assert o.get_block_manager(CacheType.KV_CACHE).get_total_block_count() == len(requests)
+    free_all(scheduler, requests)
+
+
+def test_dynamic_alloc_reserves_full_capacity_for_later_larger_prompt():
+    """TestScheduler.dynamic_alloc_reserves_full_capacity_for_later_larger_prompt"""
+    c = config(max_num_batched_tokens=32, num_kv_blocks=0, cache_size=0,
+               dynamic_split_fuse=True, max_num_seqs=8)
+    o = init_cache_orchestrator(c)
+    scheduler = Scheduler(o, c)
+    small = group(0, [0, 1, 2, 3])
+    scheduler.schedule([small])
+    free_all(scheduler, [small])
+    large_prompt_len = 600
+    large = group(1, range(large_prompt_len))
+    scheduler.schedule([large])
+    blocks = o.get_block_manager(CacheType.KV_CACHE).get_total_block_count()
+    assert blocks >= -(-large_prompt_len // TEST_BLOCK_SIZE)
+    free_all(scheduler, [large])
+
+
+def test_dynamic_alloc_reserves_capacity_for_new_prompt_on_top_of_running_sequence():
+    """TestScheduler.dynamic_alloc_reserves_capacity_for_new_prompt_on_top_of_running_sequence"""
+    c = config(max_num_batched_tokens=32, num_kv_blocks=0, cache_size=0,
+               dynamic_split_fuse=True, max_num_seqs=8)
+    o = init_cache_orchestrator(c)
+    scheduler = Scheduler(o, c)
+    small_tokens = [0, 1, 2, 3]
+    small = group(0, small_tokens)
+    scheduler.schedule([small])
+    small.get_running_sequences()[0].append_token(42, 0.9)
+    small.finish_iteration()
+    assert small.can_generate_tokens()
+    large_prompt_len = 600
+    large = group(1, range(large_prompt_len))
+    both = [small, large]
+    scheduler.schedule(both)
+    max_new = get_greedy_config().max_new_tokens
+
+    def target_blocks(prompt_len):
+        return -(-min(prompt_len * 2, prompt_len + max_new) // TEST_BLOCK_SIZE)
+
+    blocks = o.get_block_manager(CacheType.KV_CACHE).get_total_block_count()
+    assert blocks >= target_blocks(len(small_tokens)) + target_blocks(large_prompt_len)
+    free_all(scheduler, both)
+
+
+def test_linear_attention_only_initializes_fixed_size_capacity():
+    """TestScheduler.linear_attention_only_initializes_fixed_size_capacity"""
+    c = config(max_num_batched_tokens=32, num_kv_blocks=0, cache_size=0,
+               num_linear_attention_blocks=0, dynamic_split_fuse=True, max_num_seqs=8)
+    g = group(0, [0, 1, 2, 3])
+    seq_id = g.get_running_sequences()[0].get_id()
+    o = init_linear_attention_cache_orchestrator(c)
+    scheduler = Scheduler(o, c)
+    assert not o.has_token_capacity()
+    out = scheduler.schedule([g])
+    assert len(out.m_scheduled_sequence_groups_ids) == 1
+    assert out.has_linear_attention_paging_data(seq_id)
+    assert o.get_block_manager(CacheType.LINEAR_ATTENTION_CACHE).get_total_block_count() == 1
+    scheduler.free_sequence(seq_id)
+
+
+def test_hybrid_runtime_arrival_beyond_initial_fixed_capacity_schedules_after_growth():
+    """TestScheduler.hybrid_runtime_arrival_beyond_initial_fixed_capacity_schedules_after_growth"""
+    c = config(max_num_batched_tokens=32, num_kv_blocks=0, cache_size=0,
+               num_linear_attention_blocks=0, dynamic_split_fuse=True, max_num_seqs=8)
+    g1 = group(0, [0, 1, 2, 3])
+    s1 = g1.get_running_sequences()[0].get_id()
+    o = init_hybrid_cache_orchestrator(c)
+    scheduler = Scheduler(o, c)
+    requests = [g1]
+    scheduler.schedule(requests)
+    assert o.get_block_manager(CacheType.LINEAR_ATTENTION_CACHE).get_total_block_count() == 1
+    g1.get_running_sequences()[0].append_token(42, 0.9)
+    g1.finish_iteration()
+    g2 = group(1, [0, 1, 2, 3])
+    s2 = g2.get_running_sequences()[0].get_id()
+    requests.append(g2)
+    out = scheduler.schedule(requests)
+    assert out.has_linear_attention_paging_data(s1)
+    assert out.has_linear_attention_paging_data(s2)
+    free_all(scheduler, requests, only_with_table=True)
+
+
+def test_hybrid_prefix_caching_prefill_requires_read_and_interval_write_blocks():
+    """TestScheduler.hybrid_prefix_caching_prefill_requires_read_and_interval_write_blocks"""
+    c = config(max_num_batched_tokens=512, num_kv_blocks=128, num_linear_attention_blocks=32,
+               enable_prefix_caching=True, dynamic_split_fuse=False, max_num_seqs=8)
+    # prompt 260 => write blocks ceil(260 / 32) = 9, plus one read block => 10
+    g = group(0, range(260))
+    seq_id = g.get_running_sequences()[0].get_id()
+    o = init_hybrid_cache_orchestrator(c)
+    scheduler = Scheduler(o, c)
+    out = scheduler.schedule([g])
+    assert out.has_linear_attention_paging_data(seq_id)
+    pd = out.get_linear_attention_paging_data(seq_id)
+    assert len(pd.block_indices) == 10
+    assert pd.past_length == 0
+    assert pd.cache_interval == TEST_DEFAULT_CACHE_INTERVAL
+    assert pd.block_indices[0] == pd.block_indices[1]
+    assert len(set(pd.block_indices)) == 9
+    assert len(_la_table(o, seq_id)) == 9
+    free_all(scheduler, [g])
+
+
+def test_hybrid_prefix_caching_prefill_uses_scheduler_config_cache_interval_multiplier():
+    """TestScheduler.hybrid_prefix_caching_prefill_uses_scheduler_config_cache_interval_multiplier"""
+    c = config(max_num_batched_tokens=128, num_kv_blocks=64, num_linear_attention_blocks=16,
+               cache_interval_multiplier=TEST_CUSTOM_CACHE_INTERVAL_MULTIPLIER,
+               enable_prefix_caching=True, dynamic_split_fuse=False, max_num_seqs=4)
+    g = group(0, range(96))
+    seq_id = g.get_running_sequences()[0].get_id()
+    o = init_hybrid_cache_orchestrator(c)
+    scheduler = Scheduler(o, c)
+    out = scheduler.schedule([g])
+    pd = out.get_linear_attention_paging_data(seq_id)
+    assert len(pd.block_indices) == 3
+    assert pd.cache_interval == TEST_CUSTOM_CACHE_INTERVAL
+    assert pd.block_indices[0] == pd.block_indices[1]
+    assert pd.block_indices[1] != pd.block_indices[2]
+    assert o.get_block_size(CacheType.LINEAR_ATTENTION_CACHE) == TEST_CUSTOM_CACHE_INTERVAL
+    assert len(_la_table(o, seq_id)) == 2
+    free_all(scheduler, [g])
+
+
+def test_hybrid_prefix_caching_reuses_active_complete_linear_attention_checkpoint():
+    """TestScheduler.hybrid_prefix_caching_reuses_active_complete_linear_attention_checkpoint"""
+    c = config(max_num_batched_tokens=16, num_kv_blocks=16, num_linear_attention_blocks=16,
+               cache_interval_multiplier=1, enable_prefix_caching=True, dynamic_split_fuse=False,
+               max_num_seqs=4)
+    producer_tokens = [0, 1, 2, 3]
+    producer = group(0, producer_tokens)
+    producer_seq_id = producer.get_running_sequences()[0].get_id()
+    o = init_hybrid_cache_orchestrator(c)
+    scheduler = Scheduler(o, c)
+    scheduler.schedule([producer])
+    producer.finish_iteration()
+    assert len(_la_table(o, producer_seq_id)) == 1
+    shared = _la_table(o, producer_seq_id)[0].get_index()
+
+    consumer = group(1, [0, 1, 2, 3, 4])
+    consumer_seq_id = consumer.get_running_sequences()[0].get_id()
+    scheduler.restore_cached_blocks(consumer)
+    assert len(_la_table(o, consumer_seq_id)) == 1
+    assert _la_table(o, consumer_seq_id)[0].get_index() == shared
+    assert consumer.get_num_processed_tokens() == len(producer_tokens)
+
+    out = scheduler.schedule([consumer])
+    assert out.m_total_num_scheduled_tokens == 1
+    pd = out.get_linear_attention_paging_data(consumer_seq_id)
+    assert len(pd.block_indices) == 2
+    assert pd.past_length == len(producer_tokens)
+    assert pd.cache_interval == TEST_BLOCK_SIZE
+    assert pd.block_indices[0] == shared
+    assert pd.block_indices[1] != shared
+    assert len(_la_table(o, consumer_seq_id)) == 2
+    assert _la_table(o, consumer_seq_id)[0].get_index() == shared
+    assert _la_table(o, consumer_seq_id)[1].get_index() != shared
+    assert _la_table(o, producer_seq_id)[0].get_index() == shared
+    scheduler.free_sequence(producer_seq_id)
+    scheduler.free_sequence(consumer_seq_id)
+
+
+def test_hybrid_prefix_caching_reuses_active_incomplete_linear_attention_checkpoint_with_cow():
+    """TestScheduler.hybrid_prefix_caching_reuses_active_incomplete_linear_attention_checkpoint_with_cow"""
+    c = config(max_num_batched_tokens=16, num_kv_blocks=16, num_linear_attention_blocks=16,
+               cache_interval_multiplier=1, enable_prefix_caching=True, dynamic_split_fuse=False,
+               max_num_seqs=4)
+    tokens = [0, 1, 2, 3, 4, 5]
+    producer = group(0, tokens)
+    producer_seq_id = producer.get_running_sequences()[0].get_id()
+    o = init_hybrid_cache_orchestrator(c)
+    scheduler = Scheduler(o, c)
+    scheduler.schedule([producer])
+    producer.finish_iteration()
+    assert len(_la_table(o, producer_seq_id)) == 2
+    complete = _la_table(o, producer_seq_id)[0].get_index()
+    incomplete = _la_table(o, producer_seq_id)[1].get_index()
+
+    consumer = group(1, tokens)
+    consumer_seq_id = consumer.get_running_sequences()[0].get_id()
+    scheduler.restore_cached_blocks(consumer)
+    assert len(_la_table(o, consumer_seq_id)) == 1
+    assert _la_table(o, consumer_seq_id)[0].get_index() == incomplete
+    assert o.get_linear_attention_block_table_logical_start(consumer_seq_id) == 1
+    assert consumer.get_num_processed_tokens() == len(tokens) - 1
+
+    out = scheduler.schedule([consumer])
+    assert out.m_total_num_scheduled_tokens == 1
+    pd = out.get_linear_attention_paging_data(consumer_seq_id)
+    assert len(pd.block_indices) == 2
+    assert pd.past_length == len(tokens) - 1
+    assert pd.cache_interval == TEST_BLOCK_SIZE
+    assert pd.block_indices[0] != incomplete
+    assert pd.block_indices[0] == pd.block_indices[1]
+    assert len(_la_table(o, consumer_seq_id)) == 1
+    assert _la_table(o, consumer_seq_id)[0].get_index() != incomplete
+    assert o.get_linear_attention_block_table_logical_start(consumer_seq_id) == 1
+    assert _la_table(o, producer_seq_id)[0].get_index() == complete
+    assert _la_table(o, producer_seq_id)[1].get_index() == incomplete
+    scheduler.free_sequence(producer_seq_id)
+    scheduler.free_sequence(consumer_seq_id)
+
+
+def test_hybrid_prefix_caching_restore_uses_minimum_common_prefix_across_cache_types():
+    """TestScheduler.hybrid_prefix_caching_restore_uses_minimum_common_prefix_across_cache_types"""
+    c = config(max_num_batched_tokens=8, num_kv_blocks=4, num_linear_attention_blocks=2,
+               cache_interval_multiplier=1, enable_prefix_caching=True, dynamic_split_fuse=False,
+               max_num_seqs=4)
+    first_tokens = [0, 1, 2, 3, 4, 5, 6, 7]
+    first = group(0, first_tokens)
+    first_seq_id = first.get_running_sequences()[0].get_id()
+    o = init_hybrid_cache_orchestrator(c)
+    scheduler = Scheduler(o, c)
+    scheduler.schedule([first])
+    first.finish_iteration()
+    scheduler.free_sequence(first_seq_id)
+
+    pressure = group(1, [10, 11, 12, 13, 14, 15, 16, 17])
+    pressure_seq_id = pressure.get_running_sequences()[0].get_id()
+    scheduler.schedule([pressure])
+    pressure.finish_iteration()
+
+    restored = group(2, first_tokens)
+    restored_seq_id = restored.get_running_sequences()[0].get_id()
+    scheduler.restore_cached_blocks(restored)
+    assert restored.get_num_processed_tokens() == 0
+    assert not scheduler.has_block_table(restored_seq_id)
+    scheduler.free_sequence(pressure_seq_id)
+
+
+def test_hybrid_prefix_caching_prefill_exactly_interval_uses_single_write_block():
+    """TestScheduler.hybrid_prefix_caching_prefill_exactly_interval_uses_single_write_block"""
+    c = config(max_num_batched_tokens=64, num_kv_blocks=64, num_linear_attention_blocks=16,
+               cache_interval_multiplier=TEST_CUSTOM_CACHE_INTERVAL_MULTIPLIER,
+               enable_prefix_caching=True, dynamic_split_fuse=False, max_num_seqs=4)
+    g = group(0, range(64))
+    seq_id = g.get_running_sequences()[0].get_id()
+    o = init_hybrid_cache_orchestrator(c)
+    scheduler = Scheduler(o, c)
+    pd = scheduler.schedule([g]).get_linear_attention_paging_data(seq_id)
+    assert len(pd.block_indices) == 2
+    assert pd.past_length == 0
+    assert pd.cache_interval == TEST_CUSTOM_CACHE_INTERVAL
+    assert pd.block_indices[0] == pd.block_indices[1]
+    assert len(_la_table(o, seq_id)) == 1
+    free_all(scheduler, [g])
+
+
+def test_hybrid_prefix_caching_prefill_interval_plus_one_uses_next_write_block():
+    """TestScheduler.hybrid_prefix_caching_prefill_interval_plus_one_uses_next_write_block"""
+    c = config(max_num_batched_tokens=128, num_kv_blocks=64, num_linear_attention_blocks=16,
+               cache_interval_multiplier=TEST_CUSTOM_CACHE_INTERVAL_MULTIPLIER,
+               enable_prefix_caching=True, dynamic_split_fuse=False, max_num_seqs=4)
+    g = group(0, range(65))
+    seq_id = g.get_running_sequences()[0].get_id()
+    o = init_hybrid_cache_orchestrator(c)
+    scheduler = Scheduler(o, c)
+    pd = scheduler.schedule([g]).get_linear_attention_paging_data(seq_id)
+    assert len(pd.block_indices) == 3
+    assert pd.past_length == 0
+    assert pd.cache_interval == TEST_CUSTOM_CACHE_INTERVAL
+    assert pd.block_indices[0] == pd.block_indices[1]
+    assert pd.block_indices[1] != pd.block_indices[2]
+    assert len(_la_table(o, seq_id)) == 2
+    free_all(scheduler, [g])
+
+
+def test_hybrid_prefix_caching_chunked_prefill_crossing_interval_adds_write_block():
+    """TestScheduler.hybrid_prefix_caching_chunked_prefill_crossing_interval_adds_write_block"""
+    c = config(max_num_batched_tokens=48, num_kv_blocks=64, num_linear_attention_blocks=16,
+               cache_interval_multiplier=TEST_CUSTOM_CACHE_INTERVAL_MULTIPLIER,
+               enable_prefix_caching=True, dynamic_split_fuse=True, max_num_seqs=4)
+    g = group(0, range(96))
+    seq_id = g.get_running_sequences()[0].get_id()
+    o = init_hybrid_cache_orchestrator(c)
+    scheduler = Scheduler(o, c)
+    first = scheduler.schedule([g]).get_linear_attention_paging_data(seq_id)
+    assert len(first.block_indices) == 2
+    assert first.past_length == 0
+    assert first.block_indices[0] == first.block_indices[1]
+    g.finish_iteration()
+    second = scheduler.schedule([g]).get_linear_attention_paging_data(seq_id)
+    assert len(second.block_indices) == 3
+    assert second.past_length == 48
+    assert second.cache_interval == TEST_CUSTOM_CACHE_INTERVAL
+    assert second.block_indices[0] == second.block_indices[1]
+    assert second.block_indices[1] != second.block_indices[2]
+    assert len(_la_table(o, seq_id)) == 2
+    free_all(scheduler, [g])
+
+
+def test_hybrid_prefix_caching_generation_multiple_tokens_crossing_interval_adds_write_block():
+    """TestScheduler.hybrid_prefix_caching_generation_multiple_tokens_crossing_interval_adds_write_block"""
+    c = config(max_num_batched_tokens=8, num_kv_blocks=64, num_linear_attention_blocks=16,
+               cache_interval_multiplier=TEST_CUSTOM_CACHE_INTERVAL_MULTIPLIER,
+               enable_prefix_caching=True, dynamic_split_fuse=True, max_num_seqs=4)
+    tokens = [0, 1, 2, 3]
+    g = group(0, tokens)
+    seq_id = g.get_running_sequences()[0].get_id()
+    o = init_hybrid_cache_orchestrator(c)
+    scheduler = Scheduler(o, c)
+    scheduler.schedule([g])
+    g.finish_iteration()
+    running = g.get_running_sequences()[0]
+    for token in range(len(tokens), 62):
+        running.append_token(token, 0.9)
+    g.update_processed_tokens_num(62)
+    g.set_num_validated_tokens(2)
+    pd = scheduler.schedule([g]).get_linear_attention_paging_data(seq_id)
+    assert len(pd.block_indices) == 3
+    assert g.get_num_scheduled_tokens() == 3
+    assert pd.past_length == 62
+    assert pd.cache_interval == TEST_CUSTOM_CACHE_INTERVAL
+    assert pd.block_indices[0] == pd.block_indices[1]
+    assert pd.block_indices[1] != pd.block_indices[2]
+    assert len(_la_table(o, seq_id)) == 2
+    free_all(scheduler, [g])
+
+
+def test_hybrid_prefix_caching_cache_interval_multiplier_one_allocates_block_per_kv_block():
+    """TestScheduler.hybrid_prefix_caching_cache_interval_multiplier_one_allocates_block_per_kv_block"""
+    c = config(max_num_batched_tokens=8, num_kv_blocks=64, num_linear_attention_blocks=16,
+               cache_interval_multiplier=1, enable_prefix_caching=True, dynamic_split_fuse=False,
+               max_num_seqs=4)
+    g = group(0, [0, 1, 2])
+    seq_id = g.get_running_sequences()[0].get_id()
+    o = init_hybrid_cache_orchestrator(c)
+    scheduler = Scheduler(o, c)
+    pd = scheduler.schedule([g]).get_linear_attention_paging_data(seq_id)
+    assert len(pd.block_indices) == 2
+    assert pd.cache_interval == TEST_BLOCK_SIZE
+    assert pd.block_indices[0] == pd.block_indices[1]
+    assert len(set(pd.block_indices)) == 1
+    assert len(_la_table(o, seq_id)) == 1
+    free_all(scheduler, [g])
+
+
+def test_hybrid_prefix_caching_dynamic_allocation_honors_custom_cache_interval_multiplier():
+    """TestScheduler.hybrid_prefix_caching_dynamic_allocation_honors_custom_cache_interval_multiplier"""
+    c = config(max_num_batched_tokens=128, num_kv_blocks=0, cache_size=0,
+               num_linear_attention_blocks=0,
+               cache_interval_multiplier=TEST_CUSTOM_CACHE_INTERVAL_MULTIPLIER,
+               enable_prefix_caching=True, dynamic_split_fuse=True, max_num_seqs=4)
+    g = group(0, range(96))
+    seq_id = g.get_running_sequences()[0].get_id()
+    o = init_hybrid_cache_orchestrator(c)
+    scheduler = Scheduler(o, c)
+    pd = scheduler.schedule([g]).get_linear_attention_paging_data(seq_id)
+    assert len(pd.block_indices) == 3
+    assert pd.cache_interval == TEST_CUSTOM_CACHE_INTERVAL
+    assert pd.block_indices[0] == pd.block_indices[1]
+    assert pd.block_indices[1] != pd.block_indices[2]
+    assert o.get_block_size(CacheType.LINEAR_ATTENTION_CACHE) == TEST_CUSTOM_CACHE_INTERVAL
+    assert len(_la_table(o, seq_id)) == 2
+    free_all(scheduler, [g])
+
+
+def test_scheduler_config_zero_cache_interval_multiplier_requires_disabled_prefix_caching():
+    """TestScheduler.scheduler_config_zero_cache_interval_multiplier_requires_disabled_prefix_caching"""
+    c = config(enable_prefix_caching=True)
+    assert c.cache_interval_multiplier is None
+    c.validate()
+    assert get_test_cache_interval(c) == TEST_DEFAULT_CACHE_INTERVAL
+    c.cache_interval_multiplier = 0
+    with pytest.raises(RuntimeError):
+        c.validate()
+    c.enable_prefix_caching = False
+    c.validate()
+    assert c.cache_interval_multiplier == 0
+
+
+def _unlimited_memory(device: str, num_cache_tensors: int) -> int:
+    return 2**64 - 1
+
+
+def test_scheduler_config_custom_cache_interval_multiplier_is_ignored_for_kv_only_model():
+    """TestScheduler.scheduler_config_custom_cache_interval_multiplier_is_ignored_for_kv_only_model"""
+    for multiplier in (None, DEFAULT_LINEAR_ATTENTION_CACHE_INTERVAL_MULTIPLIER,
+                       TEST_CUSTOM_CACHE_INTERVAL_MULTIPLIER):
+        c = config(num_kv_blocks=64, cache_interval_multiplier=multiplier)
+        CacheOrchestrator.create(c, dummy_kv_manager(), None, _unlimited_memory)  # no throw
+
+
+def test_hybrid_create_explicit_kv_blocks_derives_single_fixed_linear_attention_block_for_client_scenario():
+    """TestScheduler.hybrid_create_explicit_kv_blocks_derives_single_fixed_linear_attention_block_for_client_scenario"""
+    ctx = create_hybrid_create_context()
+    c = config(num_kv_blocks=64, max_num_seqs=7, max_num_batched_tokens=2**64 - 1,
+               enable_prefix_caching=False, cache_interval_multiplier=0)
+    o = CacheOrchestrator.create(c, *ctx["managers"](), _unlimited_memory)
+    assert c.num_kv_blocks == 64
+    assert c.num_linear_attention_blocks == 1
+    assert o.get_block_manager(CacheType.KV_CACHE).get_total_block_count() == 64
+    assert o.get_block_manager(CacheType.LINEAR_ATTENTION_CACHE).get_total_block_count() == 1
+
+
+def test_hybrid_create_explicit_kv_blocks_derives_fixed_linear_attention_capacity_from_max_num_seqs_for_bounded_batching():
+    """TestScheduler.hybrid_create_explicit_kv_blocks_derives_fixed_linear_attention_capacity_from_max_num_seqs_for_bounded_batching"""
+    ctx = create_hybrid_create_context()
+    c = config(num_kv_blocks=64, max_num_seqs=7, max_num_batched_tokens=32,
+               enable_prefix_caching=False, cache_interval_multiplier=0)
+    o = CacheOrchestrator.create(c, *ctx["managers"](), _unlimited_memory)
+    assert c.num_kv_blocks == 64
+    assert c.num_linear_attention_blocks == c.max_num_seqs
+    assert o.get_block_manager(CacheType.KV_CACHE).get_total_block_count() == 64
+    assert (o.get_block_manager(CacheType.LINEAR_ATTENTION_CACHE).get_total_block_count()
+            == c.max_num_seqs)
+
+
+def test_hybrid_create_explicit_kv_blocks_derives_paged_linear_attention_capacity_from_token_target():
+    """TestScheduler.hybrid_create_explicit_kv_blocks_derives_paged_linear_attention_capacity_from_token_target"""
+    ctx = create_hybrid_create_context()
+    c = config(num_kv_blocks=10, enable_prefix_caching=True, cache_interval_multiplier=1)
+    o = CacheOrchestrator.create(c, *ctx["managers"](), _unlimited_memory)
+    expected_token_capacity = c.num_kv_blocks * ctx["kv_block_size"]
+    cache_interval = c.get_cache_interval(ctx["kv_block_size"])
+    expected_la_blocks = -(-expected_token_capacity // cache_interval)
+    assert c.num_kv_blocks == 10
+    assert c.num_linear_attention_blocks == expected_la_blocks
+    assert (o.get_block_manager(CacheType.LINEAR_ATTENTION_CACHE).get_total_block_count()
+            == expected_la_blocks)
+
+
+def test_hybrid_create_cache_size_budget_reserves_fixed_linear_attention_bytes_before_kv_blocks():
+    """TestScheduler.hybrid_create_cache_size_budget_reserves_fixed_linear_attention_bytes_before_kv_blocks"""
+    ctx = create_hybrid_create_context()
+    c = config(cache_size=1, max_num_seqs=5, max_num_batched_tokens=32,
+               enable_prefix_caching=False, cache_interval_multiplier=0)
+    budget = c.cache_size * 1024**3
+    reserved_la = c.max_num_seqs * ctx["la_block_size_in_bytes"]
+    assert reserved_la < budget
+    expected_kv_blocks = (budget - reserved_la) // ctx["kv_block_size_in_bytes"]
+    o = CacheOrchestrator.create(c, *ctx["managers"](), _unlimited_memory)
+    assert c.num_linear_attention_blocks == c.max_num_seqs
+    assert c.num_kv_blocks == expected_kv_blocks
+    assert o.get_total_cache_size_in_bytes() == (
+        expected_kv_blocks * ctx["kv_block_size_in_bytes"]
+        + c.num_linear_attention_blocks * ctx["la_block_size_in_bytes"])
+    assert o.get_total_cache_size_in_bytes() <= budget
+
+
+def test_hybrid_create_cache_size_budget_derives_paged_linear_attention_capacity_from_shared_token_target():
+    """TestScheduler.hybrid_create_cache_size_budget_derives_paged_linear_attention_capacity_from_shared_token_target"""
+    ctx = create_hybrid_create_context()
+    c = config(cache_size=1, enable_prefix_caching=True, cache_interval_multiplier=1)
+    budget = c.cache_size * 1024**3
+    kv_bs, kv_bytes, la_bytes = ctx["kv_block_size"], ctx["kv_block_size_in_bytes"], ctx["la_block_size_in_bytes"]
+    cache_interval = c.get_cache_interval(kv_bs)
+
+    def bytes_for_token_target(t):
+        return -(-t // kv_bs) * kv_bytes + -(-t // cache_interval) * la_bytes
+
+    low, high = 0, (budget // kv_bytes) * kv_bs
+    while low < high:
+        mid = low + (high - low + 1) // 2
+        if bytes_for_token_target(mid) <= budget:
+            low = mid
+        else:
+            high = mid - 1
+    expected_kv_blocks = -(-low // kv_bs)
+    expected_la_blocks = -(-low // cache_interval)
+    o = CacheOrchestrator.create(c, *ctx["managers"](), _unlimited_memory)
+    assert c.num_kv_blocks == expected_kv_blocks
+    assert c.num_linear_attention_blocks == expected_la_blocks
+    assert o.get_total_cache_size_in_bytes() == bytes_for_token_target(low)
+    assert o.get_total_cache_size_in_bytes() <= budget
+    assert bytes_for_token_target(low + 1) > budget
+
+
+def test_hybrid_create_zero_budget_keeps_all_cache_pools_dynamic():
+    """TestScheduler.hybrid_create_zero_budget_keeps_all_cache_pools_dynamic"""
+    ctx = create_hybrid_create_context()
+    c = config(enable_prefix_caching=False, cache_interval_multiplier=0)
+    o = CacheOrchestrator.create(c, *ctx["managers"](), _unlimited_memory)
+    assert c.num_kv_blocks == 0
+    assert c.num_linear_attention_blocks == 0
+    assert o.get_block_manager(CacheType.KV_CACHE).get_total_block_count() == 0
+    assert o.get_block_manager(CacheType.LINEAR_ATTENTION_CACHE).get_total_block_count() == 0
+
+
+def test_scheduler_config_explicit_linear_attention_blocks_require_linear_attention_model():
+    """TestScheduler.scheduler_config_explicit_linear_attention_blocks_require_linear_attention_model"""
+    c = config(num_kv_blocks=64, num_linear_attention_blocks=4, cache_interval_multiplier=0)
+    with pytest.raises(RuntimeError):
+        CacheOrchestrator.create(c, dummy_kv_manager(), None, _unlimited_memory)
+
+
+def _prime_generation(scheduler, g, tokens, up_to):
+    scheduler.schedule([g])
+    g.finish_iteration()
+    running = g.get_running_sequences()[0]
+    for token in range(len(tokens), up_to):
+        running.append_token(token, 0.9)
+
+
+def test_hybrid_prefix_caching_generation_finishing_interval_reuses_same_write_block():
+    """TestScheduler.hybrid_prefix_caching_generation_finishing_interval_reuses_same_write_block"""
+    c = config(max_num_batched_tokens=32, num_kv_blocks=64, num_linear_attention_blocks=16,
+               enable_prefix_caching=True, dynamic_split_fuse=True, max_num_seqs=4)
+    tokens = [0, 1, 2, 3]
+    g = group(0, tokens)
+    seq_id = g.get_running_sequences()[0].get_id()
+    scheduler = Scheduler(init_hybrid_cache_orchestrator(c), c)
+    _prime_generation(scheduler, g, tokens, TEST_DEFAULT_CACHE_INTERVAL - 1)
+    # processed=31, scheduled=1 stores the 32-token checkpoint in the current block
+    g.update_processed_tokens_num(TEST_DEFAULT_CACHE_INTERVAL - 1)
+    pd = scheduler.schedule([g]).get_linear_attention_paging_data(seq_id)
+    assert len(pd.block_indices) == 2
+    assert pd.block_indices[0] == pd.block_indices[1]
+    assert pd.cache_interval == TEST_DEFAULT_CACHE_INTERVAL
+    free_all(scheduler, [g])
+
+
+def test_hybrid_prefix_caching_generation_after_completed_interval_switches_write_block():
+    """TestScheduler.hybrid_prefix_caching_generation_after_completed_interval_switches_write_block"""
+    c = config(max_num_batched_tokens=32, num_kv_blocks=64, num_linear_attention_blocks=16,
+               enable_prefix_caching=True, dynamic_split_fuse=True, max_num_seqs=4)
+    tokens = [0, 1, 2, 3]
+    g = group(0, tokens)
+    seq_id = g.get_running_sequences()[0].get_id()
+    o = init_hybrid_cache_orchestrator(c)
+    scheduler = Scheduler(o, c)
+    _prime_generation(scheduler, g, tokens, TEST_DEFAULT_CACHE_INTERVAL)
+    g.update_processed_tokens_num(TEST_DEFAULT_CACHE_INTERVAL)
+    pd = scheduler.schedule([g]).get_linear_attention_paging_data(seq_id)
+    assert len(pd.block_indices) == 2
+    assert pd.block_indices[0] != pd.block_indices[1]
+    assert len(_la_table(o, seq_id)) == 2
+    free_all(scheduler, [g])
+
+
+def test_hybrid_prefix_caching_generation_inside_interval_reuses_same_write_block():
+    """TestScheduler.hybrid_prefix_caching_generation_inside_interval_reuses_same_write_block"""
+    c = config(max_num_batched_tokens=32, num_kv_blocks=64, num_linear_attention_blocks=16,
+               enable_prefix_caching=True, dynamic_split_fuse=True, max_num_seqs=4)
+    tokens = [0, 1, 2, 3]
+    g = group(0, tokens)
+    seq_id = g.get_running_sequences()[0].get_id()
+    scheduler = Scheduler(init_hybrid_cache_orchestrator(c), c)
+    _prime_generation(scheduler, g, tokens, TEST_DEFAULT_CACHE_INTERVAL - 1)
+    # processed=30, scheduled=1 does not cross cache_interval=32 boundary
+    g.update_processed_tokens_num(TEST_DEFAULT_CACHE_INTERVAL - 2)
+    pd = scheduler.schedule([g]).get_linear_attention_paging_data(seq_id)
+    assert len(pd.block_indices) == 2
+    assert pd.block_indices[0] == pd.block_indices[1]
+    assert pd.cache_interval == TEST_DEFAULT_CACHE_INTERVAL
+    free_all(scheduler, [g])
