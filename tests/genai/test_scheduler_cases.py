@@ -887,3 +887,489 @@ def test_hybrid_prefix_caching_generation_inside_interval_reuses_same_write_bloc
     assert pd.block_indices[0] == pd.block_indices[1]
     assert pd.cache_interval == TEST_DEFAULT_CACHE_INTERVAL
     free_all(scheduler, [g])
+
+
+def get_scheduler_config(max_num_batched_tokens, num_kv_blocks, dynamic_split_fuse, max_num_seqs,
+                         cache_eviction_config=None) -> SchedulerConfig:
+    c = config(max_num_batched_tokens=max_num_batched_tokens, num_kv_blocks=num_kv_blocks,
+               dynamic_split_fuse=dynamic_split_fuse, max_num_seqs=max_num_seqs,
+               use_cache_eviction=False)
+    if cache_eviction_config is not None:
+        c.cache_eviction_config = cache_eviction_config
+    return c
+
+
+def _long_eviction_config():
+    from ovlab.genai.scheduler_config import AggregationMode, CacheEvictionConfig
+
+    return CacheEvictionConfig(32, 32, 128, AggregationMode.NORM_SUM)
+
+
+APPEND_SLOTS_TEST_CASES = [(32, 5, False, 5), (32, 5, True, 5)]
+
+
+def _indices(blocks) -> list[int]:
+    return [b.get_index() for b in blocks]
+
+
+@pytest.mark.parametrize("params", APPEND_SLOTS_TEST_CASES, ids=["vllm", "split_fuse"])
+def test_append_slots_considers_all_sequences(params):
+    """AppendSlotsSchedulerTest.test_append_slots_considers_all_sequences (VariousSchedulerConfigs)"""
+    c = get_scheduler_config(*params)
+    tokens = [0, 1, 2, 3, 4, 5, 6, 7]
+    g1, g2 = group(0, tokens), group(1, tokens)
+    idx0, idx1 = g1[0].get_id(), g2[0].get_id()
+    requests = [g1, g2]
+    scheduler = Scheduler(init_cache_orchestrator(c), c)
+    out1 = scheduler.schedule(requests)
+    assert out1.m_scheduled_sequence_groups_ids == [0, 1]
+    assert len(table(out1, idx0)) == 2
+    assert len(table(out1, idx1)) == 2
+    assert all(not b.is_free() for b in table(out1, idx0) + table(out1, idx1))
+    assert _indices(table(out1, idx0)) == [0, 1]
+    assert _indices(table(out1, idx1)) == [2, 3]
+    assert out1.m_total_num_scheduled_tokens == len(tokens) * 2
+    assert out1.is_prompt == (not c.dynamic_split_fuse)
+    for g in requests:
+        g.finish_iteration()
+    # 4/5 KV blocks used; both sequences need a new block, there is room for one
+    out2 = scheduler.schedule(requests)
+    assert len(table(out2, idx0)) == 3
+    assert all(not b.is_free() for b in table(out2, idx0))
+    assert _indices(table(out2, idx0)) == [0, 1, 4]
+    assert out2.m_total_num_scheduled_tokens == 1
+    assert not out2.is_prompt
+    free_all(scheduler, requests)
+
+
+PARTIAL_PREEMPTION_TEST_CASES = [
+    ((32, 6, False, 5), False), ((32, 6, True, 5), False),
+    # cache eviction's max_cache_size above the sequence lengths must not change preemption
+    ((32, 6, False, 5), True), ((32, 6, True, 5), True),
+]
+
+
+@pytest.mark.parametrize("params,long_eviction", PARTIAL_PREEMPTION_TEST_CASES,
+                         ids=["vllm", "split_fuse", "vllm_eviction_config",
+                              "split_fuse_eviction_config"])
+def test_partial_preemption(params, long_eviction):
+    """PartialPreemptionSchedulerTest.test_partial_preemption (VariousSchedulerConfigs)"""
+    c = get_scheduler_config(*params, _long_eviction_config() if long_eviction else None)
+    g1 = group(0, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
+    g2 = group(1, [0, 1, 2, 3, 4, 5, 6, 7])
+    idx0, idx1 = g1[0].get_id(), g2[0].get_id()
+    requests = [g1, g2]
+    # 2 groups that use 5 kv blocks
+    scheduler = Scheduler(init_cache_orchestrator(c), c)
+    scheduler.schedule(requests)
+    for g in requests:
+        g.finish_iteration()
+    # generate: all 6 kv blocks used
+    scheduler.schedule(requests)
+    for g in requests:
+        g.get_running_sequences()[0].append_token(16, 0.9)
+        g.finish_iteration()
+    # sequence_group2 should be partially preempted
+    out2 = scheduler.schedule(requests)
+    assert out2.m_scheduled_sequence_groups_ids == [0]
+    assert _indices(scheduler.get_kv_block_tables(g1[0])[0]) == [0, 1, 2, 5]
+    assert _indices(scheduler.get_kv_block_tables(g2[0])[0]) == [3, 4]
+    assert out2.m_total_num_scheduled_tokens == 1
+    assert _indices(table(out2, idx0)) == [0, 1, 2, 5]
+
+    # finish first sequence
+    requests[0].get_running_sequences()[0].set_status(SequenceStatus.FINISHED)
+    scheduler.free_sequence(idx0)
+    clear_finished_sequences(requests)
+    # KV blocks 0,1,2,5 are free now; sequence_group2 should be scheduled
+    out3 = scheduler.schedule(requests)
+    assert out3.m_total_num_scheduled_tokens == 1  # the last token is recomputed
+    assert _indices(table(out3, idx1)) == [3, 4, 0]
+    assert _indices(scheduler.get_kv_block_tables(g2[0])[0]) == [3, 4, 0]
+    assert not scheduler.has_block_table(idx0)
+    free_all(scheduler, requests)
+
+
+@pytest.mark.parametrize("dynamic_split_fuse", [False, True])
+def test_partial_preemption_beam_search(dynamic_split_fuse):
+    """TestScheduler.test_partial_preemption_beam_search (its two configs as parameters)"""
+    c = config(num_kv_blocks=10, dynamic_split_fuse=dynamic_split_fuse)
+    tokens = [0, 1, 2, 3]
+    token = 4
+    g = group(0, tokens, get_beam_search_config())
+    requests = [g]
+    g.get_running_sequences()[0].get_sequence_group_ptr()  # no throw
+    scheduler = Scheduler(init_cache_orchestrator(c), c)
+    scheduler.schedule(requests)
+    for seq in g.get_not_finished_sequences():
+        seq.append_token(token, 0.7)
+    g.finish_iteration()
+
+    # make 2 forked sequences
+    to_fork = g.get_running_sequences()[0]
+    for _ in range(2):
+        forked = g.fork_sequence(to_fork)
+        scheduler.fork_sequence(to_fork.get_id(), forked.get_id())
+    num_scheduled_tokens = 4
+
+    def generate(n):
+        nonlocal token
+        for _ in range(n):
+            scheduler.schedule(requests)
+            for seq in g.get_not_finished_sequences():
+                token += 3
+                seq.append_token(token, 0.5)
+            g.finish_iteration()
+
+    generate(num_scheduled_tokens)  # 4 blocks: 1 shared, 3 not shared
+    for _ in range(2):
+        forked = g.fork_sequence(to_fork)
+        scheduler.fork_sequence(to_fork.get_id(), forked.get_id())
+    generate(num_scheduled_tokens)  # 9 blocks
+
+    # a greedy group needing 1 block, first in the list: higher priority
+    greedy = group(0, tokens)
+    new_requests = [greedy, g]
+    # its prompt takes the last blocks
+    scheduler.schedule(new_requests)
+    greedy.get_sequences()[0].append_token(token, 0.8)
+    greedy.finish_iteration()
+    assert g.get_num_processed_tokens() == 12
+    assert g.get_context_len() == 12
+
+    # beam search group partially preempted, 5 blocks released
+    scheduler.schedule(new_requests)
+    greedy.get_sequences()[0].append_token(token, 0.5)
+    greedy.finish_iteration()
+    assert g.get_num_processed_tokens() == 8
+    for seq in g.get_sequences():
+        assert len(scheduler.get_kv_block_tables(seq)[0]) == 2
+
+    # 20 more tokens for the greedy group: another partial preemption
+    for _ in range(20):
+        scheduler.schedule(new_requests)
+        greedy.get_sequences()[0].append_token(token, 0.5)
+        greedy.finish_iteration()
+    assert g.get_num_processed_tokens() == 4
+    for seq in g.get_sequences():
+        assert len(scheduler.get_kv_block_tables(seq)[0]) == 1
+    free_all(scheduler, new_requests)
+
+
+@pytest.mark.parametrize("dynamic_split_fuse", [False, True])
+def test_partially_preempted_prompt(dynamic_split_fuse):
+    """TestScheduler.test_partially_preempted_prompt (its two configs as parameters)"""
+    c = config(max_num_batched_tokens=32, num_kv_blocks=6, dynamic_split_fuse=dynamic_split_fuse,
+               max_num_seqs=5)
+    tokens = list(range(12))
+    g1, g2 = group(0, tokens), group(1, tokens)
+    idx0, idx1 = g1[0].get_id(), g2[0].get_id()
+    requests = [g1, g2]
+    # 2 groups use all 2*3 kv blocks
+    scheduler = Scheduler(init_cache_orchestrator(c), c)
+    scheduler.schedule(requests)
+    for g in requests:
+        g.finish_iteration()
+    # sequence_group2 should be (fully in vLLM mode) preempted
+    out2 = scheduler.schedule(requests)
+    assert _indices(scheduler.get_kv_block_tables(g1[0])[0]) == [0, 1, 2, 5]
+    assert _indices(table(out2, idx0)) == [0, 1, 2, 5]
+    assert out2.m_scheduled_sequence_groups_ids == [0]
+    assert out2.m_total_num_scheduled_tokens == 1
+    if c.dynamic_split_fuse:
+        # preempted partially: part of the prompt is left
+        assert scheduler.has_block_table(idx1)
+        assert len(scheduler.get_kv_block_tables(g2[0])[0]) == 2
+    else:
+        assert not scheduler.has_block_table(idx1)
+    for g in requests:
+        g.finish_iteration()
+
+    requests[0].get_running_sequences()[0].set_status(SequenceStatus.FINISHED)
+    scheduler.free_sequence(idx0)
+    clear_finished_sequences(requests)
+    # KV blocks 0,1,2,5 are free now
+    out3 = scheduler.schedule(requests)
+    # the rest of the prompt (split-fuse) or the whole prompt (vLLM)
+    assert out3.m_total_num_scheduled_tokens == (4 if c.dynamic_split_fuse else 12)
+    assert _indices(table(out3, idx1)) == [3, 4, 0]
+    assert _indices(scheduler.get_kv_block_tables(g2[0])[0]) == [3, 4, 0]
+    assert not scheduler.has_block_table(idx0)
+    free_all(scheduler, requests)
+
+
+@pytest.mark.parametrize("dynamic_split_fuse", [False, True])
+def test_prefix_caching_test(dynamic_split_fuse):
+    """TestScheduler.prefix_caching_test (its two configs as parameters)"""
+    c = config(max_num_batched_tokens=32, num_kv_blocks=100, dynamic_split_fuse=dynamic_split_fuse,
+               max_num_seqs=5, enable_prefix_caching=True)
+    prompt_tokens = [0, 1, 2, 3, 4, 5, 6, 7]
+    history: list[int] = []
+    scheduler = Scheduler(init_cache_orchestrator(c), c)
+    for chat_iteration in range(10):
+        g = group(0, history + prompt_tokens)
+        scheduler.restore_cached_blocks(g)
+        requests = [g]
+        out1 = scheduler.schedule(requests)
+        # the history is restored from cache; its last generated token and the new prompt run
+        expected = len(prompt_tokens) if chat_iteration == 0 else len(prompt_tokens) + 1
+        assert out1.m_total_num_scheduled_tokens == expected
+        g.get_running_sequences()[0].append_token(23, 0.7)
+        g.finish_iteration()
+        for _ in range(10):
+            out2 = scheduler.schedule(requests)
+            assert out2.m_total_num_scheduled_tokens == 1
+            g.get_running_sequences()[0].append_token(16, 0.9)
+            g.finish_iteration()
+        sequence = g.get_running_sequences()[0]
+        sequence.set_status(SequenceStatus.FINISHED)
+        scheduler.free_sequence(sequence.get_id())
+        history += prompt_tokens + sequence.get_generated_ids()
+
+
+@pytest.mark.parametrize("dynamic_split_fuse", [False, True])
+def test_prefix_caching_test_two_identical_sequences(dynamic_split_fuse):
+    """TestScheduler.prefix_caching_test_two_identical_sequences (its two configs as parameters)"""
+    c = config(num_kv_blocks=100, dynamic_split_fuse=dynamic_split_fuse, enable_prefix_caching=True)
+    prompt_tokens = [0, 1, 2, 3, 4, 5, 6, 7]
+    history: list[int] = []
+    scheduler = Scheduler(init_cache_orchestrator(c), c)
+    for chat_iteration in range(10):
+        tokens = history + prompt_tokens
+        requests = [group(0, tokens), group(0, tokens)]
+        for request in requests:
+            scheduler.restore_cached_blocks(request)
+        out1 = scheduler.schedule(requests)
+        expected = (len(prompt_tokens) if chat_iteration == 0 else len(prompt_tokens) + 1) * 2
+        assert out1.m_total_num_scheduled_tokens == expected
+        for g in requests:
+            g.get_running_sequences()[0].append_token(23, 0.7)
+            g.finish_iteration()
+        for _ in range(10):
+            out2 = scheduler.schedule(requests)
+            assert out2.m_total_num_scheduled_tokens == 2
+            for g in requests:
+                g.get_running_sequences()[0].append_token(16, 0.9)
+                g.finish_iteration()
+        for g in requests:
+            sequence = g.get_running_sequences()[0]
+            sequence.set_status(SequenceStatus.FINISHED)
+            scheduler.free_sequence(sequence.get_id())
+        history += prompt_tokens + requests[0].get_sequences()[0].get_generated_ids()
+
+
+@pytest.mark.parametrize("dynamic_split_fuse", [False, True])
+def test_prefix_caching_with_max_new_tokens_equal_1(dynamic_split_fuse):
+    """TestScheduler.prefix_caching_with_max_new_tokens_equal_1 (its two configs as parameters)"""
+    c = config(num_kv_blocks=10, dynamic_split_fuse=dynamic_split_fuse, enable_prefix_caching=True)
+    prompt_tokens = [0, 1, 2, 3, 4, 5, 6, 7]
+    scheduler = Scheduler(init_cache_orchestrator(c, 32), c)
+    for chat_iteration in range(2):
+        requests = [group(0, prompt_tokens)]
+        for request in requests:
+            scheduler.restore_cached_blocks(request)
+        out1 = scheduler.schedule(requests)
+        # the whole prompt is cached the second time: only its last token is recomputed
+        assert out1.m_total_num_scheduled_tokens == (len(prompt_tokens) if chat_iteration == 0 else 1)
+        for g in requests:
+            g.get_running_sequences()[0].append_token(23, 0.7)
+            g.finish_iteration()
+        # max_new_tokens == 1: no generate phase
+        for g in requests:
+            sequence = g.get_running_sequences()[0]
+            sequence.set_status(SequenceStatus.FINISHED)
+            scheduler.free_sequence(sequence.get_id())
+
+
+def test_partially_preempted_prompt_not_allowed():
+    """TestScheduler.test_partially_preempted_prompt_not_allowed"""
+    c = config(max_num_batched_tokens=32, num_kv_blocks=6, dynamic_split_fuse=False, max_num_seqs=5)
+    tokens = list(range(12))
+    g1, g2 = group(0, tokens), group(1, tokens)
+    idx0, idx1 = g1[0].get_id(), g2[0].get_id()
+    requests = [g1, g2]
+    scheduler = Scheduler(init_cache_orchestrator(c), c, can_use_partial_preemption=False)
+    scheduler.schedule(requests)
+    for g in requests:
+        g.finish_iteration()
+    # sequence_group2 should be fully preempted
+    out2 = scheduler.schedule(requests)
+    assert _indices(scheduler.get_kv_block_tables(g1[0])[0]) == [0, 1, 2, 3]
+    assert _indices(table(out2, idx0)) == [0, 1, 2, 3]
+    assert out2.m_scheduled_sequence_groups_ids == [0]
+    assert out2.m_total_num_scheduled_tokens == 1
+    assert not scheduler.has_block_table(idx1)
+    for g in requests:
+        g.finish_iteration()
+    requests[0].get_running_sequences()[0].set_status(SequenceStatus.FINISHED)
+    scheduler.free_sequence(idx0)
+    clear_finished_sequences(requests)
+    out3 = scheduler.schedule(requests)
+    assert out3.m_total_num_scheduled_tokens == 12  # the prompt, fully
+    assert _indices(table(out3, idx1)) == [4, 5, 0]
+    assert _indices(scheduler.get_kv_block_tables(g2[0])[0]) == [4, 5, 0]
+    assert not scheduler.has_block_table(idx0)
+    free_all(scheduler, requests)
+
+
+def test_partially_preempted_prompt_not_allowed2():
+    """TestScheduler.test_partially_preempted_prompt_not_allowed2"""
+    c = config(max_num_batched_tokens=32, num_kv_blocks=6, dynamic_split_fuse=False, max_num_seqs=5)
+    tokens = list(range(10))
+    g1, g2 = group(0, tokens), group(1, tokens)
+    idx0, idx1 = g1[0].get_id(), g2[0].get_id()
+    requests = [g1, g2]
+    scheduler = Scheduler(init_cache_orchestrator(c), c, can_use_partial_preemption=False)
+    for _ in range(4):  # prompt, two tokens, then sequence_group2 is fully preempted
+        scheduler.schedule(requests)
+        for g in requests:
+            g.finish_iteration()
+    out2 = scheduler.schedule(requests)
+    assert _indices(scheduler.get_kv_block_tables(g1[0])[0]) == [0, 1, 2, 3]
+    assert _indices(table(out2, idx0)) == [0, 1, 2, 3]
+    assert out2.m_scheduled_sequence_groups_ids == [0]
+    assert out2.m_total_num_scheduled_tokens == 1
+    assert not scheduler.has_block_table(idx1)
+    for g in requests:
+        g.finish_iteration()
+    requests[0].get_running_sequences()[0].set_status(SequenceStatus.FINISHED)
+    scheduler.free_sequence(idx0)
+    clear_finished_sequences(requests)
+    out3 = scheduler.schedule(requests)
+    # the prompt and the tokens it had generated (10 + 2), recomputed at once
+    assert out3.m_total_num_scheduled_tokens == 12
+    assert _indices(table(out3, idx1)) == [4, 5, 0]
+    assert _indices(scheduler.get_kv_block_tables(g2[0])[0]) == [4, 5, 0]
+    assert not scheduler.has_block_table(idx0)
+    free_all(scheduler, requests)
+
+
+def _schedule_one_mock_generation_token_for_each_sequence_group(scheduler, requests) -> Output:
+    out = scheduler.schedule(requests)
+    for req in requests:
+        req.get_running_sequences()[0].append_token(16, 0.9)
+        req.finish_iteration()
+    return out
+
+
+def test_FullyPreemptsCacheEvictedSequences():
+    """TestScheduler.FullyPreemptsCacheEvictedSequences"""
+    from ovlab.genai.scheduler_config import AggregationMode, CacheEvictionConfig
+
+    c = config(max_num_batched_tokens=32, num_kv_blocks=6, dynamic_split_fuse=False, max_num_seqs=5,
+               use_cache_eviction=True,
+               cache_eviction_config=CacheEvictionConfig(2, 2, 6, AggregationMode.NORM_SUM))
+    g1 = group(0, [0, 1])  # 1 full block
+    g2 = group(1, list(range(10)))  # 5 full blocks, more than the eviction arena (3 blocks)
+    idx1, idx2 = g1[0].get_id(), g2[0].get_id()
+    requests = [g1, g2]
+    scheduler = Scheduler(init_cache_orchestrator(c, 2), c)
+    # prompt phase: 1 block for seq 1, 5 blocks for seq 2
+    scheduler.schedule(requests)
+    for g in requests:
+        g.finish_iteration()
+    # evict 2 blocks from seq 2 at once to satisfy the eviction arena size
+    scheduler.free_blocks_from_sequence(idx2, [{0, 1}], CacheType.KV_CACHE)
+    g2.register_token_eviction(2 * 2)
+    # 4 blocks are taken; 4 more tokens in group 1 fill the other 2 (no preemption yet)
+    for _ in range(4):
+        _schedule_one_mock_generation_token_for_each_sequence_group(scheduler, [requests[0]])
+    assert _indices(scheduler.get_kv_block_tables(g1[0])[0]) == [0, 1, 2]
+    assert _indices(scheduler.get_kv_block_tables(g2[0])[0]) == [3, 4, 5]
+    # the next token of group 1 preempts group 2, whose evicted tokens force a full preemption
+    _schedule_one_mock_generation_token_for_each_sequence_group(scheduler, requests)
+    assert _indices(scheduler.get_kv_block_tables(g1[0])[0]) == [0, 1, 2, 3]
+    assert not scheduler.has_block_table(idx2)
+    requests[0].get_running_sequences()[0].set_status(SequenceStatus.FINISHED)
+    scheduler.free_sequence(idx1)
+    clear_finished_sequences(requests)
+    scheduler.schedule(requests)
+    assert not scheduler.has_block_table(idx1)
+    assert scheduler.has_block_table(idx2)
+    # the old block count from before the first eviction is restored
+    assert _indices(scheduler.get_kv_block_tables(g2[0])[0]) == [4, 5, 0, 1, 2]
+    free_all(scheduler, requests)
+
+
+@pytest.mark.parametrize("dynamic_split_fuse", [False, True])
+def test_prefix_caching_embeddings_test(dynamic_split_fuse):
+    """TestScheduler.prefix_caching_embeddings_test (its two configs as parameters)"""
+    import numpy as np
+
+    c = config(max_num_batched_tokens=32, num_kv_blocks=100, dynamic_split_fuse=dynamic_split_fuse,
+               max_num_seqs=5, enable_prefix_caching=True)
+    hidden_size = 300
+    j = np.arange(hidden_size, dtype=np.float32)
+    prompt_embeddings = [np.float32(i * hidden_size) + j + j * np.float32(0.05) for i in range(8)]
+    history: list = []
+    scheduler = Scheduler(init_cache_orchestrator(c), c)
+    for chat_iteration in range(10):
+        embeddings = np.stack(history + prompt_embeddings)[None]
+        g = SequenceGroup(0, embeddings, get_greedy_config())
+        scheduler.restore_cached_blocks(g)
+        requests = [g]
+        out1 = scheduler.schedule(requests)
+        expected = len(prompt_embeddings) if chat_iteration == 0 else len(prompt_embeddings) + 1
+        assert out1.m_total_num_scheduled_tokens == expected
+        embed = np.float32(chat_iteration) + j * np.float32(hidden_size) + j * np.float32(0.05)
+        seq = g.get_running_sequences()[0]
+        seq.append_token(chat_iteration, 0.7)
+        seq.append_generated_ids_embeds(embed[None, None])
+        g.finish_iteration()
+        for _ in range(10):
+            out2 = scheduler.schedule(requests)
+            assert out2.m_total_num_scheduled_tokens == 1
+            seq = g.get_running_sequences()[0]
+            seq.append_token(16 + chat_iteration, 0.9)
+            seq.append_generated_ids_embeds(embed[None, None])
+            g.finish_iteration()
+        sequence = g.get_running_sequences()[0]
+        sequence.set_status(SequenceStatus.FINISHED)
+        scheduler.free_sequence(sequence.get_id())
+        history += prompt_embeddings + [np.asarray(e, dtype=np.float32)
+                                        for e in sequence.get_generated_ids_embeds()]
+
+
+def _expected_tokens_case(request_id: int):
+    c = config(max_num_batched_tokens=8, num_kv_blocks=10, dynamic_split_fuse=True, max_num_seqs=5)
+    g = group(request_id, list(range(12)))
+    return Scheduler(init_cache_orchestrator(c), c), g
+
+
+def test_expected_num_scheduled_tokens_overrides_default_schedule():
+    """TestScheduler.expected_num_scheduled_tokens_overrides_default_schedule"""
+    scheduler, g = _expected_tokens_case(42)
+    scheduler.set_expected_num_scheduled_tokens(42, 5)
+    assert scheduler.get_expected_num_scheduled_tokens(42) == 5
+    out = scheduler.schedule([g])
+    assert out.m_total_num_scheduled_tokens == 5
+    assert out.m_scheduled_sequence_groups_ids
+    free_all(scheduler, [g])
+    g.finish_iteration()
+
+
+def test_expected_num_scheduled_tokens_does_not_override_if_greater_than_available():
+    """TestScheduler.expected_num_scheduled_tokens_does_not_override_if_greater_than_available"""
+    scheduler, g = _expected_tokens_case(43)
+    scheduler.set_expected_num_scheduled_tokens(43, 13)  # above the 12 available: ignored
+    out = scheduler.schedule([g])
+    assert out.m_total_num_scheduled_tokens == 8  # min(max_num_batched_tokens, available)
+    assert out.m_scheduled_sequence_groups_ids
+    free_all(scheduler, [g])
+    g.finish_iteration()
+
+
+def test_clear_expected_num_scheduled_tokens_restores_default_schedule():
+    """TestScheduler.clear_expected_num_scheduled_tokens_restores_default_schedule"""
+    scheduler, g = _expected_tokens_case(44)
+    scheduler.set_expected_num_scheduled_tokens(44, 5)
+    out1 = scheduler.schedule([g])
+    assert out1.m_total_num_scheduled_tokens == 5
+    g.finish_iteration()
+    scheduler.clear_expected_num_scheduled_tokens(44)
+    assert scheduler.get_expected_num_scheduled_tokens(44) == 0
+    out2 = scheduler.schedule([g])
+    assert out2.m_total_num_scheduled_tokens == 7  # the 7 prompt tokens left
+    assert out2.m_scheduled_sequence_groups_ids
+    free_all(scheduler, [g])
+    g.finish_iteration()
