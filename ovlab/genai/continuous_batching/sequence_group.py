@@ -330,7 +330,8 @@ class SequenceGroup:
         self._generation_status = GenerationStatus.RUNNING
         arr = np.asarray(prompt)
         hidden_size = 0
-        if arr.dtype.kind in "iu":
+        _require(arr.size > 0, "Prompt length cannot be 0")
+        if arr.dtype.kind in "iub":
             self._type = SequenceGroupType.TOKENS
             self._prompt_ids = [int(t) for t in arr.reshape(-1)]
             prompt_len = len(self._prompt_ids)
