@@ -4,9 +4,9 @@
 records for long runs live beside it, one module each.
 """
 
-from .records import EventRecord, InferenceRecord, Trace
+from .records import EventRecord, InferenceRecord, SchedulerStepRecord, Trace
 from .store import DEFAULT_MAX_RECORDS, RecordBuffer
 from .stream import RecordStream, read_records
 
 __all__ = ["DEFAULT_MAX_RECORDS", "EventRecord", "InferenceRecord", "RecordBuffer",
-           "RecordStream", "Trace", "read_records"]
+           "RecordStream", "SchedulerStepRecord", "Trace", "read_records"]

@@ -68,6 +68,34 @@ class EventRecord:
     detail: dict[str, Any] = field(default_factory=dict)
 
 
+@dataclass(slots=True)
+class SchedulerStepRecord:
+    """One step of an LLM pipeline's continuous-batching scheduler (``ovlab.genai``): what
+    ``Scheduler.schedule`` decided for that ``step()``. ``phase`` is "prompt", "generate",
+    "mixed" (split-fuse: prompt chunks beside generated tokens) or "idle"; ``cache_usage`` is
+    in percent, as GenAI's ``PipelineMetrics``."""
+
+    time: float  # simulated s when the step was scheduled
+    device: str
+    model: str
+    step: int
+    phase: str
+    scheduled_request_ids: list[int]
+    num_scheduled_sequences: int
+    num_scheduled_tokens: int
+    num_prompt_tokens: int
+    num_generate_tokens: int
+    kv_blocks_used: int
+    kv_blocks_total: int
+    cache_usage: float
+    cache_size_in_bytes: int
+    preempted_request_ids: list[int]
+    num_waiting: int
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
 class Trace:
     """The records of a Core, in the order things happened (the newest ``max_records``)."""
 
@@ -75,6 +103,7 @@ class Trace:
         limit = check_limit(max_records)
         self.inferences: RecordBuffer = RecordBuffer(maxlen=limit)
         self.events: RecordBuffer = RecordBuffer(maxlen=limit)
+        self.scheduler_steps: RecordBuffer = RecordBuffer(maxlen=limit)
         self.stream: RecordStream | None = None
 
     def __iter__(self):
@@ -105,6 +134,7 @@ class Trace:
         limit = check_limit(max_records)
         self.inferences = self.inferences.resized(limit)
         self.events = self.events.resized(limit)
+        self.scheduler_steps = self.scheduler_steps.resized(limit)
 
     # --- recording ---------------------------------------------------------------------------
     def add(self, record: InferenceRecord) -> None:
@@ -118,9 +148,18 @@ class Trace:
         if self.stream is not None:
             self.stream.event(record)
 
+    def scheduler_step(self, record: SchedulerStepRecord) -> None:
+        """Keep an LLM scheduler step (streamed as a "scheduler_step" event)."""
+        self.scheduler_steps.append(record)
+        if self.stream is not None:
+            detail = record.as_dict()
+            meta = (detail.pop("time"), detail.pop("device"), detail.pop("model"))
+            self.stream.event(EventRecord(meta[0], "scheduler_step", meta[1], meta[2], detail))
+
     def clear(self) -> None:
         self.inferences.clear()
         self.events.clear()
+        self.scheduler_steps.clear()
 
     # --- streaming ---------------------------------------------------------------------------
     def stream_to(self, path: str | Path, format: str | None = None,
@@ -153,6 +192,13 @@ class Trace:
         from .chrome import to_chrome_trace
 
         return to_chrome_trace(self, path, requests=requests)
+
+    def scheduler_steps_frame(self):
+        """The LLM scheduler steps as a pandas DataFrame (one row per pipeline step)."""
+        import pandas as pd
+
+        cols = list(SchedulerStepRecord.__dataclass_fields__)
+        return pd.DataFrame([r.as_dict() for r in self.scheduler_steps], columns=cols)
 
     def events_frame(self):
         """The event records as a pandas DataFrame."""

@@ -261,7 +261,8 @@ class BlockAllocator:
             return [self.allocate_block(i) for i in range(self._num_layers)]
         _require(layer_idx < len(self._free_blocks))
         _require(not self._enable_prefix_caching)
-        _require(self.can_allocate_blocks(1, layer_idx))
+        _require(self.can_allocate_blocks(1, layer_idx), "BlockAllocator::allocate_block: no "
+                 "free KV cache block (OPENVINO_ASSERT(can_allocate_blocks(1, layer_idx)) in GenAI)")
         block = self._free_blocks[layer_idx].popleft()
         block.increment()
         self._free_blocks_num[layer_idx] -= 1
@@ -272,7 +273,8 @@ class BlockAllocator:
         """``allocate_block(hash, cached_blocks)``: a fresh block if any, else the LRU
         overwritable one (its old hash is forgotten); registered under ``hash``."""
         _require(self._enable_prefix_caching)
-        _require(self.can_allocate_blocks(1))
+        _require(self.can_allocate_blocks(1), "BlockAllocator::allocate_block: no free KV cache "
+                 "block (OPENVINO_ASSERT(can_allocate_blocks(1)) in GenAI)")
         result = CacheBlockAllocationResult()
         if self._free_blocks_num[0] > 0:
             for i in range(self._num_layers):

@@ -76,6 +76,10 @@ class ICacheManager:
     def get_num_allocated_blocks(self) -> int:
         return self._num_allocated_blocks
 
+    def get_allocated_bytes(self) -> int:
+        """Bytes of the cache tensors as allocated now (the sum of their byte sizes in GenAI)."""
+        return self._num_allocated_blocks * self._block_size_in_bytes
+
 
 class KVCacheManager(ICacheManager):
     """The paged KV cache of ``num_layers`` attention layers: per layer a key and a value tensor

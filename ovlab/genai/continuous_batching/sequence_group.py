@@ -218,10 +218,15 @@ class Sequence:
         if self._type == SequenceGroupType.EMBEDDINGS and n:
             del self._generated_ids_embeds[-n:]
 
-    def append_generated_ids_embeds(self, embeds: _Seq[_Seq[float]]) -> None:
+    def append_generated_ids_embeds(self, embeds: Any) -> None:
+        """Embeddings of generated tokens, ``[1, n, hidden]`` (as C++) or ``[n, hidden]``."""
         _require(self._type == SequenceGroupType.EMBEDDINGS)
-        for e in embeds:
-            self._generated_ids_embeds.append([float(x) for x in e])
+        arr = np.asarray(embeds, dtype=np.float32)
+        if arr.ndim == 3:
+            arr = arr[0]
+        _require(arr.ndim == 2 and arr.shape[1] == self._hidden_size,
+                 f"generated embeddings must be [tokens, {self._hidden_size}]")
+        self._generated_ids_embeds.extend([float(x) for x in row] for row in arr)
 
     def get_generated_ids_embeds(self) -> list[list[float]]:
         return self._generated_ids_embeds
@@ -325,7 +330,8 @@ class SequenceGroup:
         self._generation_status = GenerationStatus.RUNNING
         arr = np.asarray(prompt)
         hidden_size = 0
-        if arr.dtype.kind in "iu":
+        _require(arr.size > 0, "Prompt length cannot be 0")
+        if arr.dtype.kind in "iub":
             self._type = SequenceGroupType.TOKENS
             self._prompt_ids = [int(t) for t in arr.reshape(-1)]
             prompt_len = len(self._prompt_ids)
