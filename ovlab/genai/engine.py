@@ -12,7 +12,10 @@ requests that ended. "Run it" means two things here:
   paged KV cache, addressed by the block tables the scheduler's block manager gave out; larger
   models draw their tokens from the seeded stand-in.
 
-Every step leaves the scheduler's step record in ``core.trace`` (event ``genai_step``).
+Every step leaves the scheduler's step record in ``core.trace`` (``core.trace.scheduler_steps``,
+``scheduler_steps_frame()``), and the model run of a step an inference record
+(``core.trace.inferences``: worker ``"genai"``, ``batch_id`` the step number, ``batch_size`` the
+sequences it ran), so the device's timeline shows the LLM beside anything else on it.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from ..hardware.specs import DeviceSpec
+from ..trace.records import InferenceRecord
 from .config import GenerationConfig, GenerationFinishReason, StreamingStatus
 from .continuous_batching import (
     CacheOrchestrator,
@@ -175,7 +179,8 @@ class Engine:
         self._cache_window.append(out.m_cache_usage)
         m.avg_cache_usage = sum(self._cache_window) / len(self._cache_window)
         self.step_count += 1
-        record = out.step_record(self.step_count).as_dict()
+        self.core.trace.scheduler_step(out.step_record(self.step_count, self.core.clock.now,
+                                                       self.device, self.name))
 
         if out.m_total_num_scheduled_tokens == 0:
             # out of memory: every request that is not waiting ends (pipeline_impl.cpp)
@@ -183,8 +188,6 @@ class Engine:
                 if not group.is_waiting() and self.state[id(group)].status == GenerationStatus.RUNNING:
                     group.set_out_of_memory()
                     self._finish(self.state[id(group)], GenerationStatus.IGNORED)
-            self.core.trace.event(self.core.clock.now, "genai_step", self.device, self.name,
-                                  duration_s=0.0, **record)
             self._free_non_running()
             return
 
@@ -197,8 +200,9 @@ class Engine:
         self._run_on_device(seconds)
         now = self.core.clock.now
         m.inference_duration = (now - start) * 1e6
-        self.core.trace.event(start, "genai_step", self.device, self.name, duration_s=now - start,
-                              **record)
+        self.core.trace.add(InferenceRecord(
+            self.core._next_seq(), 0, self.name, self.device, start, start, now, worker="genai",
+            batch_id=self.step_count, batch_size=len(chunks)))
 
         for group in scheduled:
             req = self.state[id(group)]

@@ -69,7 +69,7 @@ class ServeRun:
     ttft_ms: list[float]
     tpot_ms: list[float]
     finish: list[float]
-    steps: list[dict] = field(default_factory=list)  # genai_step records, with "time"
+    steps: list[dict] = field(default_factory=list)  # scheduler step records, time, duration_s
     prompt_tokens: list[int] = field(default_factory=list)
 
     @property
@@ -122,7 +122,6 @@ def serve(stream: list[ChatRequest], label: str = "", model: str = MODEL, device
         pipe = ContinuousBatchingPipeline(model, scheduler_config(**knobs), device, core=core)
     clock, tok = core.clock, pipe.get_tokenizer()
     t0 = clock.now
-    first_event = len(core.trace.events)
     handles, pending = {}, list(stream)
     prompt_tokens = []
     while pending or pipe.has_non_finished_requests():
@@ -143,8 +142,10 @@ def serve(stream: list[ChatRequest], label: str = "", model: str = MODEL, device
         ttft.append((times[0] - t0 - r.arrival) * 1e3)
         tpot.append((times[-1] - times[0]) / max(1, len(times) - 1) * 1e3)
         finish.append(times[-1] - t0)
-    steps = [{"time": e.time - t0, **e.detail} for e in list(core.trace.events)[first_event:]
-             if e.kind == "genai_step"]
+    durations = {r.batch_id: r.finished - r.started for r in core.trace.inferences
+                 if r.worker == "genai"}
+    steps = [{**rec.as_dict(), "time": rec.time - t0, "duration_s": durations.get(rec.step, 0.0)}
+             for rec in core.trace.scheduler_steps]
     return ServeRun(label or model, arrival, ttft, tpot, finish, steps, prompt_tokens)
 
 

@@ -75,7 +75,7 @@ def test_preemption_by_recompute_keeps_the_text():
     sched.max_num_batched_tokens = 64
     ref, _ = cb_texts(ov_genai.SchedulerConfig(), n=30)
     texts, pipe = cb_texts(sched, n=30)
-    steps = [e.detail for e in pipe.core.trace.events if e.kind == "genai_step"]
+    steps = [r.as_dict() for r in pipe.core.trace.scheduler_steps]
     assert sum(len(s["preempted_request_ids"]) for s in steps) > 0
     assert texts == ref
 
@@ -90,7 +90,7 @@ def test_prefix_caching_skips_the_cached_prompt_and_keeps_the_text():
     second = pipe.generate(ov_genai.ChatHistory(prompt), greedy())
     assert first.texts == second.texts
     assert second.perf_metrics.get_ttft().mean < first.perf_metrics.get_ttft().mean
-    steps = [e.detail for e in pipe.core.trace.events if e.kind == "genai_step"]
+    steps = [r.as_dict() for r in pipe.core.trace.scheduler_steps]
     prompt_tokens = [s["num_prompt_tokens"] for s in steps if s["num_prompt_tokens"]]
     assert prompt_tokens[-1] < prompt_tokens[0]
 
@@ -196,8 +196,10 @@ def test_continuous_batching_pipeline_step_api_and_metrics():
     outs = [h.read_all()[0] for h in handles]
     assert all(o.generated_ids for o in outs)
     assert tok.decode(outs[0].generated_ids)
-    events = [e for e in pipe.core.trace.events if e.kind == "genai_step"]
-    assert len(events) == steps
+    assert len(pipe.core.trace.scheduler_steps) == steps
+    runs = [r for r in pipe.core.trace.inferences if r.worker == "genai"]
+    assert len(runs) == steps and all(r.finished > r.started for r in runs)
+    assert max(r.batch_size for r in runs) == len(PROMPTS)
     assert pipe.get_metrics().max_cache_usage >= pipe.get_metrics().avg_cache_usage > 0
 
 
