@@ -8,8 +8,11 @@
    seed 0) on random 128-token windows;
 3. writes ``ovlab/genai/data/tiny_tokenizer.json`` and ``tiny_llm.npz`` (float16).
 
-``--check`` compares the backward pass with finite differences on a small model and exits.
-Single-threaded NumPy (OPENBLAS_NUM_THREADS=1) gives the same weights on every run.
+``--check`` compares the backward pass with finite differences on a small model and exits
+(worst relative error 1.4e-5 in float64). Everything is seeded; single-threaded NumPy
+(OPENBLAS_NUM_THREADS=1) with the same NumPy build should give the same weights (not verified by
+a second full run). The shipped weights: 1,500 steps, final loss 0.39, 31 min on this project's
+2-vCPU machine under load (2026-11-27).
 """
 
 from __future__ import annotations

@@ -183,7 +183,9 @@ def test_continuous_batching_pipeline_step_api_and_metrics():
     sched = ov_genai.SchedulerConfig()
     sched.max_num_batched_tokens = 32
     pipe = ov_genai.ContinuousBatchingPipeline(TINY, sched, "GPU", core=core())
-    handles = [pipe.add_request(i, p, greedy(12)) for i, p in enumerate(PROMPTS)]
+    tok = pipe.get_tokenizer()  # add_request takes the prompt as it is: template it here
+    handles = [pipe.add_request(i, tok.apply_chat_template([{"role": "user", "content": p}], True),
+                                greedy(12)) for i, p in enumerate(PROMPTS)]
     steps, scheduled = 0, []
     while pipe.has_non_finished_requests():
         pipe.step()
@@ -192,7 +194,6 @@ def test_continuous_batching_pipeline_step_api_and_metrics():
         assert 0 <= pipe.get_metrics().cache_usage <= 100
     assert max(scheduled) == len(PROMPTS)
     assert all(h.get_status() == ov_genai.GenerationStatus.FINISHED for h in handles)
-    tok = pipe.get_tokenizer()
     outs = [h.read_all()[0] for h in handles]
     assert all(o.generated_ids for o in outs)
     assert tok.decode(outs[0].generated_ids)
