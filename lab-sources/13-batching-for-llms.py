@@ -39,7 +39,7 @@ exercises = for_lab("13")
 # ## 1. An LLM on the AI PC
 #
 # A model folder named like an optimum-intel export of a known LLM loads that model (the folder
-# need not exist; a line on stderr says so). `tiny-llm` is ovlab's one LLM with real weights: a
+# need not exist; under `python -m ovlab run` a line on stderr says so). `tiny-llm` is ovlab's one LLM with real weights: a
 # 2-layer transformer in NumPy, trained on a small corpus about this course, so its answer is
 # computed, token by token, through the paged KV cache.
 
@@ -93,13 +93,14 @@ pd.DataFrame(rows).set_index("step").round(1)
 
 # %% [markdown]
 # The last row is the whole point of batching an LLM: eight sequences decode in one step for
-# little more than the price of one, because the weights are read once per step.
+# about twice the price of one, because the weights are read once per step (only the KV cache
+# and the small compute grow with the batch).
 
 # %% [markdown]
 # ## 2. The request stream
 #
 # Twenty-four chat requests arrive at 4 per second on average (a seeded Poisson process). Each
-# starts with the same system prompt (about 130 tokens) and asks a short question; the number of
+# starts with the same system prompt (130 tokens) and asks a short question; the number of
 # tokens each answer gets is drawn from the seed too (`ignore_eos`, so every way of serving
 # generates exactly the same tokens and only the scheduling differs).
 
@@ -246,7 +247,7 @@ fig.update_layout(title="Decode step time against sequences per step", height=38
 ov.viz.show(fig)
 
 # %% [markdown]
-# One sequence per step costs ~33 ms; 24 sequences cost about twice that. That is why
+# One sequence per step costs ~33 ms; 8 sequences ~48 ms, 24 about 82 ms. That is why
 # continuous batching multiplies throughput: tokens per second grow almost with the batch while
 # the step time barely moves, until the KV cache (or the token budget) is full.
 

@@ -3,7 +3,7 @@
 GenAI loads ``openvino_model.xml`` and the tokenizer IRs from a folder made by
 ``optimum-cli export openvino``. On ovlab the folder need not exist: when its last part names a
 zoo model with OpenVINO's weight suffix (``phi-3-mini-4k-instruct-int8-ov``), that model is
-loaded, with one line on stderr as the runner says for CNNs. ``tiny-llm-fp16-ov`` (any format)
+loaded; under the runner (``python -m ovlab run``) one line on stderr says so, as for CNNs. ``tiny-llm-fp16-ov`` (any format)
 is the one model with real weights and real text.
 """
 

@@ -44,13 +44,15 @@ BATCH_ERROR = ("Exception from src/inference/src/cpp/core.cpp:\n"
                "Auto-batching does not support dynamic networks!")
 
 _core_factory = None
+_note_paths = None
 
 
-def set_core_factory(factory) -> None:
+def set_core_factory(factory, note_paths=None) -> None:
     """Where pipelines get their Core when none is given (the runner sets its session's); the
-    factory may answer None for the default."""
-    global _core_factory
-    _core_factory = factory
+    factory may answer None for the default. ``note_paths()`` says whether a model path that
+    names a zoo LLM gets its line on stderr (under the runner, as for CNNs; not in the labs)."""
+    global _core_factory, _note_paths
+    _core_factory, _note_paths = factory, note_paths
 
 
 def _default_core():
@@ -161,7 +163,7 @@ class _Base:
                core: Any, tokenizer: Tokenizer | None) -> None:
         self.core = core if core is not None else _default_core()
         self.device = resolve_device(self.core, device)
-        llm = resolve(models_path)
+        llm = resolve(models_path, quiet=not (_note_paths is not None and _note_paths()))
         self._tokenizer = tokenizer if tokenizer is not None else Tokenizer(models_path)
         start = self.core.clock.now
         self._engine = Engine(llm, self.core, self.device, scheduler_config, self._tokenizer)

@@ -24,7 +24,8 @@ def build() -> types.ModuleType:
     from . import served, session
 
     # a Core of the session while one is installed; after uninstall, ovlab.genai's default
-    genai.pipeline.set_core_factory(lambda: served.Core() if session.current() else None)
+    genai.pipeline.set_core_factory(lambda: served.Core() if session.current() else None,
+                                    note_paths=lambda: session.current() is not None)
     known = set(NAMES["top"])
     mod = types.ModuleType("openvino_genai", "OpenVINO GenAI's Python API, served by ovlab on "
                                              "virtual devices in simulated time.")

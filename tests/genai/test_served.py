@@ -20,6 +20,12 @@ def served():
         ovlab.uninstall()
 
 
+def test_a_zoo_path_gets_one_line_on_stderr(served, capsys):
+    served.LLMPipeline("models/QWEN-7B-CHAT-FP16-OV", "GPU")
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "qwen-7b-chat" in err and "FP16" in err
+
+
 def test_served_module_runs_on_the_session_clock(served):
     assert served.__name__ == "openvino_genai" and "ovlab" in served.__version__
     session = ovlab.runner.current_session()
