@@ -18,7 +18,8 @@
 #   a dashboard with the scheduler's knobs.
 #
 # The scheduler is GenAI's (`scheduler.hpp`, ported); the 3.8B model's weights are never made, so
-# its text comes from a seeded stand-in while its timing follows its real shape.
+# its text comes from a seeded stand-in while its timing follows its real shape. This lab shows no
+# claims of its own; the claim ids of the other labs are explained in [CLAIMS.md](CLAIMS.md).
 
 # %% [markdown]
 # ## Setup

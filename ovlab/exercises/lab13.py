@@ -44,7 +44,8 @@ EXERCISES = LabExercises("13-batching-for-llms", [
     Exercise(1, _smallest_vllm_budget,
              explain="vLLM mode schedules whole prompts: GenAI asserts that a prompt fits the token "
                      "budget, so the budget must be at least the longest prompt.",
-             hint="section 4: the longest of run.prompt_tokens, then the first dropdown value above it."),
+             hint="section 5: max(runs['vLLM mode'].prompt_tokens), then the first value of the "
+                  "list at or above it."),
     Exercise(2, _batched_decode_ratio, tolerance=0.02,
              explain="a decode step reads every weight once whatever the batch; 8 sequences add "
                      "only their KV cache and 8x the (small) compute, so the step costs far less "
