@@ -18,9 +18,8 @@ of ``cache_eviction.cpp`` for the per-sequence attention metadata. Method names 
   prompt (``_reserve_dynamic_capacity_for_active_sequences``).
 
 Every ``Output`` also carries what a trace needs (prompt / generate tokens, preempted groups),
-and :meth:`Output.step_record` turns it into a :class:`SchedulerStep`: a trace event's detail
-(``as_dict()``) or, with ``to_record(time, device, model)``, the ``SchedulerStepRecord`` that
-``core.trace.scheduler_step`` keeps.
+and :meth:`Output.step_record` turns it into the ``SchedulerStepRecord`` a pipeline keeps with
+``core.trace.scheduler_step(record)``.
 """
 
 from __future__ import annotations
@@ -36,6 +35,8 @@ from .sequence_group import SequenceGroup, _require, is_beam_search, is_multinom
 SIZE_MAX = 2**64 - 1
 INT32_MAX = 2**31 - 1
 
+#: the record a pipeline ``step()`` leaves in ``core.trace`` (``Trace.scheduler_step``)
+SchedulerStep = SchedulerStepRecord
 
 
 @dataclass
@@ -72,37 +73,6 @@ class LinearAttentionPagingData:
     block_indices: list[int] = field(default_factory=list)
     past_length: int = 0
     cache_interval: int = 0
-
-
-@dataclass(slots=True)
-class SchedulerStep:
-    """What one ``schedule()`` decided (one pipeline ``step()``), for ``core.trace``.
-
-    ``phase`` is "prompt" (vLLM mode's prompt-only step, ``is_prompt``, or only prompt chunks),
-    "generate", "mixed" (split-fuse step with prompt chunks and generated tokens) or "idle".
-    ``as_dict()`` is the detail of a trace event; ``to_record(time, device, model)`` the
-    ``SchedulerStepRecord`` that ``core.trace.scheduler_step`` keeps.
-    """
-
-    step: int
-    phase: str
-    scheduled_request_ids: list[int]
-    num_scheduled_sequences: int
-    num_scheduled_tokens: int
-    num_prompt_tokens: int
-    num_generate_tokens: int
-    kv_blocks_used: int
-    kv_blocks_total: int
-    cache_usage: float  # percent, as PipelineMetrics.cache_usage
-    cache_size_in_bytes: int
-    preempted_request_ids: list[int]
-    num_waiting: int
-
-    def as_dict(self) -> dict:
-        return {name: getattr(self, name) for name in self.__slots__}
-
-    def to_record(self, time: float, device: str = "", model: str = "") -> SchedulerStepRecord:
-        return SchedulerStepRecord(time, device, model, **self.as_dict())
 
 
 class Output:
@@ -232,8 +202,10 @@ class Output:
         return self.m_linear_attention_paging_data[seq_id]
 
     # --- the trace record -------------------------------------------------------------------
-    def step_record(self, step: int) -> SchedulerStep:
-        """This step as a :class:`SchedulerStep` (``step`` is the pipeline's step number)."""
+    def step_record(self, step: int, time: float = 0.0, device: str = "",
+                    model: str = "") -> SchedulerStepRecord:
+        """This step as the record for ``core.trace.scheduler_step`` (``step`` is the
+        pipeline's step number, ``time`` the simulated time it was scheduled at)."""
         if not self.m_scheduled_sequence_groups_ids:
             phase = "idle"
         elif self.is_prompt or (self.num_prompt_tokens and not self.num_generate_tokens):
@@ -242,11 +214,13 @@ class Output:
             phase = "mixed"
         else:
             phase = "generate"
-        return SchedulerStep(step, phase, list(self.scheduled_request_ids),
-                             self.num_scheduled_sequences, self.m_total_num_scheduled_tokens,
-                             self.num_prompt_tokens, self.num_generate_tokens, self.kv_blocks_used,
-                             self.kv_blocks_total, self.m_cache_usage, self.m_cache_size_in_bytes,
-                             list(self.preempted_request_ids), self.num_waiting)
+        return SchedulerStepRecord(time, device, model, step, phase,
+                                   list(self.scheduled_request_ids), self.num_scheduled_sequences,
+                                   self.m_total_num_scheduled_tokens, self.num_prompt_tokens,
+                                   self.num_generate_tokens, self.kv_blocks_used,
+                                   self.kv_blocks_total, self.m_cache_usage,
+                                   self.m_cache_size_in_bytes, list(self.preempted_request_ids),
+                                   self.num_waiting)
 
 
 def snapkv_num_token_scores_to_aggregate(snapkv_window_size: int, prompt_len: int,
