@@ -17,6 +17,7 @@ limit total batch size") and prefix caching on ("for better TTFT in chat scenari
 from __future__ import annotations
 
 import enum
+import operator
 
 #: ``SIZE_MAX`` on a 64-bit build: the "unlimited" ``max_num_batched_tokens`` of LLMPipeline.
 SIZE_MAX = 2**64 - 1
@@ -33,6 +34,18 @@ def _require(condition: bool, *message: object) -> None:
 
 def _bool(v: bool) -> str:
     return "true" if v else "false"
+
+
+def _size_t(what: str, value) -> int:
+    """A C++ ``size_t`` from Python as pybind11 converts it: an int (bools and NumPy ints too) in
+    [0, 2**64 - 1]; anything else is a TypeError."""
+    try:
+        v = operator.index(value)
+    except TypeError:
+        raise TypeError(f"{what} takes an int in [0, 2**64 - 1] (size_t), got {value!r}") from None
+    if not 0 <= v <= SIZE_MAX:
+        raise TypeError(f"{what} takes an int in [0, 2**64 - 1] (size_t), got {value!r}")
+    return v
 
 
 class AggregationMode(enum.IntEnum):
@@ -200,6 +213,35 @@ class SchedulerConfig:
         self.enable_prefix_caching: bool = False
         self.use_sparse_attention: bool = False
         self.sparse_attention_config: SparseAttentionConfig = SparseAttentionConfig()
+
+    _SIZE_T_FIELDS = frozenset({"max_num_batched_tokens", "num_kv_blocks", "cache_size",
+                                "num_linear_attention_blocks", "max_num_seqs"})
+    _BOOL_FIELDS = frozenset({"dynamic_split_fuse", "use_cache_eviction", "enable_prefix_caching",
+                              "use_sparse_attention"})
+
+    def __setattr__(self, name: str, value) -> None:
+        """Fields take what the wheel's pybind11 setters take, and raise TypeError otherwise:
+        size_t fields an int in [0, 2**64 - 1], bool fields anything with a truth value but a
+        string, the nested configs their own class; no new attributes."""
+        if name in self._SIZE_T_FIELDS or name == "cache_interval_multiplier":
+            if value is None and name == "cache_interval_multiplier":
+                pass
+            else:
+                value = _size_t(f"SchedulerConfig.{name}", value)
+        elif name in self._BOOL_FIELDS:
+            if value is not None and isinstance(value, (str, bytes)) or not (
+                    value is None or hasattr(value, "__bool__")):
+                raise TypeError(f"SchedulerConfig.{name} takes a bool, got {value!r}")
+            value = bool(value)
+        elif name == "cache_eviction_config":
+            if not isinstance(value, CacheEvictionConfig):
+                raise TypeError(f"SchedulerConfig.{name} takes a CacheEvictionConfig, got {value!r}")
+        elif name == "sparse_attention_config":
+            if not isinstance(value, SparseAttentionConfig):
+                raise TypeError(f"SchedulerConfig.{name} takes a SparseAttentionConfig, got {value!r}")
+        else:
+            raise AttributeError(f"'SchedulerConfig' object has no attribute '{name}'")
+        object.__setattr__(self, name, value)
 
     def get_cache_interval(self, kv_block_size: int) -> int:
         """KV block size x ``cache_interval_multiplier`` (default 8): the linear-attention

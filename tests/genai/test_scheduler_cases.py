@@ -1373,3 +1373,67 @@ def test_clear_expected_num_scheduled_tokens_restores_default_schedule():
     assert out2.m_scheduled_sequence_groups_ids
     free_all(scheduler, [g])
     g.finish_iteration()
+
+
+# The 50 TEST / TEST_P names of scheduler.cpp at da1db864, in file order: each has a test here.
+CPP_CASES = [
+    "adaptive_rkv_zero_size_is_not_marked_available",
+    "output_keeps_shared_kv_global_data_alive",
+    "general_test",
+    "hybrid_output_fills_linear_attention_block_table_in_prompt_and_generate",
+    "hybrid_non_prefix_linear_attention_returns_aliased_read_write_blocks",
+    "hybrid_non_prefix_linear_attention_uses_full_preemption_for_fixed_size_victim_state",
+    "hybrid_admission_when_la_pool_is_bottleneck",
+    "hybrid_initialize_cache_grows_fixed_size_by_total_concurrent_sequences",
+    "initialize_cache_uses_sequence_aware_block_rounding",
+    "dynamic_alloc_reserves_full_capacity_for_later_larger_prompt",
+    "dynamic_alloc_reserves_capacity_for_new_prompt_on_top_of_running_sequence",
+    "linear_attention_only_initializes_fixed_size_capacity",
+    "hybrid_runtime_arrival_beyond_initial_fixed_capacity_schedules_after_growth",
+    "hybrid_prefix_caching_prefill_requires_read_and_interval_write_blocks",
+    "hybrid_prefix_caching_prefill_uses_scheduler_config_cache_interval_multiplier",
+    "hybrid_prefix_caching_reuses_active_complete_linear_attention_checkpoint",
+    "hybrid_prefix_caching_reuses_active_incomplete_linear_attention_checkpoint_with_cow",
+    "hybrid_prefix_caching_restore_uses_minimum_common_prefix_across_cache_types",
+    "hybrid_prefix_caching_prefill_exactly_interval_uses_single_write_block",
+    "hybrid_prefix_caching_prefill_interval_plus_one_uses_next_write_block",
+    "hybrid_prefix_caching_chunked_prefill_crossing_interval_adds_write_block",
+    "hybrid_prefix_caching_generation_multiple_tokens_crossing_interval_adds_write_block",
+    "hybrid_prefix_caching_cache_interval_multiplier_one_allocates_block_per_kv_block",
+    "hybrid_prefix_caching_dynamic_allocation_honors_custom_cache_interval_multiplier",
+    "scheduler_config_zero_cache_interval_multiplier_requires_disabled_prefix_caching",
+    "scheduler_config_custom_cache_interval_multiplier_is_ignored_for_kv_only_model",
+    "hybrid_create_explicit_kv_blocks_derives_single_fixed_linear_attention_block_for_client_scenario",
+    "hybrid_create_explicit_kv_blocks_derives_fixed_linear_attention_capacity_from_max_num_seqs_for_bounded_batching",
+    "hybrid_create_explicit_kv_blocks_derives_paged_linear_attention_capacity_from_token_target",
+    "hybrid_create_cache_size_budget_reserves_fixed_linear_attention_bytes_before_kv_blocks",
+    "hybrid_create_cache_size_budget_derives_paged_linear_attention_capacity_from_shared_token_target",
+    "hybrid_create_zero_budget_keeps_all_cache_pools_dynamic",
+    "scheduler_config_explicit_linear_attention_blocks_require_linear_attention_model",
+    "hybrid_prefix_caching_generation_finishing_interval_reuses_same_write_block",
+    "hybrid_prefix_caching_generation_after_completed_interval_switches_write_block",
+    "hybrid_prefix_caching_generation_inside_interval_reuses_same_write_block",
+    "test_append_slots_considers_all_sequences",
+    "test_partial_preemption",
+    "test_partial_preemption_beam_search",
+    "test_partially_preempted_prompt",
+    "prefix_caching_test",
+    "prefix_caching_test_two_identical_sequences",
+    "prefix_caching_with_max_new_tokens_equal_1",
+    "test_partially_preempted_prompt_not_allowed",
+    "test_partially_preempted_prompt_not_allowed2",
+    "FullyPreemptsCacheEvictedSequences",
+    "prefix_caching_embeddings_test",
+    "expected_num_scheduled_tokens_overrides_default_schedule",
+    "expected_num_scheduled_tokens_does_not_override_if_greater_than_available",
+    "clear_expected_num_scheduled_tokens_restores_default_schedule",
+]
+
+
+def test_every_cpp_case_is_ported():
+    """One test function per C++ case (``test_<name>``; names already starting with ``test_``
+    keep theirs)."""
+    assert len(CPP_CASES) == len(set(CPP_CASES)) == 50
+    for name in CPP_CASES:
+        func = name if name.startswith("test_") else f"test_{name}"
+        assert callable(globals().get(func)), name

@@ -125,3 +125,36 @@ def test_validate_and_cache_interval():
     c.enable_prefix_caching, c.cache_interval_multiplier = True, 0
     with pytest.raises(RuntimeError, match="cache_interval_multiplier must be greater than 0"):
         c.validate()
+
+
+_SETTER_CASES = [
+    ("max_num_batched_tokens", ["a", -1, 1.5, True, 5, 2**64 - 1, 2**64, None]),
+    ("dynamic_split_fuse", [1, 0, "x", None, True, 2]),
+    ("cache_interval_multiplier", [None, 3, -1, "a"]),
+    ("cache_eviction_config", [None, 1]),
+]
+
+
+def _outcome(obj, name, value):
+    try:
+        setattr(obj, name, value)
+    except TypeError:
+        return "TypeError"
+    return getattr(obj, name)
+
+
+@pytest.mark.parametrize("name,values", _SETTER_CASES, ids=[c[0] for c in _SETTER_CASES])
+def test_setters_accept_and_refuse_what_the_wheel_does(genai, name, values):
+    real, lab = genai.SchedulerConfig(), sc.SchedulerConfig()
+    for value in values:
+        assert _outcome(lab, name, value) == _outcome(real, name, value), (name, value)
+
+
+def test_setters_refuse_clearly():
+    c = sc.SchedulerConfig()
+    with pytest.raises(TypeError, match=r"SchedulerConfig.max_num_seqs takes an int"):
+        c.max_num_seqs = -3
+    with pytest.raises(AttributeError, match="no attribute 'max_batch'"):
+        c.max_batch = 4
+    c.max_num_seqs = 8
+    assert c.copy().max_num_seqs == 8

@@ -262,3 +262,27 @@ def test_vllm_prefix_caching_copy_on_write_asserts_on_a_full_cache():
     arrivals = [(0, 1, 1, 0), (0, 1, 1, 0), (0, 1, 2, 0), (3, 2, 1, 0)]
     with pytest.raises(RuntimeError, match="no free KV cache block"):
         _run(cfg, arrivals, 100)
+
+
+def test_no_victim_at_all_stops_preemption_instead_of_indexing_past_the_list(monkeypatch):
+    """A fourth case the properties found: a group that was fully preempted comes back in the
+    generate phase with nothing processed and needs blocks, and no group holds any KV.
+    ``_get_low_priority_sequence_group_id`` returns SIZE_MAX and GenAI then reads
+    ``sequence_groups[SIZE_MAX]`` (out of range, undefined behaviour); the port stops looking
+    for a victim for that group, and the stream still finishes."""
+    found = []
+    original = Scheduler._get_low_priority_sequence_group_id
+
+    def spy(groups):
+        found.append(original(groups))
+        return found[-1]
+
+    monkeypatch.setattr(Scheduler, "_get_low_priority_sequence_group_id", staticmethod(spy))
+    cfg = {"block_size": 2, "max_num_batched_tokens": 8, "max_num_seqs": 1,
+           "dynamic_split_fuse": True, "enable_prefix_caching": False, "partial": False,
+           "num_kv_blocks": 4}
+    arrivals = [(0, 1, 4, 0), (0, 4, 3, 0), (1, 3, 2, 0)]
+    finished, oom, _, bm, left = _run(cfg, arrivals, 100)
+    assert 2**64 - 1 in found
+    assert not left and sorted(finished) == [0, 1, 2] and not oom
+    assert bm.leaked_tables() == []

@@ -106,8 +106,9 @@ class OverwritableBlocksHashStore:
     def get_lru_block_to_overwrite(self) -> list[CacheBlock]:
         if not self._blocks:
             return []
-        # std::map iterates by hash; min_element keeps the first of equal timestamps
-        h = min(sorted(self._blocks), key=lambda k: self._blocks[k][0].get_timestamp())
+        # std::map iterates by hash and min_element keeps the first of equal timestamps: the
+        # smallest (timestamp, hash)
+        h = min(self._blocks, key=lambda k: (self._blocks[k][0].get_timestamp(), k))
         blocks = self._blocks.pop(h)
         ts = next(_clock)
         for b in blocks:

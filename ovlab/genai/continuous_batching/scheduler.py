@@ -463,6 +463,11 @@ class Scheduler:
             if evicted <= sequence_group_id:
                 # the group would have to evict itself to run
                 break
+            if evicted == SIZE_MAX:
+                # no group holds KV (a group fully preempted earlier is generating again with
+                # nothing processed): GenAI indexes sequence_groups[SIZE_MAX] here, out of range
+                # (undefined behaviour); the port stops looking for a victim instead
+                break
             if not self._preempt_by_recompute(sequence_groups[evicted], group):
                 break
 

@@ -331,7 +331,7 @@ class SequenceGroup:
         arr = np.asarray(prompt)
         hidden_size = 0
         _require(arr.size > 0, "Prompt length cannot be 0")
-        if arr.dtype.kind in "iub":
+        if arr.dtype.kind in "iu":
             self._type = SequenceGroupType.TOKENS
             self._prompt_ids = [int(t) for t in arr.reshape(-1)]
             prompt_len = len(self._prompt_ids)
