@@ -31,8 +31,8 @@ import plotly.graph_objects as go
 
 import ovlab as ov  # on real hardware: import openvino as ov
 from ovlab.benchmark import run as benchmark_app  # ovlab only: benchmark_app, simulated
+from ovlab.calibration.validation import latest_results  # ovlab only
 from ovlab.exercises import for_lab  # ovlab only: the exercises' checks
-from ovlab.hardware.validation import latest_results  # ovlab only
 
 exercises = for_lab("12")
 

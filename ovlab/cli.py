@@ -59,10 +59,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def calibrate_main(argv: Sequence[str]) -> int:
-    """``ovlab calibrate``: see :mod:`ovlab.hardware.calibrate`."""
+    """``ovlab calibrate``: see :mod:`ovlab.calibration.calibrate`."""
     import argparse
 
-    from .hardware.calibrate import DEFAULT_MODELS, CalibrateError, calibrate
+    from .calibration.calibrate import DEFAULT_MODELS, CalibrateError, calibrate
 
     parser = argparse.ArgumentParser(
         prog="ovlab calibrate", description="Measure this machine's devices with the real "

@@ -11,8 +11,9 @@ import pytest
 
 import ovlab
 from ovlab import cli
-from ovlab.hardware import calibrate as cal
-from ovlab.hardware import measure, platform_file
+from ovlab.calibration import calibrate as cal
+from ovlab.calibration import measure
+from ovlab.hardware import platform_file
 
 needs_openvino = pytest.mark.skipif(measure.openvino_or_none() is None,
                                     reason="the real openvino is not installed")

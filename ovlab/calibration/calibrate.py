@@ -2,8 +2,8 @@
 
 Where the real ``openvino`` is installed, :func:`calibrate` measures every device it lists (the
 CPU, and any GPU or NPU) on a few zoo models with benchmark_app's method
-(``ovlab.hardware.measure``), fits a device spec to the measurements
-(``ovlab.hardware.fit.fit_measured``: the same fit as the ``cpu`` preset's) and writes a platform
+(``ovlab.calibration.measure``), fits a device spec to the measurements
+(``ovlab.calibration.fit.fit_measured``: the same fit as the ``cpu`` preset's) and writes a platform
 file that ``ov.Core(platform="my-machine.json")`` and ``ovlab benchmark --platform
 my-machine.json`` load.
 
@@ -31,10 +31,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
+from ..hardware.platform_file import save
+from ..hardware.platforms import Platform, preset
+from ..hardware.specs import DeviceSpec
 from . import fit, measure
-from .platform_file import save
-from .platforms import Platform, preset
-from .specs import DeviceSpec
 
 DEFAULT_MODELS = ("small-cnn", "squeezenet1.1", "googlenet-v1", "resnet-50")
 PRECISIONS = ("FP32", "INT8")
