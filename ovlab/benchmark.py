@@ -542,8 +542,8 @@ def _empty_report(log: _Log, **kw) -> BenchmarkReport:
 
 
 def _run(argv: list[str], log: _Log, core: Any) -> BenchmarkReport:
-    from . import get_version
     from ._errors import PluginError
+    from ._version import get_version
     from .runtime.async_queue import AsyncInferQueue
     from .runtime.core import Core
 
