@@ -240,7 +240,8 @@ except ValueError as err:
 # ## 7. Your machine, live
 #
 # `ov.Core(platform="this-machine")` is your CPU as a platform: on first use ovlab measures it
-# with the real `openvino` (as `ovlab calibrate` does, about a minute, once) and caches the
+# with the real `openvino` (as `ovlab calibrate` does, about half a minute on a
+# quiet machine, once) and caches the
 # platform file (`~/.cache/ovlab`; `ovlab calibrate --refresh` measures again). The cell below
 # times GoogLeNet-v1 FP32 latency on the real runtime and on `this-machine`, in one run. Its
 # figures are your machine's, so they differ from run to run and from the stored notebook; on CI,
@@ -256,7 +257,7 @@ from ovlab.calibration.validation import simulate_benchmark  # noqa: E402  (ovla
 if measure.openvino_or_none() is None:
     print("The real openvino is not installed here: pip install openvino, then run this cell again.")
 elif os.environ.get("CI"):
-    print("On CI: the live comparison is skipped (it calibrates for about a minute).")
+    print("On CI: the live comparison is skipped (it calibrates your CPU on first use).")
 else:
     mine = ov.preset("this-machine")
     real_ms = next(m.quiet for m in measure.measure([("googlenet-v1", "FP32")], repeat=1)

@@ -2,8 +2,8 @@
 
 ``ov.Core(platform="this-machine")``, ``python -m ovlab run --platform this-machine`` and
 ``ovlab benchmark --platform this-machine`` load it. The first use calibrates the CPU as
-``ovlab calibrate`` does (the same measurement and fit, the default models, about a minute on
-two cores) and caches the platform file in the user's cache directory
+``ovlab calibrate`` does (the same measurement and fit, the default models, about half a
+minute on a quiet machine) and caches the platform file in the user's cache directory
 (``$XDG_CACHE_HOME/ovlab`` or ``~/.cache/ovlab``), keyed by the CPU's model, its logical CPUs
 and the OpenVINO version, so a new machine, a new VM size or a new wheel measures again; every
 later use loads the file. ``ovlab calibrate --refresh`` measures again.
@@ -94,7 +94,8 @@ def this_machine(refresh: bool = False, echo: Callable[[str], None] | None = pri
     models = cal.DEFAULT_MODELS
     say(f"ovlab: measuring this machine's CPU ({cpu.model}, {cpu.threads} logical CPUs) with "
         f"the real OpenVINO {openvino} to fit the '{NAME}' platform: {len(models)} models, "
-        f"FP32 and INT8, latency and throughput, about {estimate_s(cpu)} s, once (cached in "
+        f"FP32 and INT8, latency and throughput, about {estimate_s(cpu)} s on a quiet machine, "
+        f"once (cached in "
         f"{path}; ovlab calibrate --refresh measures again)")
     path.parent.mkdir(parents=True, exist_ok=True)
     return cal.calibrate(path, name=NAME, models=models, devices=["CPU"], repeat=REPEAT,
@@ -102,7 +103,7 @@ def this_machine(refresh: bool = False, echo: Callable[[str], None] | None = pri
 
 
 def estimate_s(cpu: host.HostCPU) -> int:
-    """About how long the calibration takes: ~50 s measured on 2 vCPUs (27 s on a 2-vCPU Xeon
-    with AVX-512, issue 21), windows of fixed length, so it hardly shrinks with more cores;
-    rounded to 10 s."""
-    return 60 if cpu.threads <= 2 else 40
+    """About how long the calibration takes on a quiet machine: 27 s for the default set on a
+    2-vCPU Xeon (issue 21, 2026-11-27); its windows have a fixed length, so more cores hardly
+    shorten it, while other programs' load lengthens it (the quiet-window rule waits)."""
+    return 30
