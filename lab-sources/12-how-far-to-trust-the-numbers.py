@@ -247,8 +247,7 @@ except ValueError as err:
 # figures are your machine's, so they differ from run to run and from the stored notebook; on CI,
 # or without the real `openvino`, it says so and skips the measurement.
 
-# %%
-# NBVAL_IGNORE_OUTPUT
+# %% tags=["nbval-ignore-output"]
 import os  # noqa: E402
 
 from ovlab.calibration import measure  # noqa: E402  (ovlab only)

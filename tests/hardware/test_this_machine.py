@@ -115,3 +115,14 @@ def test_benchmark_takes_this_machine(fake_machine, capsys):
     assert benchmark.main(["-m", "mlp", "-d", "CPU", "-niter", "4", "--platform",
                            "this-machine"]) == 0
     assert len(fake_machine) == 1
+
+
+def test_the_runner_takes_this_machine(fake_machine):
+    from ovlab import runner
+
+    session = runner.install("this-machine")
+    try:
+        assert session.platform.devices["CPU"].full_name == XEON.model
+    finally:
+        runner.uninstall()
+    assert len(fake_machine) == 1
