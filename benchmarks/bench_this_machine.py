@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import os
 import platform
 
 from ovlab.calibration import measure, validation
@@ -30,7 +31,8 @@ def main() -> None:
     real = {m.model: m for m in measure.measure([(name, "FP32") for name in MODELS], repeat=2)
             if m.mode == "latency"}
     print(f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC, {cpu.model}, "
-          f"{cpu.threads} logical CPUs, {platform.platform()}")
+          f"{cpu.threads} logical CPUs, {platform.platform()}, load average "
+          f"{os.getloadavg()[0]:.1f} (a figure is trustworthy only on a quiet machine)")
     print(f"{'model':<14} {'real ms':>9} {'this-machine ms':>16} {'ratio':>6}")
     for name in MODELS:
         sim = validation.simulate_benchmark(name, "FP32", "latency", platform=plat)
