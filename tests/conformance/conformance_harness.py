@@ -1,4 +1,4 @@
-"""Conformance helpers: the same small scripts against the real ``openvino`` and ovlab "cpu".
+"""Conformance helpers: the same small scripts against the real ``openvino`` and ovlab "host".
 
 Each test runs one script on both runtimes and compares what the API returns: Python types of
 property values, error texts (the exception type, the first ``Exception from src/...`` line of the

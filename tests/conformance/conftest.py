@@ -1,4 +1,4 @@
-"""Fixtures of the conformance tests (openvino vs ovlab "cpu"); helpers live in
+"""Fixtures of the conformance tests (openvino vs ovlab "host"); helpers live in
 ``conformance_harness.py``.
 
 Where ``openvino`` cannot be imported the folder is skipped: every test module imports
