@@ -39,14 +39,12 @@ def cache_dir() -> Path:
 def openvino_version() -> str | None:
     """The installed real wheel's version (its package metadata: nothing is imported), or
     None without it."""
-    if measure.openvino_or_none() is None:
-        return None
     from importlib.metadata import PackageNotFoundError, version
 
     try:
         return version("openvino")
     except PackageNotFoundError:
-        return str(measure.openvino_or_none().get_version()).split("-")[0]
+        return None
 
 
 def cache_key(cpu: host.HostCPU, openvino: str) -> str:
@@ -64,7 +62,8 @@ def cache_path(cpu: host.HostCPU | None = None, openvino: str | None = None) -> 
 def _missing_wheel() -> cal.CalibrateError:
     return cal.CalibrateError(
         "the 'this-machine' platform is measured with the real OpenVINO runtime, which is not "
-        "installed here: pip install openvino (or use a preset: ov.Core(platform='cpu'))")
+        "installed here: pip install openvino (or use a preset: ov.Core(platform='cpu')); "
+        "under 'python -m ovlab run' or %load_ext ovlab, use it once outside first")
 
 
 def progress_bar(stream=None, width: int = 30) -> Callable[[int, int, str], None]:
@@ -90,6 +89,8 @@ def this_machine(refresh: bool = False, echo: Callable[[str], None] | None = pri
     path = cache_path(cpu, openvino)
     if path.exists() and not refresh:
         return load(path)
+    if measure.openvino_or_none() is None:
+        raise _missing_wheel()
     say = echo or (lambda _text: None)
     models = cal.DEFAULT_MODELS
     say(f"ovlab: measuring this machine's CPU ({cpu.model}, {cpu.threads} logical CPUs) with "

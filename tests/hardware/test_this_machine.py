@@ -126,3 +126,11 @@ def test_the_runner_takes_this_machine(fake_machine):
     finally:
         runner.uninstall()
     assert len(fake_machine) == 1
+
+
+def test_a_cached_platform_loads_where_the_wheel_cannot_be_imported(fake_machine, monkeypatch):
+    """Under the runner ``import openvino`` is ovlab's: the cached file is enough."""
+    tm.this_machine(echo=None)
+    monkeypatch.setattr(measure, "openvino_or_none", lambda: None)
+    assert ovlab.Core(platform="this-machine").get_property("CPU", "FULL_DEVICE_NAME") == XEON.model
+    assert len(fake_machine) == 1
