@@ -2,11 +2,11 @@
 
 Run: ``python benchmarks/bench_fidelity.py`` (``make bench``). For every zoo model
 (``ovlab.zoo.names()``) in FP32 and INT8 it measures the real ``openvino`` CPU plugin of this
-machine with benchmark_app's method (``ovlab.hardware.measure``: LATENCY hint, sync, one request;
+machine with benchmark_app's method (``ovlab.calibration.measure``: LATENCY hint, sync, one request;
 THROUGHPUT hint, async, OPTIMAL_NUMBER_OF_INFER_REQUESTS requests, batch 1), runs the same
 benchmark_app command on ovlab's ``cpu`` preset (``ovlab.benchmark``), and prints measured,
 simulated and their ratio. Both run one IR: ovlab writes each zoo model with ``ov.save_model`` and
-the real runtime reads it (``ovlab.hardware.measure.real_model``).
+the real runtime reads it (``ovlab.calibration.measure.real_model``).
 
 The machine is usually shared, so the measurement reports two figures: ``quiet`` (the windows in
 which other processes used almost no CPU, read from /proc/stat; what a quiet machine gives) and
@@ -15,7 +15,7 @@ and the load average. The ratio that must lie in 0.8-1.25 is simulated / quiet.
 
 Options: ``--repeat N`` passes (default 4); ``--quiet-wait S``: let each window wait for a
 quiet moment, up to S seconds over the whole run (a shared machine); ``--fit`` fits the ``cpu`` preset to this run and
-rewrites ``ovlab/hardware/devices/fitted.py`` (``ovlab.hardware.fit.fit_measured``);
+rewrites ``ovlab/hardware/devices/fitted.py`` (``ovlab.calibration.fit.fit_measured``);
 ``--leave-one-out`` fits the whole preset on all models but one and predicts that one, for each
 model (the out-of-sample error of the fit). ``--holdout`` also fits a copy on ResNet-50 alone and reports how well it predicts the other
 models (the error to expect from presets fitted on one model); ``--save`` writes
@@ -36,8 +36,8 @@ import time
 from pathlib import Path
 
 from ovlab import zoo
-from ovlab.hardware import fit, measure
-from ovlab.hardware.validation import RESULTS_DIR, simulate_benchmark, summary
+from ovlab.calibration import fit, measure
+from ovlab.calibration.validation import RESULTS_DIR, simulate_benchmark, summary
 
 PRECISIONS = ("FP32", "INT8")
 LOW, HIGH = 0.8, 1.25

@@ -7,7 +7,7 @@ with the presets as they are. ``--write`` first fits them again and rewrites
 ``benchmarks/results/presets-<date>.json`` for the lab).
 
 What is fitted, each parameter on the row it explains best (by bisection of the full simulation,
-``ovlab.hardware.fit.fit_rows``), everything else being public figures or priors:
+``ovlab.calibration.fit.fit_rows``), everything else being public figures or priors:
 
 * CPUs: dense-conv efficiency in int8 on the INT8 latency row (one request, no streams), stream
   scaling on the INT8 throughput row, f32 efficiency on the FP32 throughput row. Per-op and
@@ -35,10 +35,8 @@ import sys
 import time
 from pathlib import Path
 
-from ovlab.hardware import fit, platforms
-from ovlab.hardware.devices import fitted as fitted_module
-from ovlab.hardware.power import PowerBudget
-from ovlab.hardware.validation import (
+from ovlab.calibration import fit
+from ovlab.calibration.validation import (
     RESULTS_DIR,
     Row,
     error,
@@ -46,6 +44,9 @@ from ovlab.hardware.validation import (
     simulate,
     summary,
 )
+from ovlab.hardware import platforms
+from ovlab.hardware.devices import fitted as fitted_module
+from ovlab.hardware.power import PowerBudget
 
 # fitted key -> (preset, device name in the preset, table column)
 DEVICES = {

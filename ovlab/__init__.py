@@ -7,16 +7,18 @@
 """
 
 from . import layout_helpers, properties
+from ._version import OPENVINO_VERSION, __version__, get_version  # noqa: F401  (public names)
 from .extension import Extension
 from .graph import Dimension, Input, Model, Node, Output, PartialShape, Shape, Type
 from .graph.node import ConstOutput
 from .hardware import DeviceSpec, Platform, preset
+from .hardware.platforms import register_platform as _register_platform
 from .layout import Layout, get_batch, set_batch
 from .plugins import PLUGINS as _PLUGINS
 from .properties import OVAny
-from .runner import install, load_ipython_extension, uninstall, unload_ipython_extension
+from .runner import install, uninstall
+from .runner.notebook import load_ipython_extension, unload_ipython_extension
 from .runtime import (
-    OPENVINO_VERSION,
     AsyncInferQueue,
     CompiledModel,
     Core,
@@ -27,15 +29,20 @@ from .runtime import (
     Version,
 )
 from .runtime.core import register_plugins as _register_plugins
+from .runtime.tensor import tensor_from_file
 
 _register_plugins(_PLUGINS)
 
-__version__ = "0.1.0"
+
+def _this_machine() -> Platform:
+    """``this-machine``: measured on first use (``ovlab.calibration.this_machine``)."""
+    from .calibration.this_machine import this_machine
+
+    return this_machine()
 
 
-def get_version() -> str:
-    """The OpenVINO version ovlab emulates, stamped with ovlab's own."""
-    return f"{OPENVINO_VERSION}-ovlab-{__version__}"
+_register_platform("this-machine", _this_machine)
+
 
 
 def compile_model(model, device_name: str | None = None, config: dict | None = None):
@@ -43,7 +50,7 @@ def compile_model(model, device_name: str | None = None, config: dict | None = N
     return Core().compile_model(model, device_name, config)
 
 
-_FILE_FUNCTIONS = ("save_model", "serialize", "tensor_from_file")
+_FILE_FUNCTIONS = ("save_model", "serialize")
 
 
 def __getattr__(name: str):

@@ -211,7 +211,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "reaches the devices, as in the real tool).")
     p.add_argument("--platform", default="laptop",
                    help="ovlab: the virtual platform: a preset (" + ", ".join(_preset_names())
-                        + ") or a platform file (my-machine.json, from 'ovlab calibrate').")
+                        + "), this-machine (your CPU, measured with the real openvino on first "
+                        "use) or a platform file (my-machine.json, from 'ovlab calibrate').")
     p.add_argument("--seed", type=int, default=0, help="ovlab: the seed of the simulation.")
     return p
 
@@ -542,8 +543,8 @@ def _empty_report(log: _Log, **kw) -> BenchmarkReport:
 
 
 def _run(argv: list[str], log: _Log, core: Any) -> BenchmarkReport:
-    from . import get_version
     from ._errors import PluginError
+    from ._version import get_version
     from .runtime.async_queue import AsyncInferQueue
     from .runtime.core import Core
 

@@ -59,10 +59,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def calibrate_main(argv: Sequence[str]) -> int:
-    """``ovlab calibrate``: see :mod:`ovlab.hardware.calibrate`."""
+    """``ovlab calibrate``: see :mod:`ovlab.calibration.calibrate`."""
     import argparse
 
-    from .hardware.calibrate import DEFAULT_MODELS, CalibrateError, calibrate
+    from .calibration.calibrate import DEFAULT_MODELS, CalibrateError, calibrate
 
     parser = argparse.ArgumentParser(
         prog="ovlab calibrate", description="Measure this machine's devices with the real "
@@ -77,8 +77,17 @@ def calibrate_main(argv: Sequence[str]) -> int:
                              "lists)")
     parser.add_argument("--repeat", type=int, default=2,
                         help="passes over the models (more: steadier on a busy machine)")
+    parser.add_argument("--refresh", action="store_true",
+                        help="measure this machine's CPU again for the 'this-machine' platform "
+                             "(its cached platform file; the other options are not used)")
     args = parser.parse_args(list(argv))
     try:
+        if args.refresh:
+            from .calibration.this_machine import cache_path, this_machine
+
+            this_machine(refresh=True)
+            print(f"Wrote {cache_path()}: ov.Core(platform='this-machine') loads it")
+            return 0
         calibrate(args.output, name=args.name, models=args.models.split(","),
                   devices=args.devices.split(",") if args.devices else None,
                   repeat=max(1, args.repeat))

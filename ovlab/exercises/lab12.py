@@ -10,7 +10,7 @@ from . import Exercise, LabExercises
 def _farthest_ratio() -> tuple[str, str]:
     """The (model:precision, mode) whose ovlab / measured ratio is farthest from 1, in the stored
     measurement file (as section 1 of the lab reads it)."""
-    from ..hardware.validation import latest_results
+    from ..calibration.validation import latest_results
 
     data = json.loads(latest_results("fidelity").read_text(encoding="utf-8"))
     worst, key = 0.0, ("", "")

@@ -3,8 +3,8 @@
 ``read_model(path | bytes | io.BytesIO, weights)`` does what ``openvino.Core.read_model`` does
 with a file: it picks the frontend by the file's content (IR is XML; ``.onnx`` files go to the
 ONNX frontend), memory-maps the weights, and raises OpenVINO's error for a bad file.
-``save_model``/``serialize`` write IR that the real runtime reads; ``tensor_from_file`` is
-OpenVINO's helper of the same name. The frontends live beside the graph, not in the Core:
+``save_model``/``serialize`` write IR that the real runtime reads (``tensor_from_file``, which
+makes a Tensor, is in :mod:`ovlab.runtime.tensor`). The frontends live beside the graph, not in the Core:
 ``Core.read_model`` is a thin call into :func:`read_model`.
 """
 
@@ -24,7 +24,7 @@ from .errors import FrontendError
 from .ir_read import looks_like_ir, read_ir
 
 __all__ = ["read_model", "read_file", "read_bytes", "save_model", "serialize",
-           "tensor_from_file", "FrontendError"]
+           "FrontendError"]
 
 
 def _unreadable_path(path: Path) -> FrontendError:
@@ -156,11 +156,3 @@ def serialize(model: Any, xml_path: str | bytes | os.PathLike,
     from .ir_write import serialize as _serialize
 
     _serialize(model, xml_path, bin_path, version)
-
-
-def tensor_from_file(path: str | os.PathLike) -> Any:
-    """A u8 Tensor of a file's bytes (``openvino.tensor_from_file``), e.g. IR weights for
-    ``core.read_model(xml_text, weights_tensor)``."""
-    from ..runtime.tensor import Tensor
-
-    return Tensor(np.fromfile(os.fspath(path), dtype=np.uint8), shared_memory=True)

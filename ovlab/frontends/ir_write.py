@@ -59,7 +59,7 @@ def save(model: Any, output_model: Any, compress_to_fp16: bool = True) -> None:
     if compress_to_fp16:
         from .compress import compress_to_fp16 as compress
         model = compress(model)
-    from .. import get_version
+    from .._version import get_version
 
     rt = {**model._rt_info, "OpenVINO Runtime": get_version()}
     write_ir(model, xml, xml.with_suffix(".bin"), 11, rt)

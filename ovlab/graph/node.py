@@ -24,6 +24,17 @@ __all__ = ["Node", "Output", "ConstOutput", "Input", "OpDef", "NodeValidationErr
 
 _ids = itertools.count(1)
 
+# Builds a node of a registered op by name, for ``a + b`` and friends. ``ops.py``, which
+# subclasses Node for Parameter and Constant, plugs its ``make_node`` in when it loads (as the
+# Core gets its plugins), so this module does not import it back.
+_builder: Callable[[str, list[Any]], Node] | None = None
+
+
+def set_builder(make_node: Callable[[str, list[Any]], Node]) -> None:
+    """Called once by ``ops.py``: the function ``Node``'s arithmetic builds its ops with."""
+    global _builder
+    _builder = make_node
+
 ShapeType = tuple[tuple[int, ...], Type]
 
 
@@ -439,8 +450,8 @@ class Node(Named):
 
     # --- arithmetic, as openvino.Node has it (``a + b`` builds an Add) ------------------------
     def _binary(self, type_name: str, left: Any, right: Any) -> Node:
-        from .ops import make_node
-        return make_node(type_name, [left, right])
+        assert _builder is not None, "ovlab.graph.ops registers the node builder on import"
+        return _builder(type_name, [left, right])
 
     def __add__(self, other: Any) -> Node:
         return self._binary("Add", self, other)

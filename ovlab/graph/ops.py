@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .attrs import REQUIRED, Attr, normalize
-from .node import Node, OpDef, Output, ShapeError, ShapeType
+from .node import Node, OpDef, Output, ShapeError, ShapeType, set_builder
 from .types import Type, as_type, shape_str
 
 __all__ = ["REGISTRY", "Parameter", "Constant", "Result", "Ctx", "constant_value", "internal",
@@ -78,6 +78,9 @@ def make_node(type_name: str, inputs: Sequence[Any], attrs: dict[str, Any] | Non
         raise TypeError(f"{who}: unknown attribute(s) {', '.join(map(repr, given))} (it has "
                         f"{', '.join(a.name for a in op.attrs) or 'none'})")
     return Node(op, [as_output(i, name) for i in inputs], values, name)
+
+
+set_builder(make_node)
 
 
 def as_output(value: Any, owner: str | None = None) -> Output:

@@ -30,7 +30,7 @@ from typing import Any
 
 import jsonschema
 
-from .platforms import POWER_MODES, Platform
+from .machine import POWER_MODES, Platform
 from .power import PowerBudget
 from .specs import DeviceSpec
 

@@ -24,7 +24,7 @@ on this project's machine (``benchmarks/bench_fidelity.py``). Make your own with
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from collections.abc import Callable
 
 from .devices import (  # noqa: F401  (re-exported: the catalogue's names)
     AI_BOOST_NPU,
@@ -47,82 +47,34 @@ from .devices import (  # noqa: F401  (re-exported: the catalogue's names)
     VM_CPU,
 )
 from .devices.fitted import FITTED
+from .host import host_platform
+from .machine import POWER_MODES, Platform  # noqa: F401  (re-exported)
+from .platform_file import load
 from .power import PowerBudget
-from .specs import DeviceSpec
 
-POWER_MODES = ("performance", "low_power")
+#: platforms made on demand from the machine ovlab runs on, by name: ``host`` (this CPU as
+#: OpenVINO names it, timed as ``cpu``) and, registered by ``ovlab/__init__.py`` from the
+#: calibration layer above, ``this-machine`` (this CPU measured with the real runtime)
+ON_DEMAND: dict[str, Callable[[], Platform]] = {"host": lambda: host_platform()}
 
 
-@dataclass
-class Platform:
-    """A machine: named devices (``"CPU"``, ``"GPU.0"``, ``"NPU"``...) with their specs.
-
-    ``power_mode`` is what Intel's Dynamic Tuning Technology reports through the Intel Platform
-    Framework (IPF): EPO gears 1-3 ask for performance, gears 4-7 mean low power (openvino PR
-    #37909). AUTO's ``LOW_POWER_DEVICE`` acts only in ``"low_power"``; a learner flips it with
-    :meth:`set_power_mode` while a model runs (on real hardware the laptop's power slider does).
-
-    ``power_budget``: the package power that devices on one package share (``power.py``).
-    """
-
-    name: str
-    devices: dict[str, DeviceSpec]
-    description: str = ""
-    notes: list[str] = field(default_factory=list)
-    power_mode: str = "performance"
-    power_budget: PowerBudget | None = None
-
-    def __post_init__(self) -> None:
-        for key, spec in self.devices.items():
-            plugin = key.split(".", 1)[0]
-            if plugin != spec.plugin:
-                raise ValueError(f"device {key!r} is driven by the {spec.plugin} plugin: "
-                                 f"name it {spec.plugin} or {spec.plugin}.<id>")
-        if self.power_budget is not None:
-            unknown = sorted(set(self.power_budget.draws) - set(self.devices))
-            if unknown:
-                raise ValueError(f"power budget: the platform has no device {unknown[0]!r} "
-                                 f"(devices: {', '.join(self.devices)})")
-        self.set_power_mode(self.power_mode)
-
-    def set_power_mode(self, mode: str) -> None:
-        """``"performance"`` or ``"low_power"`` (the platform's power state, read by AUTO)."""
-        if mode not in POWER_MODES:
-            raise ValueError(f"power mode must be one of {', '.join(POWER_MODES)}, got {mode!r}")
-        self.power_mode = mode
-
-    def with_device(self, name: str, spec: DeviceSpec) -> Platform:
-        """A copy of this platform with ``name`` added or replaced by ``spec``."""
-        devices = dict(self.devices)
-        devices[name] = spec
-        return Platform(f"{self.name}+{name}", devices, self.description, list(self.notes),
-                        self.power_mode, self.power_budget)
-
-    def without(self, name: str) -> Platform:
-        devices = {k: v for k, v in self.devices.items() if k != name}
-        budget = self.power_budget.without(name) if self.power_budget is not None else None
-        return Platform(f"{self.name}-{name}", devices, self.description, list(self.notes),
-                        self.power_mode, budget)
-
-    def with_power_budget(self, budget: PowerBudget | None) -> Platform:
-        """A copy with another shared power budget (None: every device runs on its own)."""
-        return Platform(self.name, dict(self.devices), self.description, list(self.notes),
-                        self.power_mode, budget)
-
-    def __repr__(self) -> str:
-        return f"<Platform {self.name}: {', '.join(self.devices)}>"
+def register_platform(name: str, make: Callable[[], Platform]) -> None:
+    """Make ``preset(name)`` (and ``ov.Core(platform=name)``) call ``make()``."""
+    ON_DEMAND[name] = make
 
 
 def preset(name: str) -> Platform:
-    """A fresh copy of a preset platform, or the platform of a platform file (``*.json``, as
-    ``ovlab calibrate`` writes them)."""
+    """A fresh copy of a preset platform, a platform made on demand (``host``,
+    ``this-machine``), or the platform of a platform file (``*.json``, as ``ovlab calibrate``
+    writes them)."""
     if name in PRESETS:
         return PRESETS[name]()
+    if name in ON_DEMAND:
+        return ON_DEMAND[name]()
     if name.lower().endswith(".json") or os.path.sep in name or "/" in name:
-        from .platform_file import load
-
         return load(name)
     raise ValueError(f"unknown platform {name!r}; presets are {', '.join(PRESETS)}, "
+                     f"{', '.join(ON_DEMAND)} describe this machine, "
                      "or give a platform file (my-machine.json)")
 
 

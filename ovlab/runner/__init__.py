@@ -12,7 +12,6 @@ from __future__ import annotations
 from ..hardware.platforms import Platform
 from . import clock_hooks, imports
 from . import session as _session
-from .notebook import load_ipython_extension, unload_ipython_extension
 from .session import Session
 
 
@@ -48,5 +47,6 @@ def current_session() -> Session | None:
     return _session.current()
 
 
-__all__ = ["Session", "current_session", "install", "installed", "load_ipython_extension",
-           "uninstall", "unload_ipython_extension"]
+# The notebook extension (``notebook.py``) calls install/uninstall from here, so this package
+# does not import it back: ``ovlab`` serves its two functions for ``%load_ext ovlab``.
+__all__ = ["Session", "current_session", "install", "installed", "uninstall"]

@@ -26,6 +26,7 @@ from typing import Any
 
 from .. import _errors
 from .._errors import PluginError
+from .._version import BUILD_NUMBER, OPENVINO_VERSION
 from ..hardware.cost import Jitter
 from ..hardware.platforms import Platform, preset
 from ..trace import Trace
@@ -35,9 +36,6 @@ from . import model_cache
 from .clock import Clock
 from .faults import Faults
 from .sharing import DeviceShare
-
-OPENVINO_VERSION = "2026.4.1"
-BUILD_NUMBER = f"{OPENVINO_VERSION}-ovlab"
 
 
 class Version:

@@ -140,7 +140,7 @@ def blob_path(cache_dir: Any, key: str) -> Path:
 
 
 def _header() -> str:
-    from .core import BUILD_NUMBER, OPENVINO_VERSION
+    from .._version import BUILD_NUMBER, OPENVINO_VERSION
 
     return (f'<?xml version="1.0"?><compiled_blob ie_version="{BUILD_NUMBER}" file_info="" '
             f'runtime_info="{{OV_VERSION:{OPENVINO_VERSION}}}" header_size_alignment="0"/>')

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -152,3 +153,9 @@ class OVDict(Mapping):
 
     def names(self) -> tuple:
         return tuple(p.get_names() for p in self._ports)
+
+
+def tensor_from_file(path: str | os.PathLike) -> Tensor:
+    """A u8 Tensor of a file's bytes (``openvino.tensor_from_file``), e.g. IR weights for
+    ``core.read_model(xml_text, weights_tensor)``."""
+    return Tensor(np.fromfile(os.fspath(path), dtype=np.uint8), shared_memory=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import ovlab
-from ovlab.hardware import fit, measure
+from ovlab.calibration import fit, measure
 
 
 def test_fit_measured_recovers_known_parameters():

@@ -2,8 +2,8 @@
 
 Where the real ``openvino`` is installed, :func:`calibrate` measures every device it lists (the
 CPU, and any GPU or NPU) on a few zoo models with benchmark_app's method
-(``ovlab.hardware.measure``), fits a device spec to the measurements
-(``ovlab.hardware.fit.fit_measured``: the same fit as the ``cpu`` preset's) and writes a platform
+(``ovlab.calibration.measure``), fits a device spec to the measurements
+(``ovlab.calibration.fit.fit_measured``: the same fit as the ``cpu`` preset's) and writes a platform
 file that ``ov.Core(platform="my-machine.json")`` and ``ovlab benchmark --platform
 my-machine.json`` load.
 
@@ -31,10 +31,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
+from ..hardware import host
+from ..hardware.platform_file import save
+from ..hardware.platforms import Platform, preset
+from ..hardware.specs import DeviceSpec
 from . import fit, measure
-from .platform_file import save
-from .platforms import Platform, preset
-from .specs import DeviceSpec
 
 DEFAULT_MODELS = ("small-cnn", "squeezenet1.1", "googlenet-v1", "resnet-50")
 PRECISIONS = ("FP32", "INT8")
@@ -48,33 +49,10 @@ class CalibrateError(RuntimeError):
 
 
 def cpu_info() -> dict:
-    """Cores, threads, clock (GHz) and ISA flags of this machine's CPU (Linux; else guesses)."""
-    info = {"cores": os.cpu_count() or 1, "threads": os.cpu_count() or 1, "clock_ghz": 3.0,
-            "flags": set()}
-    try:
-        text = Path("/proc/cpuinfo").read_text(encoding="ascii", errors="replace")
-    except OSError:
-        return info
-    mhz, cores, siblings, sockets = [], None, None, set()
-    for line in text.splitlines():
-        key, _, value = line.partition(":")
-        key, value = key.strip(), value.strip()
-        if key == "cpu MHz":
-            mhz.append(float(value))
-        elif key == "flags" and not info["flags"]:
-            info["flags"] = set(value.split())
-        elif key == "cpu cores":
-            cores = int(value)
-        elif key == "siblings":
-            siblings = int(value)
-        elif key == "physical id":
-            sockets.add(value)
-    if mhz:
-        info["clock_ghz"] = max(mhz) / 1000
-    if cores and siblings:
-        info["cores"] = cores * max(1, len(sockets))
-        info["threads"] = siblings * max(1, len(sockets))
-    return info
+    """Cores, threads, clock (GHz) and ISA flags of this machine's CPU (:mod:`ovlab.hardware.host`)."""
+    cpu = host.describe()
+    return {"model": cpu.model, "cores": cpu.cores, "threads": cpu.threads,
+            "clock_ghz": cpu.clock_ghz, "flags": set(cpu.flags)}
 
 
 def cpu_peaks(info: dict) -> dict[str, float]:
@@ -159,7 +137,9 @@ def _valid(spec: DeviceSpec) -> DeviceSpec:
     """Keep fitted efficiencies <= 0.95 of a peak (the schema's bound) by raising the peak: an
     efficiency above 1 means the clock guess was low, not that the chip beat its peak."""
     peaks = dict(spec.peak_gflops)
-    effs = dict(spec.efficiency_by_precision)
+    # a precision this CPU has no peak for (the cpu preset's bf16 on an AVX2-only CPU) is not
+    # computed natively: its efficiency from the template means nothing here
+    effs = {p: e for p, e in spec.efficiency_by_precision.items() if p in peaks}
     for prec, eff in effs.items():
         if eff > 0.95 and prec in peaks:
             peaks[prec] *= eff / 0.95
@@ -172,8 +152,10 @@ def _valid(spec: DeviceSpec) -> DeviceSpec:
 
 def calibrate(output: str | os.PathLike = "my-machine.json", *, name: str | None = None,
               models: Sequence[str] = DEFAULT_MODELS, devices: Sequence[str] | None = None,
-              repeat: int = 2, echo: Callable[[str], None] | None = print) -> Platform:
-    """Measure, fit, write ``output``; return the platform."""
+              repeat: int = 2, echo: Callable[[str], None] | None = print,
+              progress: Callable[[int, int, str], None] | None = None) -> Platform:
+    """Measure, fit, write ``output``; return the platform. ``progress(done, total, what)``
+    follows the measurements (one step per model and precision in each pass)."""
     ov = measure.openvino_or_none()
     if ov is None:
         raise CalibrateError("ovlab calibrate measures the real OpenVINO runtime, which is not "
@@ -199,8 +181,16 @@ def calibrate(output: str | os.PathLike = "my-machine.json", *, name: str | None
     for device in chosen:
         template = device_template(core, device)
         say(f"Measuring {device} ({template.full_name}) on {', '.join(models)}, FP32 and INT8")
-        ms = measure.measure([(m, p) for m in models for p in PRECISIONS], device=device,
-                             repeat=repeat, echo=say)
+        items = [(m, p) for m in models for p in PRECISIONS]
+        done = [0]
+
+        def step(text: str, total: int = len(items) * max(1, repeat), done: list = done) -> None:
+            say(text)
+            if progress is not None:
+                done[0] += 1
+                progress(done[0], total, text.strip().split(" on ")[0])
+
+        ms = measure.measure(items, device=device, repeat=repeat, echo=step)
         modes = ("latency", "throughput") if template.plugin == "CPU" else ("latency",)
         targets = [fit.Target(m.model, m.precision, m.mode, m.quiet) for m in ms
                    if m.mode in modes]

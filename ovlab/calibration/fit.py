@@ -29,8 +29,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from . import cost
-from .specs import DeviceSpec
+from ..hardware import cost
+from ..hardware.specs import DeviceSpec
 
 # --- the parameters a fit may move --------------------------------------------------------------
 # name -> (read from a spec, write into a spec); names: per_infer_s, per_op_s, eff.<precision>,
