@@ -62,11 +62,15 @@ def calibrate_main(argv: Sequence[str]) -> int:
     """``ovlab calibrate``: see :mod:`ovlab.calibration.calibrate`."""
     import argparse
 
-    from .calibration.calibrate import DEFAULT_MODELS, CalibrateError, calibrate
+    from .calibration.calibrate import DEFAULT_MODELS, CalibrateError, calibrate, calibrate_from
+    from .calibration.figures import FiguresError
+    from .hardware.platform_file import PlatformFileError
 
     parser = argparse.ArgumentParser(
         prog="ovlab calibrate", description="Measure this machine's devices with the real "
-        "openvino (benchmark_app's method) and write an ovlab platform file.")
+        "openvino (benchmark_app's method) and write an ovlab platform file; or, with --from, "
+        "fit one to figures measured elsewhere. Each model is also held out once (fitted "
+        "without it) and its held-out error printed beside the in-sample fit.")
     parser.add_argument("-o", "--output", default="my-machine.json",
                         help="the platform file to write (default: my-machine.json)")
     parser.add_argument("--name", default=None, help="the platform's name (default: the file's)")
@@ -77,12 +81,35 @@ def calibrate_main(argv: Sequence[str]) -> int:
                              "lists)")
     parser.add_argument("--repeat", type=int, default=2,
                         help="passes over the models (more: steadier on a busy machine)")
+    source = parser.add_argument_group(
+        "figures measured elsewhere", "fit a platform to benchmark_app figures of another "
+        "machine instead of measuring this one (docs/calibrate-from.md)")
+    source.add_argument("--from", dest="files", nargs="+", default=None, metavar="FILE",
+                        help="figures tables (CSV: model,precision,device,latency_ms,"
+                             "throughput_fps), saved benchmark_app console output, or its "
+                             "benchmark_report.csv files")
+    source.add_argument("--cpu-cores", type=int, default=None,
+                        help="physical cores of the CPU the figures come from")
+    source.add_argument("--cpu-flags", default=None,
+                        help="its /proc/cpuinfo flags (avx512f, avx512_vnni / avx_vnni, "
+                             "avx512_bf16, amx_bf16, amx_int8 decide the peaks)")
+    source.add_argument("--cpu-ghz", type=float, default=None,
+                        help="its sustained all-core clock in GHz (default 3.0)")
+    source.add_argument("--llc-mb", type=float, default=None,
+                        help="its last-level cache in MB (default 2 per core)")
+    source.add_argument("--dram-gbps", type=float, default=None,
+                        help="its memory bandwidth in GB/s (default 5 per core, at least 40)")
     args = parser.parse_args(list(argv))
     try:
-        calibrate(args.output, name=args.name, models=args.models.split(","),
-                  devices=args.devices.split(",") if args.devices else None,
-                  repeat=max(1, args.repeat))
-    except CalibrateError as err:
+        if args.files:
+            calibrate_from(args.files, args.output, cpu_cores=args.cpu_cores,
+                           cpu_flags=args.cpu_flags, cpu_ghz=args.cpu_ghz, llc_mb=args.llc_mb,
+                           dram_gbps=args.dram_gbps, name=args.name)
+        else:
+            calibrate(args.output, name=args.name, models=args.models.split(","),
+                      devices=args.devices.split(",") if args.devices else None,
+                      repeat=max(1, args.repeat))
+    except (CalibrateError, FiguresError, PlatformFileError) as err:
         print(f"[ ERROR ] {err}")
         return 1
     return 0
