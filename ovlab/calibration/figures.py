@@ -271,3 +271,17 @@ def read_figures(paths) -> list[Figure]:
     if not out:
         raise FiguresError(f"no figures in {', '.join(str(p) for p in paths)}")
     return out
+
+
+def write_table(path: str | Path, figures: list[Figure]) -> Path:
+    """Write ``figures`` as a figures table (one row per model, precision and device)."""
+    rows: dict[tuple[str, str, str], dict[str, float]] = {}
+    for f in figures:
+        rows.setdefault((f.model, f.precision, f.device), {})[f.mode] = f.value
+    lines = [",".join(COLUMNS)]
+    for (model, precision, device), values in rows.items():
+        cells = [f"{values[m]:.5g}" if m in values else "" for m in ("latency", "throughput")]
+        lines.append(",".join([model, precision, device, *cells]))
+    path = Path(path)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
