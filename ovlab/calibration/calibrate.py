@@ -184,7 +184,8 @@ def _valid(spec: DeviceSpec) -> DeviceSpec:
     """Keep fitted efficiencies <= 0.95 of a peak (the schema's bound) by raising the peak: an
     efficiency above 1 means the clock guess was low, not that the chip beat its peak."""
     peaks = dict(spec.peak_gflops)
-    effs = dict(spec.efficiency_by_precision)
+    # a precision the machine has no peak for (the template's bf16 on an AVX2 CPU) is never used
+    effs = {p: e for p, e in spec.efficiency_by_precision.items() if p in peaks}
     for prec, eff in effs.items():
         if eff > 0.95 and prec in peaks:
             peaks[prec] *= eff / 0.95
