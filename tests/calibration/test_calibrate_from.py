@@ -86,3 +86,24 @@ def test_a_figure_given_twice_is_refused(tmp_path):
     with pytest.raises(CalibrateError, match=r"b.csv:2: CPU resnet-50:FP32 latency is given "
                                              r"twice \(also at .*a.csv:2\)"):
         calibrate_from([a, b], tmp_path / "x.json", cpu_cores=4, cpu_flags="avx2 fma")
+
+
+def test_gpu_and_npu_figures_give_package_devices(tmp_path):
+    from ovlab.calibration.calibrate import with_memory_physics
+    from ovlab.hardware.platforms import preset
+
+    gpu = fit.with_params(with_memory_physics(preset("i7-1185g7").devices["GPU.0"], 1, "package"),
+                          {"eff.f16": 0.2, "eff.i8": 0.15, "per_op_s": 2e-5})
+    figs = [Figure(m, p, "GPU", "latency", fit.predict(gpu, m, p, "latency"), "simulated")
+            for m in ("squeezenet1.1", "googlenet-v1", "resnet-50") for p in ("FP32", "INT8")]
+    npu = preset("core-ultra-7-165h").devices["NPU"]
+    figs.append(Figure("resnet-50", "INT8", "NPU", "throughput",
+                       fit.predict(npu, "resnet-50", "INT8", "throughput"), "simulated"))
+    table = write_table(tmp_path / "accel.csv", figs)
+    platform = calibrate_from([table], tmp_path / "accel.json", echo=None)
+    assert sorted(platform.devices) == ["GPU.0", "NPU"]  # no CPU figures, no CPU described
+    got = platform.devices["GPU.0"]
+    assert got.share_bandwidth and got.memory_domain == platform.devices["NPU"].memory_domain
+    for m in ("squeezenet1.1", "googlenet-v1", "resnet-50", "mobilenet-v2"):
+        ratio = fit.predict(got, m, "INT8", "latency") / fit.predict(gpu, m, "INT8", "latency")
+        assert 0.85 < ratio < 1.15, (m, ratio)
