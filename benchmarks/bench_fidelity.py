@@ -207,33 +207,52 @@ def print_by_kind(entries: list[dict], key: str = "error") -> dict:
 FITTED_MODELS = ("resnet-50",)  # the published rows the presets were fitted on
 
 
-def check(path: str) -> dict:
+def check(path: str, platforms_dir: str | None = None) -> dict:
     """The presets against published rows they were not fitted on (``path``: a CSV like
     ``benchmarks/data/resnet-50-ov2024.3.csv``); each row is simulated on its preset with the
-    benchmark_app command Intel ran (``Row.argv``)."""
+    benchmark_app command Intel ran (``Row.argv``). ``platforms_dir``: also on the platform files
+    ``<dir>/<preset>.json`` (``fit_presets.py --memory-physics DIR``)."""
+    from ovlab.hardware.platforms import preset as load_platform
+
     entries = []
+    variants = {}
     for r in read_rows(path):
         sim = simulate(r)
-        entries.append({"preset": r.preset, "device": r.device, "kind": device_kind(r.device),
-                        "model": r.model, "precision": r.precision, "mode": r.mode,
-                        "published": r.value, "ovlab": round(sim, 4),
-                        "error": round(error(sim, r.value), 4),
-                        "fitted": r.model in FITTED_MODELS})
-    print(f"\nPublished rows of {path} against the presets (ovlab / published):")
+        entry = {"preset": r.preset, "device": r.device, "kind": device_kind(r.device),
+                 "model": r.model, "precision": r.precision, "mode": r.mode,
+                 "published": r.value, "ovlab": round(sim, 4),
+                 "error": round(error(sim, r.value), 4), "fitted": r.model in FITTED_MODELS}
+        if platforms_dir:
+            file = Path(platforms_dir) / f"{r.preset}.json"
+            if file.exists():
+                if r.preset not in variants:
+                    variants[r.preset] = load_platform(str(file))
+                other = simulate(r, variants[r.preset])
+                entry["variant"] = round(other, 4)
+                entry["variant_error"] = round(error(other, r.value), 4)
+        entries.append(entry)
+    print(f"\nPublished rows of {path} against the presets (ovlab / published)"
+          + (f", and against the platforms of {platforms_dir}:" if platforms_dir else ":"))
     for e in entries:
         unit = "FPS" if e["mode"] == "throughput" else "ms"
         note = " (fitted on)" if e["fitted"] else ""
+        other = f"; {platforms_dir}: {1 + e['variant_error']:.2f}x" if "variant" in e else ""
         print(f"  {e['preset']} {e['device']} {e['model']}:{e['precision']} {e['mode']}: "
               f"{e['published']:g} {unit}, ovlab {e['ovlab']:.4g} {unit}, "
-              f"{1 + e['error']:.2f}x{note}")
+              f"{1 + e['error']:.2f}x{other}{note}")
     held = [e for e in entries if not e["fitted"]]
-    print(f"Rows not fitted on ({len(held)}), by kind of device:")
-    kinds = print_by_kind(held)
-    s = summary(e["error"] for e in held)
-    if held:
+    out = {"file": str(path), "rows": entries}
+    for key, what in (("error", "the presets"), ("variant_error", platforms_dir)):
+        rows = [e for e in held if key in e]
+        if not rows:
+            continue
+        print(f"Rows not fitted on ({len(rows)}), {what}, by kind of device:")
+        kinds = print_by_kind(rows, key)
+        s = summary(e[key] for e in rows)
         print(f"  all       median |error| {100 * s['median_abs_error']:5.1f}%, worst "
               f"{s['worst_ratio']:.2f}x over {s['n']} figures (goal: 15 %, 1.5x)")
-    return {"file": str(path), "rows": entries, "by_kind": kinds, "summary": s}
+        out["presets" if key == "error" else "platforms"] = {"by_kind": kinds, "summary": s}
+    return out
 
 
 def write_cpu_fit(spec) -> None:
@@ -271,6 +290,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--check", default=None, metavar="FILE",
                         help="published rows the presets were not fitted on (CSV like "
                              "benchmarks/data/resnet-50-ov2024.3.csv): simulate and compare")
+    parser.add_argument("--platforms", default=None, metavar="DIR",
+                        help="with --check, also compare the platform files DIR/<preset>.json "
+                             "(benchmarks/fit_presets.py --memory-physics DIR)")
     args = parser.parse_args(argv)
     sys.path.insert(0, str(Path(__file__).parent))
 
@@ -349,7 +371,7 @@ def main(argv: list[str]) -> int:
             result[key] = {"params": list(CPU_FIT_PARAMS) + (["llc_gbps"] if physics else []),
                            "rows": loo, "summary": {**s, "inside": inside}, "by_kind": kinds}
     if args.check:
-        result["published_check"] = check(args.check)
+        result["published_check"] = check(args.check, args.platforms)
     else:
         print("\nPublished check: no rows given (--check FILE). The repository holds only the "
               "ResNet-50 rows the presets are fitted on; the held-out rows of Intel's tables "
