@@ -21,7 +21,8 @@ commands:
   benchmark    benchmark_app: ovlab benchmark -m googlenet-v1 -d AUTO -niter 128
                (also spelled benchmark_app; 'ovlab benchmark -h' lists its options)
   calibrate    measure this machine with the real openvino and write a platform file:
-               ovlab calibrate -o my-machine.json  ('ovlab calibrate -h' for options)
+               ovlab calibrate -o my-machine.json  ('ovlab calibrate -h' for options);
+               or fit one to figures from elsewhere: ovlab calibrate --from FILE ... -o out.json
 
 options:
   -h, --help   show this message and exit

@@ -17,6 +17,14 @@ What comes from where:
   memory efficiency, stream scaling, the async hand-off. Priors (where no measurement speaks)
   are those of the ``cpu`` preset, or of a fitted Intel GPU / NPU for those devices.
 
+Honest figures (issue 22): every model measured is held out once, the device fitted again without
+it and its figures predicted (:func:`fit_with_holdout`); the held-out ratio is printed beside the
+in-sample one and both are kept in the file's provenance. The default set includes
+``mobilenet-v2``, a depthwise network, and the devices are written with the memory physics on
+(``share_bandwidth``, ``llc_gbps`` fitted, the CPU, an iGPU and an NPU in one memory domain).
+:func:`calibrate_from` (``ovlab calibrate --from``) fits the same way to figures measured on
+another machine (``calibration/figures.py``), its CPU described by cores, flags and clock.
+
 GPUs and NPUs are fitted on latency only (their THROUGHPUT runs go through automatic batching,
 which the fast fit does not model; the stream parameters stay the template's). The GPU and NPU
 paths could not be run on the machine this was written on (it has no GPU or NPU).
