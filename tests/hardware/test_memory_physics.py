@@ -73,3 +73,22 @@ def test_a_package_s_cpu_and_igpu_share_one_dram():
     apart = _cpu_time_beside_gpu("", "")
     shared = _cpu_time_beside_gpu("package", "package")
     assert shared > 1.2 * apart
+
+
+def test_a_memory_pool_slows_both_devices_by_the_total_demand():
+    from ovlab.runtime.clock import Clock
+    from ovlab.runtime.sharing import DeviceShare, MemoryPool
+
+    clock = Clock()
+    pool = MemoryPool()
+    a, b = DeviceShare(clock), DeviceShare(clock)
+    for share in (a, b):
+        share.pool = pool
+        pool.shares.append(share)
+    done = {}
+    # each alone would run at full speed (memory demand 0.8); together they demand 1.6
+    a.start(1.0, 1.0, lambda: done.setdefault("a", clock.now), memory=0.8)
+    b.start(2.0, 1.0, lambda: done.setdefault("b", clock.now), memory=0.8)
+    clock.run_all()
+    assert done["a"] == pytest.approx(1.6)  # 1 s of work at 1 / 1.6
+    assert done["b"] == pytest.approx(2.6)  # 1 s left at t = 1.6, then alone at full speed
