@@ -84,10 +84,32 @@ def cpu_info() -> dict:
             sockets.add(value)
     if mhz:
         info["clock_ghz"] = max(mhz) / 1000
+    llc = last_level_cache_mb()
+    if llc:
+        info["llc_mb"] = llc
     if cores and siblings:
         info["cores"] = cores * max(1, len(sockets))
         info["threads"] = siblings * max(1, len(sockets))
     return info
+
+
+def last_level_cache_mb(root: str = "/sys/devices/system/cpu/cpu0/cache") -> float | None:
+    """The size of the highest cache level of CPU 0 in MB (Linux sysfs), or None."""
+    best: tuple[int, float] | None = None
+    for index in Path(root).glob("index*"):
+        try:
+            level = int((index / "level").read_text().strip())
+            text = (index / "size").read_text().strip().upper()
+        except (OSError, ValueError):
+            continue
+        scale = {"K": 1 / 1024, "M": 1.0, "G": 1024.0}.get(text[-1:], None)
+        try:
+            size = float(text[:-1]) * scale if scale else float(text) / 2**20
+        except ValueError:
+            continue
+        if best is None or level > best[0]:
+            best = (level, size)
+    return best[1] if best else None
 
 
 def cpu_peaks(info: dict) -> dict[str, float]:
@@ -155,6 +177,7 @@ def device_template(core, device: str) -> DeviceSpec:
         spec = replace(base, full_name=name, capabilities=caps, peak_gflops=peaks,
                        inference_precision=precision, range_for_streams=(lo, hi),
                        streams_throughput=hi, mem_size_gb=mem,
+                       cache_mb=info.get("llc_mb") or base.cache_mb,
                        extra={"cores": info["cores"], "threads": info["threads"],
                               "clock_ghz": round(info["clock_ghz"], 3)})
         spec = with_memory_physics(spec, info["cores"], "package")
