@@ -118,8 +118,9 @@ table = pd.DataFrame(rows).sort_values("AUTO rank").set_index("device")
 table
 
 # %% [markdown]
-# For comparison, the CPU of the machine where the real OpenVINO 2026.4.1 was measured (a 2-vCPU
-# AMD EPYC with AVX-512 BF16); the `cpu` preset reproduces what it reported:
+# For comparison, the `cpu` preset: the fitted copy of one machine, the 2-vCPU AMD EPYC (AVX-512
+# BF16, under KVM) where the real OpenVINO 2026.4.1 was measured on 2026-11-24. It reports what
+# that CPU reported; yours may differ (`ov.Core("this-machine")` is a copy of your CPU, lab 12):
 
 # %%
 vm = ov.Core("cpu")

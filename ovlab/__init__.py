@@ -12,6 +12,7 @@ from .extension import Extension
 from .graph import Dimension, Input, Model, Node, Output, PartialShape, Shape, Type
 from .graph.node import ConstOutput
 from .hardware import DeviceSpec, Platform, preset
+from .hardware.platforms import register_platform as _register_platform
 from .layout import Layout, get_batch, set_batch
 from .plugins import PLUGINS as _PLUGINS
 from .properties import OVAny
@@ -31,6 +32,16 @@ from .runtime.core import register_plugins as _register_plugins
 from .runtime.tensor import tensor_from_file
 
 _register_plugins(_PLUGINS)
+
+
+def _this_machine() -> Platform:
+    """``this-machine``: measured on first use (``ovlab.calibration.this_machine``)."""
+    from .calibration.this_machine import this_machine
+
+    return this_machine()
+
+
+_register_platform("this-machine", _this_machine)
 
 
 

@@ -211,7 +211,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "reaches the devices, as in the real tool).")
     p.add_argument("--platform", default="laptop",
                    help="ovlab: the virtual platform: a preset (" + ", ".join(_preset_names())
-                        + ") or a platform file (my-machine.json, from 'ovlab calibrate').")
+                        + "), this-machine (your CPU, measured with the real openvino on first "
+                        "use) or a platform file (my-machine.json, from 'ovlab calibrate').")
     p.add_argument("--seed", type=int, default=0, help="ovlab: the seed of the simulation.")
     return p
 

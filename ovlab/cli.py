@@ -82,6 +82,9 @@ def calibrate_main(argv: Sequence[str]) -> int:
                              "lists)")
     parser.add_argument("--repeat", type=int, default=2,
                         help="passes over the models (more: steadier on a busy machine)")
+    parser.add_argument("--refresh", action="store_true",
+                        help="measure this machine's CPU again for the 'this-machine' platform "
+                             "(its cached platform file; the other options are not used)")
     source = parser.add_argument_group(
         "figures measured elsewhere", "fit a platform to benchmark_app figures of another "
         "machine instead of measuring this one (docs/calibrate-from.md)")
@@ -102,6 +105,12 @@ def calibrate_main(argv: Sequence[str]) -> int:
                         help="its memory bandwidth in GB/s (default 5 per core, at least 40)")
     args = parser.parse_args(list(argv))
     try:
+        if args.refresh:
+            from .calibration.this_machine import cache_path, this_machine
+
+            this_machine(refresh=True)
+            print(f"Wrote {cache_path()}: ov.Core(platform='this-machine') loads it")
+            return 0
         if args.files:
             calibrate_from(args.files, args.output, cpu_cores=args.cpu_cores,
                            cpu_flags=args.cpu_flags, cpu_ghz=args.cpu_ghz, llc_mb=args.llc_mb,

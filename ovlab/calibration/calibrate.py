@@ -39,6 +39,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
+from ..hardware import host
 from ..hardware.platform_file import save
 from ..hardware.platforms import Platform, preset
 from ..hardware.specs import DeviceSpec
@@ -61,35 +62,14 @@ class CalibrateError(RuntimeError):
 
 
 def cpu_info() -> dict:
-    """Cores, threads, clock (GHz) and ISA flags of this machine's CPU (Linux; else guesses)."""
-    info = {"cores": os.cpu_count() or 1, "threads": os.cpu_count() or 1, "clock_ghz": 3.0,
-            "flags": set()}
-    try:
-        text = Path("/proc/cpuinfo").read_text(encoding="ascii", errors="replace")
-    except OSError:
-        return info
-    mhz, cores, siblings, sockets = [], None, None, set()
-    for line in text.splitlines():
-        key, _, value = line.partition(":")
-        key, value = key.strip(), value.strip()
-        if key == "cpu MHz":
-            mhz.append(float(value))
-        elif key == "flags" and not info["flags"]:
-            info["flags"] = set(value.split())
-        elif key == "cpu cores":
-            cores = int(value)
-        elif key == "siblings":
-            siblings = int(value)
-        elif key == "physical id":
-            sockets.add(value)
-    if mhz:
-        info["clock_ghz"] = max(mhz) / 1000
+    """Cores, threads, clock (GHz), ISA flags (:mod:`ovlab.hardware.host`) and last-level cache
+    (MB, from sysfs where it is readable) of this machine's CPU."""
+    cpu = host.describe()
+    info = {"model": cpu.model, "cores": cpu.cores, "threads": cpu.threads,
+            "clock_ghz": cpu.clock_ghz, "flags": set(cpu.flags)}
     llc = last_level_cache_mb()
     if llc:
         info["llc_mb"] = llc
-    if cores and siblings:
-        info["cores"] = cores * max(1, len(sockets))
-        info["threads"] = siblings * max(1, len(sockets))
     return info
 
 
@@ -215,7 +195,8 @@ def _valid(spec: DeviceSpec) -> DeviceSpec:
     """Keep fitted efficiencies <= 0.95 of a peak (the schema's bound) by raising the peak: an
     efficiency above 1 means the clock guess was low, not that the chip beat its peak."""
     peaks = dict(spec.peak_gflops)
-    # a precision the machine has no peak for (the template's bf16 on an AVX2 CPU) is never used
+    # a precision this CPU has no peak for (the cpu preset's bf16 on an AVX2-only CPU) is not
+    # computed natively: its efficiency from the template means nothing here
     effs = {p: e for p, e in spec.efficiency_by_precision.items() if p in peaks}
     for prec, eff in effs.items():
         if eff > 0.95 and prec in peaks:
@@ -283,8 +264,10 @@ def _median(values: Sequence[float]) -> float:
 
 def calibrate(output: str | os.PathLike = "my-machine.json", *, name: str | None = None,
               models: Sequence[str] = DEFAULT_MODELS, devices: Sequence[str] | None = None,
-              repeat: int = 2, echo: Callable[[str], None] | None = print) -> Platform:
-    """Measure, fit, write ``output``; return the platform."""
+              repeat: int = 2, echo: Callable[[str], None] | None = print,
+              progress: Callable[[int, int, str], None] | None = None) -> Platform:
+    """Measure, fit, write ``output``; return the platform. ``progress(done, total, what)``
+    follows the measurements (one step per model and precision in each pass)."""
     ov = measure.openvino_or_none()
     if ov is None:
         raise CalibrateError("ovlab calibrate measures the real OpenVINO runtime, which is not "
@@ -310,8 +293,16 @@ def calibrate(output: str | os.PathLike = "my-machine.json", *, name: str | None
     for device in chosen:
         template = device_template(core, device)
         say(f"Measuring {device} ({template.full_name}) on {', '.join(models)}, FP32 and INT8")
-        ms = measure.measure([(m, p) for m in models for p in PRECISIONS], device=device,
-                             repeat=repeat, echo=say)
+        items = [(m, p) for m in models for p in PRECISIONS]
+        done = [0]
+
+        def step(text: str, total: int = len(items) * max(1, repeat), done: list = done) -> None:
+            say(text)
+            if progress is not None:
+                done[0] += 1
+                progress(done[0], total, text.strip().split(" on ")[0])
+
+        ms = measure.measure(items, device=device, repeat=repeat, echo=step)
         modes = ("latency", "throughput") if template.plugin == "CPU" else ("latency",)
         targets = [fit.Target(m.model, m.precision, m.mode, m.quiet) for m in ms
                    if m.mode in modes]

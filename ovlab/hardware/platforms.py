@@ -24,6 +24,7 @@ on this project's machine (``benchmarks/bench_fidelity.py``). Make your own with
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 
 from .devices import (  # noqa: F401  (re-exported: the catalogue's names)
     AI_BOOST_NPU,
@@ -46,19 +47,34 @@ from .devices import (  # noqa: F401  (re-exported: the catalogue's names)
     VM_CPU,
 )
 from .devices.fitted import FITTED
+from .host import host_platform
 from .machine import POWER_MODES, Platform  # noqa: F401  (re-exported)
 from .platform_file import load
 from .power import PowerBudget
 
+#: platforms made on demand from the machine ovlab runs on, by name: ``host`` (this CPU as
+#: OpenVINO names it, timed as ``cpu``) and, registered by ``ovlab/__init__.py`` from the
+#: calibration layer above, ``this-machine`` (this CPU measured with the real runtime)
+ON_DEMAND: dict[str, Callable[[], Platform]] = {"host": lambda: host_platform()}
+
+
+def register_platform(name: str, make: Callable[[], Platform]) -> None:
+    """Make ``preset(name)`` (and ``ov.Core(platform=name)``) call ``make()``."""
+    ON_DEMAND[name] = make
+
 
 def preset(name: str) -> Platform:
-    """A fresh copy of a preset platform, or the platform of a platform file (``*.json``, as
-    ``ovlab calibrate`` writes them)."""
+    """A fresh copy of a preset platform, a platform made on demand (``host``,
+    ``this-machine``), or the platform of a platform file (``*.json``, as ``ovlab calibrate``
+    writes them)."""
     if name in PRESETS:
         return PRESETS[name]()
+    if name in ON_DEMAND:
+        return ON_DEMAND[name]()
     if name.lower().endswith(".json") or os.path.sep in name or "/" in name:
         return load(name)
     raise ValueError(f"unknown platform {name!r}; presets are {', '.join(PRESETS)}, "
+                     f"{', '.join(ON_DEMAND)} describe this machine, "
                      "or give a platform file (my-machine.json)")
 
 

@@ -24,7 +24,8 @@ Run unmodified OpenVINO code on ovlab's virtual devices: 'import openvino' is se
 time.time/perf_counter/monotonic/sleep follow the simulated clock, ov.Core() is the platform's.
 
 options:
-  --platform P   platform preset: laptop (default), workstation, cpu, multi-gpu, ...
+  --platform P   platform preset: laptop (default), workstation, cpu, multi-gpu, ...,
+                 this-machine (your CPU, measured with the real openvino on first use)
   --seed N       seed of the timing jitter (default 0): same seed, same timeline
   --realtime F   pace simulated time at F x wall time (default: as fast as possible)
   -m module      run a module as a script (python -m module), e.g. -m pytest tests/

@@ -1,4 +1,4 @@
-"""Fixtures of the conformance tests (openvino vs ovlab "cpu"); helpers live in
+"""Fixtures of the conformance tests (openvino vs ovlab "host"); helpers live in
 ``conformance_harness.py``.
 
 Where ``openvino`` cannot be imported the folder is skipped: every test module imports
@@ -7,7 +7,28 @@ not raised here at import time on purpose: pytest cannot skip an *initial* conft
 folder is named on the command line, ``pytest tests/conformance``) and would abort instead.
 """
 
+import os
+
 import pytest
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _fake_host():
+    """``OVLAB_FAKE_HOST``: describe the host as another CPU (``fake_hosts.py``), for the
+    any-machine guard; the ``host`` platform the tests run on then differs from the real one."""
+    name = os.environ.get("OVLAB_FAKE_HOST")
+    if not name:
+        yield None
+        return
+    from fake_hosts import FAKE_HOSTS
+
+    from ovlab.hardware import host
+
+    saved = host.describe
+    fake = host.parse_cpuinfo(FAKE_HOSTS[name])
+    host.describe = lambda: fake
+    yield fake
+    host.describe = saved
 
 
 def _harness():

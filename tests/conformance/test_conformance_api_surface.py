@@ -316,7 +316,7 @@ def test_compile_model_of_a_non_path_object_fails_alike():
             return "test class"
 
     real = attempt(lambda: REAL.mod.compile_model(NotAPath()))
-    lab = attempt(lambda: LAB.mod.Core("cpu").compile_model(NotAPath()))
+    lab = attempt(lambda: LAB.new_core().compile_model(NotAPath()))
     assert real.message == lab.message and lab.exc_type is RuntimeError
 
 

@@ -1,12 +1,13 @@
 """Core-level properties: ``core.get_property('CPU', key)`` and friends, openvino vs ovlab.
 
-The "cpu" platform copies the measured 2-vCPU machine, but this test may run elsewhere, so
-hardware values (FULL_DEVICE_NAME, OPTIMIZATION_CAPABILITIES, RANGE_FOR_STREAMS...) are compared
-by type; values that do not depend on the hardware are compared too.
+ovlab runs on its "host" platform (this machine's CPU as OpenVINO names it), and the guard runs
+this test with the host described as another vendor's CPU, so hardware values
+(FULL_DEVICE_NAME, OPTIMIZATION_CAPABILITIES, RANGE_FOR_STREAMS...) are compared by type; values
+that do not depend on the hardware are compared too.
 
-The real CPU's default INFERENCE_PRECISION_HINT is bf16 on an AVX512_BF16 machine, and so is the
-"cpu" preset's (timed in bf16; its NumPy kernels still compute in f32); the value depends on the
-machine, so only the type is compared.
+The real CPU's default INFERENCE_PRECISION_HINT is bf16 on an AVX512_BF16 or AMX machine, and so
+is the host platform's there (timed in bf16; its NumPy kernels still compute in f32); the value
+depends on the machine, so only the type is compared.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Device-name handling and ``query_model``, openvino vs ovlab "cpu".
+"""Device-name handling and ``query_model``, openvino vs ovlab "host".
 
 Names are case-sensitive and parsed like ``core_impl.cpp``: the same strings compile, and the
 same strings fail with the same ``RuntimeError`` (first ``Exception from`` line of the API and

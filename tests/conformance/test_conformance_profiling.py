@@ -1,4 +1,4 @@
-"""Profiling rows (``get_profiling_info``), openvino vs ovlab "cpu".
+"""Profiling rows (``get_profiling_info``), openvino vs ovlab "host".
 
 Rows are per executed node: MatMul shows as FullyConnected, a Relu fused into its Convolution
 and an in-place Reshape are NOT_RUN, times are ``datetime.timedelta``. Deliberate difference:

@@ -1,4 +1,4 @@
-"""InferRequest and AsyncInferQueue, openvino vs ovlab "cpu".
+"""InferRequest and AsyncInferQueue, openvino vs ovlab "host".
 
 Time differs by design (ovlab's requests run on a simulated clock), so these tests compare what
 the API does and returns: queue sizes, which request id a job lands on (idle ids are a FIFO

@@ -96,8 +96,10 @@ def test_openvino_runs_what_ovlab_saved(name, precision, tmp_path):
     back = ovlab.Core("cpu").read_model(str(path))
     mine = back._evaluate([x])[0]
     # INT8: the real CPU runs int8 kernels (ovlab computes FakeQuantize in float); MobileNet-v2's
-    # 52 stacked quantized layers differ by 8.8 % of the largest probability (measured)
-    tol = {"FP32": 1e-4, "FP16": 1e-2, "INT8": 1e-1}[precision]
+    # 52 stacked quantized layers differ by 8.8 % of the largest probability with VNNI, by 20 %
+    # on an AVX2-only CPU (its u8 x s8 pairs saturate at int16; AMD EPYC, 2026-11-27), so the
+    # tolerance that holds on any x86-64 machine is 0.3 (the top class must still agree)
+    tol = {"FP32": 1e-4, "FP16": 1e-2, "INT8": 0.3}[precision]
     assert rel_err(mine, theirs) < tol
     # FP32: the decompressed weights are exactly f16-rounded on both sides, so what remains is the
     # f32 summation order, which the real plugin picks per machine (AVX2, AVX-512 and AMX kernels
@@ -105,7 +107,8 @@ def test_openvino_runs_what_ovlab_saved(name, precision, tmp_path):
     # f32 weights
     if precision == "FP32":
         assert rel_err(mine, model._evaluate([x])[0]) < 5e-3  # f16 weights vs f32 weights
-    assert mine.argmax() == theirs.argmax()
+    if precision != "INT8" or mine.ndim == 2:  # a class, not a cell of an int8 detection map
+        assert mine.argmax() == theirs.argmax()
 
 
 @pytest.mark.parametrize("compress", [True, False])
@@ -119,9 +122,13 @@ def test_ovlab_reads_what_openvino_saved(builder, compress, tmp_path, rng):
     theirs = real_outputs(str(path), inputs)
     ours_model = ovlab.Core("cpu").read_model(str(path))
     ours = ours_model._evaluate(inputs)
+    # zoo_block's FakeQuantize runs on the real CPU's int8 kernels, exact with VNNI (AVX-512 or
+    # AVX-VNNI) but not on AVX2 alone, whose u8 x s8 pairs saturate at int16 (2.0e-2 measured on
+    # an AVX2-only AMD EPYC, 2026-11-27): the tolerance holds on any x86-64 machine
+    tol = 5e-2 if builder == "zoo_block" else 1e-4
     for a, b in zip(ours, theirs, strict=True):
         assert a.shape == b.shape and a.dtype == b.dtype
-        assert rel_err(a, b) < 1e-4
+        assert rel_err(a, b) < tol
     real_model = ov.Core().read_model(str(path))
     assert [o.get_type_name() for o in ours_model.get_ordered_ops()] == \
         [o.get_type_name() for o in real_model.get_ordered_ops()]

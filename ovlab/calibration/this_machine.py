@@ -1,0 +1,109 @@
+"""The ``this-machine`` platform: the CPU ovlab runs on, measured with the real OpenVINO runtime.
+
+``ov.Core(platform="this-machine")``, ``python -m ovlab run --platform this-machine`` and
+``ovlab benchmark --platform this-machine`` load it. The first use calibrates the CPU as
+``ovlab calibrate`` does (the same measurement and fit, the default models, about half a
+minute on a quiet machine) and caches the platform file in the user's cache directory
+(``$XDG_CACHE_HOME/ovlab`` or ``~/.cache/ovlab``), keyed by the CPU's model, its logical CPUs
+and the OpenVINO version, so a new machine, a new VM size or a new wheel measures again; every
+later use loads the file. ``ovlab calibrate --refresh`` measures again.
+
+The ``cpu`` preset is the same kind of copy of one machine (the 2-vCPU AMD EPYC this project was
+fitted on, 2026-11-24); ``this-machine`` is the copy of yours.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from ..hardware import host
+from ..hardware.machine import Platform
+from ..hardware.platform_file import load
+from . import calibrate as cal
+from . import measure
+
+NAME = "this-machine"
+REPEAT = 2  # passes over the models, as ``ovlab calibrate``'s default
+
+
+def cache_dir() -> Path:
+    """``$XDG_CACHE_HOME/ovlab``, else ``~/.cache/ovlab``."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "ovlab"
+
+
+def openvino_version() -> str | None:
+    """The installed real wheel's version (its package metadata: nothing is imported), or
+    None without it."""
+    if measure.openvino_or_none() is None:
+        return None
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("openvino")
+    except PackageNotFoundError:
+        return str(measure.openvino_or_none().get_version()).split("-")[0]
+
+
+def cache_key(cpu: host.HostCPU, openvino: str) -> str:
+    """``<cpu model>-<logical CPUs>cpu-ov<version>``, as a file name."""
+    model = re.sub(r"[^a-z0-9]+", "-", re.sub(r"\((r|tm)\)", "", cpu.model.lower())).strip("-")
+    return f"{model}-{cpu.threads}cpu-ov{openvino}"
+
+
+def cache_path(cpu: host.HostCPU | None = None, openvino: str | None = None) -> Path:
+    """Where this machine's platform file is (or will be) cached."""
+    openvino = openvino or openvino_version() or "none"
+    return cache_dir() / f"{NAME}-{cache_key(cpu or host.describe(), openvino)}.json"
+
+
+def _missing_wheel() -> cal.CalibrateError:
+    return cal.CalibrateError(
+        "the 'this-machine' platform is measured with the real OpenVINO runtime, which is not "
+        "installed here: pip install openvino (or use a preset: ov.Core(platform='cpu'))")
+
+
+def progress_bar(stream=None, width: int = 30) -> Callable[[int, int, str], None]:
+    """A one-line text progress bar (rewritten in place with ``\\r``) on ``stream`` (stderr)."""
+    def show(done: int, total: int, what: str) -> None:
+        out = stream or sys.stderr
+        filled = int(width * done / max(total, 1))
+        out.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {what:<28}")
+        if done >= total:
+            out.write("\n")
+        out.flush()
+    return show
+
+
+def this_machine(refresh: bool = False, echo: Callable[[str], None] | None = print,
+                 progress: Callable[[int, int, str], None] | None = None) -> Platform:
+    """The calibrated platform of this machine's CPU: from the cache, else measured now (or
+    measured again with ``refresh``)."""
+    openvino = openvino_version()
+    if openvino is None:
+        raise _missing_wheel()
+    cpu = host.describe()
+    path = cache_path(cpu, openvino)
+    if path.exists() and not refresh:
+        return load(path)
+    say = echo or (lambda _text: None)
+    models = cal.DEFAULT_MODELS
+    say(f"ovlab: measuring this machine's CPU ({cpu.model}, {cpu.threads} logical CPUs) with "
+        f"the real OpenVINO {openvino} to fit the '{NAME}' platform: {len(models)} models, "
+        f"FP32 and INT8, latency and throughput, about {estimate_s(cpu)} s on a quiet machine, "
+        f"once (cached in "
+        f"{path}; ovlab calibrate --refresh measures again)")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return cal.calibrate(path, name=NAME, models=models, devices=["CPU"], repeat=REPEAT,
+                         echo=None, progress=progress or progress_bar())
+
+
+def estimate_s(cpu: host.HostCPU) -> int:
+    """About how long the calibration takes on a quiet machine: 27 s for the default set on a
+    2-vCPU Xeon (issue 21, 2026-11-27); its windows have a fixed length, so more cores hardly
+    shorten it, while other programs' load lengthens it (the quiet-window rule waits)."""
+    return 30
