@@ -188,7 +188,9 @@ def _params(spec: DeviceSpec) -> list[str]:
     names = CPU_PARAMS if spec.plugin == "CPU" else ACCEL_PARAMS
     floating = spec.inference_precision if spec.inference_precision in spec.peak_gflops \
         else "f16" if "f16" in spec.peak_gflops else "f32"
-    return [p.format(float=floating) for p in names]
+    # the cache bandwidth is fitted where the template has one (the memory physics are on); 0
+    # means "cache traffic is free", which a log-space fit cannot move from
+    return [p.format(float=floating) for p in names if p != "llc_gbps" or spec.llc_gbps > 0]
 
 
 def _valid(spec: DeviceSpec) -> DeviceSpec:
