@@ -23,6 +23,13 @@ What is fitted, each parameter on the row it explains best (by bisection of the 
   ratios); the devices' draws are public-style figures.
 
 ResNet-50 is the only model fitted; the other models of Intel's tables are predictions.
+
+``--memory-physics DIR`` (issue 22) does not touch the presets: it builds each published
+platform with the memory physics on (``share_bandwidth``, ``llc_gbps`` from its prior, the CPU,
+iGPU and NPU of a package in one memory domain; a dGPU keeps its own memory), fits the same
+parameters on the same ResNet-50 rows, and writes each as a platform file ``DIR/<preset>.json``.
+``python benchmarks/bench_fidelity.py --check ROWS --platforms DIR`` then compares them with
+published rows they were not fitted on, beside the presets.
 """
 
 from __future__ import annotations
@@ -210,12 +217,120 @@ def print_table(entries: list[dict], title: str) -> None:
           f"{s['n']} rows")
 
 
+# --- the presets with issue 22's memory physics, as platform files -------------------------------
+PUBLISHED_PRESETS = ("i7-1185g7", "i9-13900k", "core-ultra-7-165h", "arc-a770m", "flex-170")
+
+
+def physics_platform(name: str):
+    """Preset ``name`` with the memory physics on for its fitted devices (the seed's devices, like
+    flex-170's host, keep the older arithmetic, to which the physics do not apply)."""
+    from ovlab.calibration.calibrate import with_memory_physics
+
+    base = platforms.preset(name)
+    for device, spec in base.devices.items():
+        if not spec.fuse_ops:
+            continue
+        cores = 1
+        if spec.plugin == "CPU":
+            cores = spec.extra.get("cores") or (spec.p_cores + spec.e_cores) or 1
+        domain = "" if spec.device_type == "discrete" else "package"
+        base = base.with_device(device, with_memory_physics(spec, cores, domain))
+    return base
+
+
+def refit_physics(rows: list[Row], directory: Path, log=print) -> list[Path]:
+    """Fit the physics platforms on the ResNet-50 rows (the steps of :func:`refit`) and write them
+    to ``directory``; the presets themselves are not changed."""
+    from ovlab.hardware.platform_file import save
+
+    current = {name: physics_platform(name) for name in PUBLISHED_PRESETS}
+    order = ["i7-1185g7/CPU", "i9-13900k/CPU", "core-ultra-7-165h/CPU", "i7-1185g7/GPU.0",
+             "arc-a770m/GPU.0", "flex-170/GPU.0", "core-ultra-7-165h/NPU",
+             "core-ultra-7-165h/GPU.0"]
+    fitted: dict[str, dict[str, float]] = {}
+    for key in order:
+        preset, device, column = DEVICES[key]
+        spec = current[preset].devices[device]
+        steps = []
+        for param, lo, hi, precision, mode, increasing in STEPS[spec.plugin]:
+            row = _row(rows, preset, column, precision, mode)
+            if row is not None:
+                steps.append((param, lo, hi, lambda p, row=row: simulate(row, p), row.value,
+                               increasing))
+        values = {p: fit.get_param(spec, p) for p, *_ in steps}
+        ratio = None
+        if key == "core-ultra-7-165h/GPU.0":  # only an FP16 row: the Iris Xe's shape
+            xe = fitted["i7-1185g7/GPU.0"]
+            ratio = xe["eff.i8"] / xe["eff.f16"]
+            values["per_op_s"] = xe["per_op_s"]
+
+        def build(v, preset=preset, device=device, spec=spec):
+            return current[preset].with_device(device, fit.with_params(spec, v))
+
+        t0 = time.perf_counter()
+        values = fit.fit_rows(build, steps, values)
+        if ratio is not None:
+            values["eff.i8"] = values["eff.f16"] * ratio
+        if key.endswith("GPU.0"):
+            values["eff.f32"] = values["eff.f16"]
+        fitted[key] = values
+        current[preset] = build(values)
+        log(f"  fitted {key} with the memory physics: "
+            + ", ".join(f"{k}={v:.4g}" for k, v in values.items())
+            + f" ({time.perf_counter() - t0:.0f} s)")
+    for preset in ("i7-1185g7", "core-ultra-7-165h"):
+        pair = [r for r in rows if r.preset == preset and r.device == "CPU+iGPU"]
+        base = current[preset]
+
+        def make(watts: float, base=base, pair=pair) -> float:
+            platform = base.with_power_budget(PowerBudget(watts, dict(base.power_budget.draws)))
+            logs = [math.log(simulate(r, platform) / r.value) for r in pair]
+            return math.exp(sum(logs) / len(logs))
+
+        watts = fit.bisect_param(make, 1.0, 1.0, 500.0, increasing=True,
+                                 start=base.power_budget.watts)
+        current[preset] = base.with_power_budget(PowerBudget(watts,
+                                                             dict(base.power_budget.draws)))
+        log(f"  fitted power budget of {preset} with the memory physics: {watts:.1f} W")
+    directory.mkdir(parents=True, exist_ok=True)
+    paths = []
+    from ovlab.hardware.machine import Platform
+
+    for name, fitted_platform in current.items():
+        platform = Platform(f"{name}-memory-physics", dict(fitted_platform.devices),
+                            fitted_platform.description + " With issue 22's memory physics, "
+                            "refitted on the same rows.", list(fitted_platform.notes),
+                            fitted_platform.power_mode, fitted_platform.power_budget)
+        paths.append(save(platform, directory / f"{name}.json", {
+            "tool": "benchmarks/fit_presets.py --memory-physics",
+            "date": datetime.date.today().isoformat(),
+            "fitted_on": "benchmarks/data/resnet-50-ov2024.3.csv",
+            "fitted": {k: v for k, v in fitted.items() if k.startswith(name + "/")}}))
+    return paths
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--write", action="store_true", help="fit again and rewrite fitted.py")
     parser.add_argument("--save", action="store_true", help="store the table in results/")
+    parser.add_argument("--memory-physics", default=None, metavar="DIR",
+                        help="fit the published platforms with the memory physics on and write "
+                             "them as platform files to DIR (the presets are not changed)")
     args = parser.parse_args(argv)
     rows = read_rows()
+    if args.memory_physics:
+        print("Fitting the published platforms with the memory physics on the ResNet-50 rows")
+        paths = refit_physics(rows, Path(args.memory_physics))
+        entries = []
+        for r in rows:
+            platform = platforms.preset(str(Path(args.memory_physics) / f"{r.preset}.json"))
+            sim = simulate(r, platform)
+            entries.append({"preset": r.preset, "device": r.device, "model": r.model,
+                            "precision": r.precision, "mode": r.mode, "published": r.value,
+                            "ovlab": round(sim, 4), "error": round(error(sim, r.value), 4)})
+        print_table(entries, f"\nPublished ResNet-50 rows against the memory-physics platforms "
+                             f"({', '.join(str(p) for p in paths)}):")
+        return 0
     if args.write:
         print("Fitting the presets on the published ResNet-50 rows (simulated benchmark_app runs)")
         refit(rows)

@@ -21,7 +21,8 @@ commands:
   benchmark    benchmark_app: ovlab benchmark -m googlenet-v1 -d AUTO -niter 128
                (also spelled benchmark_app; 'ovlab benchmark -h' lists its options)
   calibrate    measure this machine with the real openvino and write a platform file:
-               ovlab calibrate -o my-machine.json  ('ovlab calibrate -h' for options)
+               ovlab calibrate -o my-machine.json  ('ovlab calibrate -h' for options);
+               or fit one to figures from elsewhere: ovlab calibrate --from FILE ... -o out.json
 
 options:
   -h, --help   show this message and exit
@@ -62,11 +63,15 @@ def calibrate_main(argv: Sequence[str]) -> int:
     """``ovlab calibrate``: see :mod:`ovlab.calibration.calibrate`."""
     import argparse
 
-    from .calibration.calibrate import DEFAULT_MODELS, CalibrateError, calibrate
+    from .calibration.calibrate import DEFAULT_MODELS, CalibrateError, calibrate, calibrate_from
+    from .calibration.figures import FiguresError
+    from .hardware.platform_file import PlatformFileError
 
     parser = argparse.ArgumentParser(
         prog="ovlab calibrate", description="Measure this machine's devices with the real "
-        "openvino (benchmark_app's method) and write an ovlab platform file.")
+        "openvino (benchmark_app's method) and write an ovlab platform file; or, with --from, "
+        "fit one to figures measured elsewhere. Each model is also held out once (fitted "
+        "without it) and its held-out error printed beside the in-sample fit.")
     parser.add_argument("-o", "--output", default="my-machine.json",
                         help="the platform file to write (default: my-machine.json)")
     parser.add_argument("--name", default=None, help="the platform's name (default: the file's)")
@@ -80,6 +85,24 @@ def calibrate_main(argv: Sequence[str]) -> int:
     parser.add_argument("--refresh", action="store_true",
                         help="measure this machine's CPU again for the 'this-machine' platform "
                              "(its cached platform file; the other options are not used)")
+    source = parser.add_argument_group(
+        "figures measured elsewhere", "fit a platform to benchmark_app figures of another "
+        "machine instead of measuring this one (docs/calibrate-from.md)")
+    source.add_argument("--from", dest="files", nargs="+", default=None, metavar="FILE",
+                        help="figures tables (CSV: model,precision,device,latency_ms,"
+                             "throughput_fps), saved benchmark_app console output, or its "
+                             "benchmark_report.csv files")
+    source.add_argument("--cpu-cores", type=int, default=None,
+                        help="physical cores of the CPU the figures come from")
+    source.add_argument("--cpu-flags", default=None,
+                        help="its /proc/cpuinfo flags (avx512f, avx512_vnni / avx_vnni, "
+                             "avx512_bf16, amx_bf16, amx_int8 decide the peaks)")
+    source.add_argument("--cpu-ghz", type=float, default=None,
+                        help="its sustained all-core clock in GHz (default 3.0)")
+    source.add_argument("--llc-mb", type=float, default=None,
+                        help="its last-level cache in MB (default 2 per core)")
+    source.add_argument("--dram-gbps", type=float, default=None,
+                        help="its memory bandwidth in GB/s (default 5 per core, at least 40)")
     args = parser.parse_args(list(argv))
     try:
         if args.refresh:
@@ -88,10 +111,15 @@ def calibrate_main(argv: Sequence[str]) -> int:
             this_machine(refresh=True)
             print(f"Wrote {cache_path()}: ov.Core(platform='this-machine') loads it")
             return 0
-        calibrate(args.output, name=args.name, models=args.models.split(","),
-                  devices=args.devices.split(",") if args.devices else None,
-                  repeat=max(1, args.repeat))
-    except CalibrateError as err:
+        if args.files:
+            calibrate_from(args.files, args.output, cpu_cores=args.cpu_cores,
+                           cpu_flags=args.cpu_flags, cpu_ghz=args.cpu_ghz, llc_mb=args.llc_mb,
+                           dram_gbps=args.dram_gbps, name=args.name)
+        else:
+            calibrate(args.output, name=args.name, models=args.models.split(","),
+                      devices=args.devices.split(",") if args.devices else None,
+                      repeat=max(1, args.repeat))
+    except (CalibrateError, FiguresError, PlatformFileError) as err:
         print(f"[ ERROR ] {err}")
         return 1
     return 0

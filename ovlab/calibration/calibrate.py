@@ -17,6 +17,14 @@ What comes from where:
   memory efficiency, stream scaling, the async hand-off. Priors (where no measurement speaks)
   are those of the ``cpu`` preset, or of a fitted Intel GPU / NPU for those devices.
 
+Honest figures (issue 22): every model measured is held out once, the device fitted again without
+it and its figures predicted (:func:`fit_with_holdout`); the held-out ratio is printed beside the
+in-sample one and both are kept in the file's provenance. The default set includes
+``mobilenet-v2``, a depthwise network, and the devices are written with the memory physics on
+(``share_bandwidth``, ``llc_gbps`` fitted, the CPU, an iGPU and an NPU in one memory domain).
+:func:`calibrate_from` (``ovlab calibrate --from``) fits the same way to figures measured on
+another machine (``calibration/figures.py``), its CPU described by cores, flags and clock.
+
 GPUs and NPUs are fitted on latency only (their THROUGHPUT runs go through automatic batching,
 which the fast fit does not model; the stream parameters stay the template's). The GPU and NPU
 paths could not be run on the machine this was written on (it has no GPU or NPU).
@@ -37,11 +45,16 @@ from ..hardware.platforms import Platform, preset
 from ..hardware.specs import DeviceSpec
 from . import fit, measure
 
-DEFAULT_MODELS = ("small-cnn", "squeezenet1.1", "googlenet-v1", "resnet-50")
+# mobilenet-v2: the depthwise network, whose memory-bound work the others do not show
+DEFAULT_MODELS = ("small-cnn", "squeezenet1.1", "mobilenet-v2", "googlenet-v1", "resnet-50")
 PRECISIONS = ("FP32", "INT8")
 CPU_PARAMS = ("per_infer_s", "per_op_s", "eff.{float}", "eff.i8", "kind.depthwise", "kind.matmul",
-              "kind.other", "mem_efficiency", "stream_scaling", "async_overhead_s")
-ACCEL_PARAMS = ("per_infer_s", "per_op_s", "eff.{float}", "eff.i8")
+              "kind.other", "mem_efficiency", "llc_gbps", "stream_scaling", "async_overhead_s")
+ACCEL_PARAMS = ("per_infer_s", "per_op_s", "eff.{float}", "eff.i8", "kind.depthwise",
+                "mem_efficiency")
+# the cache bandwidth a core reaches (GB/s per core, the prior of llc_gbps): an L3 slice moves
+# ~32 bytes per cycle at ~3 GHz, about half of it sustained by a streaming kernel
+LLC_GBPS_PER_CORE = 50.0
 
 
 class CalibrateError(RuntimeError):
@@ -49,10 +62,34 @@ class CalibrateError(RuntimeError):
 
 
 def cpu_info() -> dict:
-    """Cores, threads, clock (GHz) and ISA flags of this machine's CPU (:mod:`ovlab.hardware.host`)."""
+    """Cores, threads, clock (GHz), ISA flags (:mod:`ovlab.hardware.host`) and last-level cache
+    (MB, from sysfs where it is readable) of this machine's CPU."""
     cpu = host.describe()
-    return {"model": cpu.model, "cores": cpu.cores, "threads": cpu.threads,
+    info = {"model": cpu.model, "cores": cpu.cores, "threads": cpu.threads,
             "clock_ghz": cpu.clock_ghz, "flags": set(cpu.flags)}
+    llc = last_level_cache_mb()
+    if llc:
+        info["llc_mb"] = llc
+    return info
+
+
+def last_level_cache_mb(root: str = "/sys/devices/system/cpu/cpu0/cache") -> float | None:
+    """The size of the highest cache level of CPU 0 in MB (Linux sysfs), or None."""
+    best: tuple[int, float] | None = None
+    for index in Path(root).glob("index*"):
+        try:
+            level = int((index / "level").read_text().strip())
+            text = (index / "size").read_text().strip().upper()
+        except (OSError, ValueError):
+            continue
+        scale = {"K": 1 / 1024, "M": 1.0, "G": 1024.0}.get(text[-1:], None)
+        try:
+            size = float(text[:-1]) * scale if scale else float(text) / 2**20
+        except ValueError:
+            continue
+        if best is None or level > best[0]:
+            best = (level, size)
+    return best[1] if best else None
 
 
 def cpu_peaks(info: dict) -> dict[str, float]:
@@ -66,7 +103,23 @@ def cpu_peaks(info: dict) -> dict[str, float]:
     peaks = {"f32": f32, "i8": f32 * (4 if vnni else 2)}
     if {"avx512_bf16", "amx_bf16"} & flags:
         peaks["bf16"] = 2 * f32
+    # AMX tiles (Sapphire Rapids and later): 1024 bf16 and 2048 int8 operations per cycle and
+    # core (Intel's optimization manual), which the CPU plugin's oneDNN kernels use
+    if "amx_bf16" in flags:
+        peaks["bf16"] = info["cores"] * 1024 * info["clock_ghz"]
+    if "amx_int8" in flags:
+        peaks["i8"] = info["cores"] * 2048 * info["clock_ghz"]
     return peaks
+
+
+def with_memory_physics(spec: DeviceSpec, cores: int = 1, domain: str = "") -> DeviceSpec:
+    """``spec`` with issue 22's memory-bound physics on: inferences share the DRAM bandwidth
+    (of the memory ``domain``, e.g. ``"package"`` for a CPU and its iGPU), streams split the
+    last-level cache, and cache-resident traffic moves at ``llc_gbps`` (a prior the fit moves:
+    ``LLC_GBPS_PER_CORE`` per core, at least twice the DRAM's)."""
+    llc = spec.llc_gbps or max(2 * spec.mem_bw_gbs, LLC_GBPS_PER_CORE * cores)
+    return replace(spec, share_bandwidth=True, llc_gbps=llc, memory_domain=domain,
+                   cache_mb=spec.cache_mb or 8.0)
 
 
 def _memory_gb() -> float:
@@ -104,8 +157,10 @@ def device_template(core, device: str) -> DeviceSpec:
         spec = replace(base, full_name=name, capabilities=caps, peak_gflops=peaks,
                        inference_precision=precision, range_for_streams=(lo, hi),
                        streams_throughput=hi, mem_size_gb=mem,
+                       cache_mb=info.get("llc_mb") or base.cache_mb,
                        extra={"cores": info["cores"], "threads": info["threads"],
                               "clock_ghz": round(info["clock_ghz"], 3)})
+        spec = with_memory_physics(spec, info["cores"], "package")
     elif kind == "GPU":
         base = preset("i7-1185g7").devices["GPU.0"]
         dtype = str(core.get_property(device, "DEVICE_TYPE")).lower()
@@ -114,13 +169,16 @@ def device_template(core, device: str) -> DeviceSpec:
             mem = int(core.get_property(device, "GPU_DEVICE_TOTAL_MEM_SIZE")) / 1e9
         except Exception:  # noqa: BLE001 - an older plugin without the property
             pass
+        discrete = "discrete" in dtype
         spec = replace(base, full_name=name, capabilities=caps, mem_size_gb=mem,
-                       device_type="discrete" if "discrete" in dtype else "integrated",
+                       device_type="discrete" if discrete else "integrated",
                        inference_precision=precision if precision != "bf16" else "f16",
                        range_for_streams=(lo, hi))
+        spec = with_memory_physics(spec, 1, "" if discrete else "package")
     elif kind == "NPU":
         base = preset("core-ultra-7-165h").devices["NPU"]
-        spec = replace(base, full_name=name, capabilities=caps)
+        spec = with_memory_physics(replace(base, full_name=name, capabilities=caps), 1,
+                                   "package")
     else:
         raise CalibrateError(f"ovlab calibrate cannot model device {device!r} (plugin {kind})")
     return spec
@@ -130,7 +188,9 @@ def _params(spec: DeviceSpec) -> list[str]:
     names = CPU_PARAMS if spec.plugin == "CPU" else ACCEL_PARAMS
     floating = spec.inference_precision if spec.inference_precision in spec.peak_gflops \
         else "f16" if "f16" in spec.peak_gflops else "f32"
-    return [p.format(float=floating) for p in names]
+    # the cache bandwidth is fitted where the template has one (the memory physics are on); 0
+    # means "cache traffic is free", which a log-space fit cannot move from
+    return [p.format(float=floating) for p in names if p != "llc_gbps" or spec.llc_gbps > 0]
 
 
 def _valid(spec: DeviceSpec) -> DeviceSpec:
@@ -148,6 +208,60 @@ def _valid(spec: DeviceSpec) -> DeviceSpec:
                    efficiency=effs.get(spec.inference_precision, spec.efficiency),
                    mem_efficiency=min(spec.mem_efficiency, 1.0),
                    stream_scaling=min(max(spec.stream_scaling, 0.0), 2.0))
+
+
+def _label(t: fit.Target) -> str:
+    return f"{t.model}:{t.precision} {t.mode}"
+
+
+def fit_with_holdout(template: DeviceSpec, targets: Sequence[fit.Target], params: Sequence[str],
+                     say: Callable[[str], None]) -> tuple[DeviceSpec, dict]:
+    """Fit ``template`` on every target, and once per model on every other model (leave one
+    model out); print each figure's in-sample ratio (the fit on everything) beside its held-out
+    ratio (the fit that never saw the model), and return the full fit with both tables.
+
+    The held-out ratio is the honest one: it is what the platform file predicts for a model it
+    was not fitted on. With one model there is nothing to hold out."""
+    spec = _valid(fit.fit_measured(template, targets, params))
+    models = sorted({t.model for t in targets})
+    held: dict[str, float] = {}
+    if len(models) > 1:
+        for model in models:
+            rest = [t for t in targets if t.model != model]
+            if not rest:
+                continue
+            other = _valid(fit.fit_measured(template, rest, params))
+            for t in targets:
+                if t.model == model:
+                    held[_label(t)] = fit.predict(other, t.model, t.precision, t.mode) / t.value
+    inside = {_label(t): fit.predict(spec, t.model, t.precision, t.mode) / t.value
+              for t in targets}
+    say(f"  {'figure':<34} {'given':>13} {'fitted':>13} {'ratio':>6} {'held out':>9}")
+    for t in targets:
+        label = _label(t)
+        unit = "ms" if t.mode == "latency" else "FPS"
+        ratio = inside[label]
+        out = f"{held[label]:9.2f}" if label in held else f"{'-':>9}"
+        given, fitted = f"{t.value:.4g} {unit}", f"{ratio * t.value:.4g} {unit}"
+        say(f"  {label:<34} {given:>13} {fitted:>13} {ratio:6.2f} {out}")
+    errs_in = [abs(r - 1) for r in inside.values()]
+    line = f"  in-sample: median |error| {100 * _median(errs_in):.1f}%, worst " \
+           f"{max(max(r, 1 / r) for r in inside.values()):.2f}x"
+    if held:
+        line += (f"; held out (each model fitted without it): median |error| "
+                 f"{100 * _median([abs(r - 1) for r in held.values()]):.1f}%, worst "
+                 f"{max(max(r, 1 / r) for r in held.values()):.2f}x")
+    say(line)
+    report = {"fit_ratios": {k: round(v, 3) for k, v in inside.items()},
+              "held_out_ratios": {k: round(v, 3) for k, v in held.items()},
+              "fitted_params": {p: float(f"{fit.get_param(spec, p):.4g}") for p in params}}
+    return spec, report
+
+
+def _median(values: Sequence[float]) -> float:
+    ordered = sorted(values)
+    n = len(ordered)
+    return (ordered[n // 2] + ordered[(n - 1) // 2]) / 2 if n else float("nan")
 
 
 def calibrate(output: str | os.PathLike = "my-machine.json", *, name: str | None = None,
@@ -196,23 +310,122 @@ def calibrate(output: str | os.PathLike = "my-machine.json", *, name: str | None
                    if m.mode in modes]
         streams = max((m.streams for m in ms if m.mode == "throughput"), default=1)
         template = replace(template, streams_throughput=max(1, streams))
-        spec = _valid(fit.fit_measured(template, targets, _params(template)))
+        spec, report = fit_with_holdout(template, targets, _params(template), say)
         key = device
         specs[key] = spec
-        checks = [(m, fit.predict(spec, m.model, m.precision, m.mode)) for m in ms
-                  if m.mode in modes]
-        provenance["devices"][key] = {
-            "measured": [m.to_dict() for m in ms],
-            "fit_ratios": {f"{m.model}:{m.precision} {m.mode}": round(sim / m.quiet, 3)
-                           for m, sim in checks}}
-        for m, sim in checks:
-            say(f"  {m.model}:{m.precision} {m.mode}: measured {m.quiet:.4g}, fitted "
-                f"{sim:.4g} ({sim / m.quiet:.2f})")
+        provenance["devices"][key] = {"measured": [m.to_dict() for m in ms], **report}
     label = name or Path(output).stem
     platform = Platform(label, specs, f"Calibrated with ovlab calibrate on "
                                       f"{pyplatform.node() or 'this machine'} "
                                       f"({provenance['date']}, OpenVINO {provenance['openvino']})",
                         [f"measured: {', '.join(models)} (FP32, INT8)"])
+    path = save(platform, output, provenance)
+    say(f"Wrote {path}: use it with ov.Core(platform={str(path)!r}) or "
+        f"ovlab benchmark --platform {path}")
+    return platform
+
+
+# --- calibration from figures measured elsewhere (ovlab calibrate --from) -------------------------
+def cpu_from_flags(cores: int, flags: str | Sequence[str], ghz: float | None = None, *,
+                   llc_mb: float | None = None, dram_gbps: float | None = None,
+                   name: str = "CPU described by ovlab calibrate --from") -> DeviceSpec:
+    """The CPU of another machine as a template to fit: peaks from its cores, its
+    ``/proc/cpuinfo`` flags (AVX-512, AVX2+FMA, VNNI, AVX512_BF16, AMX) and clock; THROUGHPUT
+    with one stream per core (the CPU plugin's choice for the zoo's small networks); the rest
+    (overheads, op-kind factors) from the ``cpu`` preset as priors. ``llc_mb`` defaults to
+    2 MB per core, ``dram_gbps`` to 5 GB/s per core (at least two channels' 40 GB/s); the fit
+    moves ``mem_efficiency`` and ``llc_gbps`` against them."""
+    if cores < 1:
+        raise CalibrateError(f"--cpu-cores must be at least 1, got {cores}")
+    flag_set = set(flags.split() if isinstance(flags, str) else flags)
+    flag_set = {f.strip().lower() for f in flag_set if f.strip()}
+    if not flag_set:
+        raise CalibrateError("--cpu-flags is empty: give the 'flags' line of the machine's "
+                             "/proc/cpuinfo (or at least e.g. \"avx2 fma avx_vnni\")")
+    clock = ghz if ghz is not None else 3.0
+    if not clock > 0:
+        raise CalibrateError(f"--cpu-ghz must be positive, got {ghz}")
+    info = {"cores": cores, "threads": cores, "clock_ghz": clock, "flags": flag_set}
+    peaks = cpu_peaks(info)
+    base = preset("cpu").devices["CPU"]
+    bw = dram_gbps if dram_gbps else max(40.0, 5.0 * cores)
+    caps = ("FP32", "FP16", "INT8", "BIN", "EXPORT_IMPORT")
+    if "bf16" in peaks:
+        caps = ("BF16", *caps)
+    spec = replace(base, full_name=name, capabilities=caps, peak_gflops=peaks,
+                   inference_precision="bf16" if "bf16" in peaks else "f32",
+                   range_for_streams=(1, cores), streams_throughput=cores, mem_bw_gbs=bw,
+                   link_gbs=bw, cache_mb=llc_mb if llc_mb else max(8.0, 2.0 * cores),
+                   extra={"cores": cores, "clock_ghz": clock,
+                          "isa": " ".join(sorted(flag_set & _ISA_FLAGS))})
+    return with_memory_physics(spec, cores, "package")
+
+
+_ISA_FLAGS = {"avx2", "fma", "avx512f", "avx512_vnni", "avx_vnni", "avx512_bf16", "amx_bf16",
+              "amx_int8", "amx_tile"}
+
+
+def calibrate_from(files: Sequence[str | os.PathLike], output: str | os.PathLike, *,
+                   cpu_cores: int | None = None, cpu_flags: str | None = None,
+                   cpu_ghz: float | None = None, llc_mb: float | None = None,
+                   dram_gbps: float | None = None, name: str | None = None,
+                   echo: Callable[[str], None] | None = print) -> Platform:
+    """Fit a platform to figures measured elsewhere (``ovlab calibrate --from``; the file
+    formats are in :mod:`ovlab.calibration.figures`), write ``output``, return it.
+
+    Each device in the figures is fitted on its own figures, with the same fit and the same
+    hold-out report as ``ovlab calibrate``. The CPU is described by ``cpu_cores``,
+    ``cpu_flags`` (and ``cpu_ghz``); a GPU or NPU starts from a fitted Intel device (the Iris Xe
+    of the i7-1185G7, the NPU 3720) whose peaks the fitted efficiencies scale, and is fitted on
+    its latency figures (its THROUGHPUT runs go through automatic batching, which the fast fit
+    does not model) or, when only throughput is given, on those."""
+    from .figures import read_figures
+
+    say = echo or (lambda _text: None)
+    figures = read_figures(files)
+    seen: dict[tuple, str] = {}
+    for f in figures:
+        key = (f.device, f.model, f.precision, f.mode)
+        if key in seen:
+            raise CalibrateError(f"{f.source}: {f.label} is given twice (also at {seen[key]})")
+        seen[key] = f.source
+    devices = sorted({f.device for f in figures}, key=("CPU", "GPU", "NPU").index)
+    if "CPU" in devices and (cpu_cores is None or cpu_flags is None):
+        raise CalibrateError("the figures include CPU rows: describe that CPU with --cpu-cores N "
+                             "and --cpu-flags \"...\" (its /proc/cpuinfo flags), and optionally "
+                             "--cpu-ghz F")
+    specs: dict[str, DeviceSpec] = {}
+    provenance: dict = {"tool": "ovlab calibrate --from", "date":
+                        datetime.date.today().isoformat(), "files": [str(f) for f in files],
+                        "devices": {}}
+    if cpu_cores is not None and cpu_flags is not None:
+        specs["CPU"] = cpu_from_flags(cpu_cores, cpu_flags, cpu_ghz, llc_mb=llc_mb,
+                                      dram_gbps=dram_gbps)
+        provenance["cpu"] = {"cores": cpu_cores, "flags": cpu_flags, "ghz": cpu_ghz}
+    for device in devices:
+        rows = [f for f in figures if f.device == device]
+        key = "CPU" if device == "CPU" else f"{device}.0" if device == "GPU" else device
+        if device == "CPU":
+            template = specs["CPU"]
+        elif device == "GPU":
+            template = with_memory_physics(preset("i7-1185g7").devices["GPU.0"], 1, "package")
+        else:
+            template = with_memory_physics(preset("core-ultra-7-165h").devices["NPU"], 1,
+                                           "package")
+        if device != "CPU":
+            latency = [f for f in rows if f.mode == "latency"]
+            rows = latency or rows
+        targets = [fit.Target(f.model, f.precision, f.mode, f.value) for f in rows]
+        say(f"Fitting {key} ({template.full_name}) on {len(targets)} figures of "
+            f"{len({f.model for f in rows})} models")
+        spec, report = fit_with_holdout(template, targets, _params(template), say)
+        specs[key] = spec
+        provenance["devices"][key] = {"figures": [f"{f.label}={f.value} ({f.source})"
+                                                  for f in rows], **report}
+    label = name or Path(output).stem
+    platform = Platform(label, specs, f"Fitted with ovlab calibrate --from on figures measured "
+                                      f"elsewhere ({provenance['date']})",
+                        [f"figures: {', '.join(str(f) for f in files)}"])
     path = save(platform, output, provenance)
     say(f"Wrote {path}: use it with ov.Core(platform={str(path)!r}) or "
         f"ovlab benchmark --platform {path}")

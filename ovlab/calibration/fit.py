@@ -98,8 +98,17 @@ def latency_s(spec: DeviceSpec, name: str, precision: str) -> float:
     return sum(latency_parts(spec, name, precision))
 
 
-def latency_parts(spec: DeviceSpec, name: str, precision: str) -> tuple[float, float]:
+def latency_parts(spec: DeviceSpec, name: str, precision: str,
+                  cache_share: float = 1.0) -> tuple[float, float]:
     """``latency_s`` as ``cost.inference_parts`` splits it: (dispatch overhead, work)."""
+    overhead, work, _dram = _parts(spec, name, precision, cache_share)
+    return overhead, work
+
+
+def _parts(spec: DeviceSpec, name: str, precision: str,
+           cache_share: float = 1.0) -> tuple[float, float, float]:
+    """(dispatch overhead, work, DRAM bytes) of one inference, as ``cost.inference_parts`` and
+    ``cost.dram_bytes`` compute them."""
     w = _work(name, precision)
     prec = cost.compute_precision(spec, w.model_precision, spec.inference_precision)
     floating = cost.float_precision(spec, prec)
@@ -108,11 +117,17 @@ def latency_parts(spec: DeviceSpec, name: str, precision: str) -> tuple[float, f
     eff = np.array([cost.efficiency(spec, k, p) for k, p in zip(w.kinds, precs, strict=True)])
     scale = np.array([cost._BYTES_SCALE.get(p, 1.0) for p in precs])
     t_compute = w.flops / (peak * eff)
-    t_memory = w.nbytes * scale / (spec.mem_bw_gbs * 1e9 * spec.mem_efficiency)
+    moved = w.nbytes * scale
+    t_memory = moved / (spec.mem_bw_gbs * 1e9 * spec.mem_efficiency)
+    dram = moved
     if spec.cache_mb > 0:
-        t_memory = np.where(w.nbytes * scale <= spec.cache_mb * 1e6, 0.0, t_memory)
+        fits = moved <= spec.cache_mb * 1e6 * cache_share
+        in_cache = moved / (spec.llc_gbps * 1e9) if spec.llc_gbps > 0 else 0.0
+        t_memory = np.where(fits, in_cache, t_memory)
+        dram = np.where(fits, 0.0, moved)
     dispatch = sum(cost.op_dispatch(spec, k, p) for k, p in zip(w.kinds, precs, strict=True))
-    return spec.per_infer_s + dispatch, float(np.maximum(t_compute, t_memory).sum())
+    return (spec.per_infer_s + dispatch, float(np.maximum(t_compute, t_memory).sum()),
+            float(dram.sum()))
 
 
 def throughput_streams(spec: DeviceSpec) -> int:
@@ -121,14 +136,22 @@ def throughput_streams(spec: DeviceSpec) -> int:
 
 def predict(spec: DeviceSpec, name: str, precision: str, mode: str) -> float:
     """benchmark_app's figure on a device without automatic batching: latency in ms (LATENCY,
-    one sync request) or FPS (THROUGHPUT: S streams, S x requests_per_stream requests)."""
-    overhead, work = latency_parts(spec, name, precision)
+    one sync request) or FPS (THROUGHPUT: S streams, S x requests_per_stream requests).
+
+    On a ``share_bandwidth`` device the S streams split the last-level cache, and when their
+    DRAM traffic together needs more than the bandwidth, each inference slows by the excess
+    (``runtime/sharing.py``'s rule for S identical busy streams)."""
     if mode == "latency":
+        overhead, work = latency_parts(spec, name, precision)
         return (overhead + work) * 1e3
     s = throughput_streams(spec)
+    share = 1.0 / s if spec.share_bandwidth else 1.0
+    overhead, work, dram = _parts(spec, name, precision, share)
     # as the simulator's service time: streams stretch the work, not the dispatch overhead
-    per_stream = cost.stream_times(spec, overhead, work, s) + spec.async_overhead_s
-    return s / per_stream
+    service = cost.stream_times(spec, overhead, work, s)
+    if spec.share_bandwidth and spec.fuse_ops:
+        service *= max(1.0, s * cost.memory_demand(spec, dram, service))
+    return s / (service + spec.async_overhead_s)
 
 
 # --- fitting to many measurements -----------------------------------------------------------------
@@ -150,7 +173,7 @@ def _log_residuals(spec: DeviceSpec, targets: Sequence[Target]) -> np.ndarray:
 
 # physical bounds: an efficiency is at most the peak, an op kind at most as efficient as a dense
 # convolution, memory at most its bandwidth; overheads are small and never negative
-BOUNDS = {"eff.": (1e-3, 1.0), "kind.": (1e-3, 1.0), "mem_efficiency": (0.05, 1.0),
+BOUNDS = {"llc_gbps": (10.0, 1e4), "mem_bw_gbs": (1.0, 5e3), "eff.": (1e-3, 1.0), "kind.": (1e-3, 1.0), "mem_efficiency": (0.05, 1.0),
           "stream_scaling": (0.3, 1.3), "per_op_s": (0.0, 1e-3), "per_infer_s": (0.0, 1e-2),
           "per_op.": (1e-2, 3.0), "per_op_i8_s": (1e-9, 1e-4),
           "stream_dispatch": (0.05, 1.0),

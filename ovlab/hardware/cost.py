@@ -23,6 +23,19 @@ graph, so that a device fitted on one model predicts others:
   the bytes of f32, ``i8`` a quarter, and each has its own peak. In an INT8 model only the
   convolutions and matrix products run in int8; the other ops stay in the float precision.
 
+Memory-bound work (issue 22, off unless a device sets it, so the existing presets keep their
+timings):
+
+* **The cache rule.** An op whose traffic fits in the last-level cache (``cache_mb``) moves it at
+  the cache's bandwidth ``llc_gbps`` (free when 0); the rest moves at ``mem_bw_gbs *
+  mem_efficiency``. On a ``share_bandwidth`` device a compiled model's S streams split the cache
+  (each has ``cache_mb / S``), so a model that lives in cache alone spills to DRAM under
+  THROUGHPUT.
+* **Shared bandwidth.** Each running inference demands ``dram_bytes / its time`` of the
+  bandwidth (:func:`memory_demand`); ``runtime/sharing.py`` adds the demands of every device of a
+  ``memory_domain`` (a package's CPU and iGPU) and slows them all when the sum passes 1, as it
+  does for compute. A memory-bound model's streams then stop adding throughput at the bandwidth.
+
 The seed's presets (``fuse_ops=False``) keep the single-efficiency model they were calibrated with.
 """
 
@@ -132,19 +145,28 @@ def moved_bytes(op) -> float:
     return op.bytes_read + op.bytes_written
 
 
-def memory_seconds(spec: DeviceSpec, nbytes: float) -> float:
+def cache_fits(spec: DeviceSpec, nbytes: float, cache_share: float = 1.0) -> bool:
+    """Whether an op's ``nbytes`` of traffic fit in its share of the last-level cache
+    (``cache_share``: the fraction of ``cache_mb`` one stream has; 1 unless the device shares
+    its bandwidth, where a compiled model's streams split the cache)."""
+    return spec.cache_mb > 0 and nbytes <= spec.cache_mb * 1e6 * cache_share
+
+
+def memory_seconds(spec: DeviceSpec, nbytes: float, cache_share: float = 1.0) -> float:
     """Time to move ``nbytes`` (at the op's precision): from memory at ``mem_efficiency`` of the
-    bandwidth, unless they fit in the device's last-level cache (``cache_mb``), where an op's
-    traffic costs no memory time (on-chip bandwidth is many times the memory's)."""
-    if spec.cache_mb > 0 and nbytes <= spec.cache_mb * 1e6:
-        return 0.0
+    bandwidth, unless they fit in the device's last-level cache (``cache_mb``): then at the
+    cache's bandwidth ``llc_gbps``, or for free when it is not given (on-chip bandwidth is many
+    times the memory's)."""
+    if cache_fits(spec, nbytes, cache_share):
+        return nbytes / (spec.llc_gbps * 1e9) if spec.llc_gbps > 0 else 0.0
     return nbytes / (spec.mem_bw_gbs * 1e9 * spec.mem_efficiency)
 
 
-def _op_seconds(spec: DeviceSpec, op, kind: str, precision: str, scale: float) -> float:
+def _op_seconds(spec: DeviceSpec, op, kind: str, precision: str, scale: float,
+                cache_share: float = 1.0) -> float:
     peak = spec.peak_gflops[precision] * 1e9
     t_compute = op.flops / (peak * efficiency(spec, kind, precision))
-    return max(t_compute, memory_seconds(spec, moved_bytes(op) * scale))
+    return max(t_compute, memory_seconds(spec, moved_bytes(op) * scale, cache_share))
 
 
 def inference_time(spec: DeviceSpec, op_costs: Sequence, precision: str, model=None) -> float:
@@ -158,7 +180,7 @@ def inference_time(spec: DeviceSpec, op_costs: Sequence, precision: str, model=N
 
 
 def inference_parts(spec: DeviceSpec, op_costs: Sequence, precision: str,
-                    model=None) -> tuple[float, float]:
+                    model=None, cache_share: float = 1.0) -> tuple[float, float]:
     """One inference as (overhead, work) seconds: the per-inference and per-op dispatch costs,
     which one thread pays in turn, and the ops' compute / memory time, which a stream's threads
     share. A fitted CPU stretches only the work when its cores are split into streams: a model
@@ -180,9 +202,37 @@ def inference_parts(spec: DeviceSpec, op_costs: Sequence, precision: str,
     floating = float_precision(spec, precision)
     for op, kind in executed_ops(op_costs, facts):
         prec = precision if kind != "other" else floating
-        work += _op_seconds(spec, op, kind, prec, _BYTES_SCALE.get(prec, 1.0))
+        work += _op_seconds(spec, op, kind, prec, _BYTES_SCALE.get(prec, 1.0), cache_share)
         overhead += op_dispatch(spec, kind, prec)
     return overhead, work
+
+
+def dram_bytes(spec: DeviceSpec, op_costs: Sequence, precision: str, model=None,
+               cache_share: float = 1.0) -> float:
+    """Bytes one inference moves to and from DRAM on a ``fuse_ops`` device: the traffic of every
+    executed op that does not fit in its share of the last-level cache (the memory demand a
+    ``share_bandwidth`` device's inference puts on its memory domain; 0 on the seed's devices)."""
+    if not spec.fuse_ops:
+        return 0.0
+    facts = graph_facts(model, len(op_costs)) if model is not None else None
+    floating = float_precision(spec, precision)
+    total = 0.0
+    for op, kind in executed_ops(op_costs, facts):
+        prec = precision if kind != "other" else floating
+        nbytes = moved_bytes(op) * _BYTES_SCALE.get(prec, 1.0)
+        if not cache_fits(spec, nbytes, cache_share):
+            total += nbytes
+    return total
+
+
+def memory_demand(spec: DeviceSpec, nbytes: float, seconds: float) -> float:
+    """The share of its memory an inference moving ``nbytes`` of DRAM traffic in ``seconds``
+    keeps busy: (nbytes / seconds) over the bandwidth the device reaches (``mem_bw_gbs *
+    mem_efficiency``). A memory domain whose running inferences demand more than 1 in total
+    slows them all by the total (``runtime/sharing.py``)."""
+    if nbytes <= 0 or seconds <= 0:
+        return 0.0
+    return nbytes / seconds / (spec.mem_bw_gbs * 1e9 * spec.mem_efficiency)
 
 
 def executed_ops(op_costs: Sequence, facts) -> Iterator[tuple[Any, str]]:

@@ -84,6 +84,18 @@ class DeviceSpec:
     # a many-thread LATENCY stream (the measured BERT-tiny runs as fast on one thread per stream
     # as on both cores); 1: the same dispatch in every stream
     stream_dispatch: float = 1.0
+    # --- memory-bound work (issue 22); the defaults keep every existing preset's timings ---
+    # bandwidth of the last-level cache (GB/s): an op whose traffic fits in its share of
+    # ``cache_mb`` moves it at this rate; 0: cache-resident traffic costs no time (issue 13's rule)
+    llc_gbps: float = 0.0
+    # the inferences running at once share the memory: each demands the DRAM bandwidth its
+    # traffic needs (bytes / its time), and when the demands of a memory domain add up to more
+    # than ``mem_bw_gbs * mem_efficiency`` they all slow down by the excess; the last-level cache
+    # is split among a compiled model's streams. False: streams share only compute (as before)
+    share_bandwidth: bool = False
+    # devices with the same non-empty domain draw from one DRAM (a package's CPU and iGPU, an
+    # NPU on the same memory); "": the device has memory of its own
+    memory_domain: str = ""
     # public figures that document the spec (cores, clocks, EUs, TOPS, TDP); not used in timing
     extra: dict = field(default_factory=dict, compare=False, hash=False)
 

@@ -497,8 +497,13 @@ class HardwareBackend(Backend):
         self.perf_count = bool(config.get("PERF_COUNT", False))
         self.threads, core_speed = cpu_cores(spec, config, self.mode)
         self._op_costs = self.run_model._cost(self.run_model._batch_size())
+        # a share_bandwidth device's streams split its last-level cache (cost.py)
+        cache_share = 1.0 / streams if spec.share_bandwidth else 1.0
         overhead, work = cost.inference_parts(spec, self._op_costs, self.compute_precision,
-                                              self.run_model)
+                                              self.run_model, cache_share)
+        # DRAM bytes of one inference: its demand on the memory domain (runtime/sharing.py)
+        self._dram = cost.dram_bytes(spec, self._op_costs, self.compute_precision,
+                                     self.run_model, cache_share) if spec.share_bandwidth else 0.0
         self._base = (overhead + work) / core_speed
         # a fitted CPU's streams split its cores: the work is stretched, the dispatch overhead
         # scaled by stream_dispatch (cost.stream_times); other devices stretch the whole time
@@ -549,8 +554,10 @@ class HardwareBackend(Backend):
             nominal *= 0.5
         # the device is shared with every other inference running on it (processor sharing)
         share = core._device_share(self.device)
+        memory = cost.memory_demand(self.spec, self._dram, nominal) if self._dram else 0.0
         if self.items == 1:
-            share.start(nominal, self._demand, lambda: self._finish(job, stream, now, fail))
+            share.start(nominal, self._demand, lambda: self._finish(job, stream, now, fail),
+                        memory)
             return
         # NPU plugin batching: one command list per sample, all submitted at once
         job.tags["batch_size"] = self.items
@@ -561,9 +568,11 @@ class HardwareBackend(Backend):
             if left[0] == 0:
                 self._finish(job, stream, now, fail)
 
-        share.start(nominal, self._demand, item_done)
+        share.start(nominal, self._demand, item_done, memory)
         for _ in range(self.items - 1):
-            share.start(self.service_time() * (0.5 if fail else 1.0), self._demand, item_done)
+            t = self.service_time() * (0.5 if fail else 1.0)
+            share.start(t, self._demand, item_done,
+                        cost.memory_demand(self.spec, self._dram, t) if self._dram else 0.0)
 
     def _finish(self, job: Job, stream: int, started: float, fail: bool) -> None:
         core = self.core

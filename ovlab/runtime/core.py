@@ -35,7 +35,7 @@ from . import device_name as dn
 from . import model_cache
 from .clock import Clock
 from .faults import Faults
-from .sharing import DeviceShare
+from .sharing import DeviceShare, MemoryPool
 
 
 class Version:
@@ -131,6 +131,7 @@ class Core:
         self._pending: dict[str, dict[str, Any]] = {}  # device-level keys of uncreated plugins
         self._shares: dict[str, DeviceShare] = {}  # device -> its running inferences
         self._power = None  # the platform's shared power budget in use (hardware/power.py)
+        self._memory_pools: dict[str, MemoryPool] = {}  # memory domain -> its shared DRAM
         if not _PLUGIN_FACTORIES:
             raise RuntimeError("ovlab: no plugins are registered (import ovlab, which registers "
                                "them, before making a Core)")
@@ -144,6 +145,11 @@ class Core:
         share = self._shares.get(device)
         if share is None:
             share = self._shares[device] = DeviceShare(self.clock)
+            spec = self.platform.devices.get(device)
+            if spec is not None and spec.share_bandwidth:  # one DRAM per memory domain
+                pool = self._memory_pools.setdefault(spec.memory_domain or device, MemoryPool())
+                pool.shares.append(share)
+                share.pool = pool
             budget = getattr(self.platform, "power_budget", None)
             if budget is not None and device in budget.draws:  # devices sharing package power
                 if self._power is None:

@@ -19,6 +19,13 @@ so :meth:`DeviceShare.utilization` answers what a telemetry service such as Inte
 Platform Framework reports: the busy fraction over a recent window. Resource-aware AUTO and the
 dashboards read it.
 
+Memory is shared the same way (issue 22), on devices whose spec sets ``share_bandwidth``: each
+running inference also demands a share of its memory domain's bandwidth (``cost.memory_demand``:
+the DRAM bytes it moves over its time, against the bandwidth its device reaches). The devices of
+one domain (a package's CPU and iGPU) hold one :class:`MemoryPool`; while its demands add up to
+more than 1, every inference of the domain runs at ``1 / max(compute demand, memory demand)``.
+A device without the flag has no pool and runs exactly as before.
+
 A device on a shared power budget (``hardware/power.py``) also runs at ``speed`` (< 1 while
 other devices of the package are busy): ``on_busy`` reports when the device becomes busy or idle,
 and the budget sets every coupled device's speed.
@@ -34,15 +41,42 @@ HISTORY_S = 5.0
 CHECKPOINT_S = 0.01
 
 
+class MemoryPool:
+    """One DRAM shared by the devices of a memory domain: the sum of their inferences' memory
+    demands, and the hand-off that lets a change on one device re-time the others."""
+
+    __slots__ = ("shares",)
+
+    def __init__(self) -> None:
+        self.shares: list[DeviceShare] = []
+
+    def demand(self) -> float:
+        return sum(job[3] for share in self.shares for job in share.running.values())
+
+    def before_change(self, origin: DeviceShare) -> None:
+        """The domain's demand is about to change: the other devices book the work done so far
+        at their current rate."""
+        for share in self.shares:
+            if share is not origin:
+                share._advance()
+
+    def after_change(self, origin: DeviceShare) -> None:
+        """The demand changed: the other devices re-time their next completion."""
+        for share in self.shares:
+            if share is not origin:
+                share._schedule()
+
+
 class DeviceShare:
     """The running inferences of one device and when the next of them completes."""
 
     __slots__ = ("clock", "running", "_last", "_timer", "_due", "_next_id", "_level",
-                 "_busy_since", "_busy_total", "_marks", "speed", "on_busy")
+                 "_busy_since", "_busy_total", "_marks", "speed", "on_busy", "pool")
 
     def __init__(self, clock) -> None:
         self.clock = clock
-        self.running: dict[int, list] = {}  # id -> [remaining nominal seconds, demand, callback]
+        # id -> [remaining nominal seconds, demand, callback, memory demand]
+        self.running: dict[int, list] = {}
         self._last = clock.now
         self._timer = None  # the Timer of the next completion
         self._due = 0.0  # nominal work each running job will have done when it fires
@@ -55,6 +89,7 @@ class DeviceShare:
             [(clock.now, 0.0)], maxlen=int(HISTORY_S / CHECKPOINT_S))
         self.speed = 1.0  # < 1 while a shared power budget slows the device
         self.on_busy: Callable[[bool], None] | None = None
+        self.pool: MemoryPool | None = None  # the shared memory of a share_bandwidth device
 
     @property
     def demand(self) -> float:
@@ -62,6 +97,8 @@ class DeviceShare:
 
     def _rate(self) -> float:
         total = self.demand
+        if self.pool is not None:
+            total = max(total, self.pool.demand())
         return (1.0 / total if total > 1.0 else 1.0) * self.speed
 
     def set_speed(self, speed: float) -> None:
@@ -80,15 +117,21 @@ class DeviceShare:
                 job[0] -= done
         self._last = now
 
-    def start(self, nominal: float, demand: float, callback: Callable[[], None]) -> None:
-        """Run ``nominal`` seconds of work needing ``demand`` of the device; call ``callback``
-        when it is done."""
+    def start(self, nominal: float, demand: float, callback: Callable[[], None],
+              memory: float = 0.0) -> None:
+        """Run ``nominal`` seconds of work needing ``demand`` of the device (and ``memory`` of
+        its memory domain's bandwidth); call ``callback`` when it is done."""
         self._advance()
+        pool = self.pool
+        if pool is not None:
+            pool.before_change(self)
         was_idle = not self.running
-        self.running[self._next_id] = [nominal, demand, callback]
+        self.running[self._next_id] = [nominal, demand, callback, memory]
         self._next_id += 1
         self._note_busy()
         self._schedule()
+        if pool is not None:
+            pool.after_change(self)
         if was_idle and self.on_busy is not None:
             self.on_busy(True)
 
@@ -105,6 +148,9 @@ class DeviceShare:
         """The next completion is due: finish the job(s) it was scheduled for."""
         self._timer = None
         self._last = self.clock.now
+        pool = self.pool
+        if pool is not None:
+            pool.before_change(self)
         due = self._due
         finished = []
         for key, job in self.running.items():
@@ -114,6 +160,8 @@ class DeviceShare:
         callbacks = [self.running.pop(k)[2] for k in finished]
         self._note_busy()
         self._schedule()
+        if pool is not None:
+            pool.after_change(self)
         if callbacks and not self.running and self.on_busy is not None:
             self.on_busy(False)
         for cb in callbacks:

@@ -1,0 +1,94 @@
+"""Memory-bound work (issue 22): the cache rule, DRAM bandwidth shared by the inferences running
+at once (within a device and across a package's memory domain), all off by default so that the
+existing presets keep their timings."""
+
+from __future__ import annotations
+
+import pytest
+
+import ovlab
+from ovlab import zoo
+from ovlab.calibration import fit
+from ovlab.calibration.validation import simulate_benchmark
+from ovlab.hardware import cost
+from ovlab.hardware.platforms import PRESETS, Platform, preset
+
+
+def test_no_preset_turns_the_new_physics_on():
+    for name in PRESETS:
+        for spec in preset(name).devices.values():
+            assert not spec.share_bandwidth and spec.llc_gbps == 0 and spec.memory_domain == ""
+
+
+def test_the_cache_rule():
+    spec = preset("cpu").devices["CPU"].with_(cache_mb=1.0, mem_bw_gbs=10.0, mem_efficiency=0.5)
+    assert cost.memory_seconds(spec, 0.5e6) == 0.0  # fits, no cache bandwidth given: free
+    fast = spec.with_(llc_gbps=100.0)
+    assert cost.memory_seconds(fast, 0.5e6) == pytest.approx(0.5e6 / 100e9)
+    assert cost.memory_seconds(fast, 0.5e6, cache_share=0.25) == pytest.approx(0.5e6 / 5e9)
+    assert cost.memory_seconds(fast, 2e6) == pytest.approx(2e6 / 5e9)  # DRAM at 50 %
+
+
+def _memory_bound_cpu():
+    return preset("cpu").devices["CPU"].with_(share_bandwidth=True, llc_gbps=300.0,
+                                              cache_mb=1.0, mem_bw_gbs=10.0)
+
+
+def test_streams_stop_adding_throughput_at_the_bandwidth():
+    spec = _memory_bound_cpu().with_(stream_scaling=0.5)  # streams that would add throughput
+    plat = Platform("membound", {"CPU": spec})
+    fps = simulate_benchmark("mobilenet-v2", "FP32", "throughput", plat)
+    model = zoo.load("mobilenet-v2")
+    costs = model._cost(1)
+    dram = cost.dram_bytes(spec, costs, "bf16", model, cache_share=0.5)
+    bound = spec.mem_bw_gbs * 1e9 * spec.mem_efficiency / dram
+    assert fps <= bound * 1.01
+    assert fps == pytest.approx(fit.predict(spec, "mobilenet-v2", "FP32", "throughput"), rel=0.02)
+    free = simulate_benchmark("mobilenet-v2", "FP32", "throughput",
+                              Platform("free", {"CPU": spec.with_(share_bandwidth=False)}))
+    assert free > 1.25 * fps  # without the shared bandwidth its streams would add more
+
+
+def _cpu_time_beside_gpu(domain_cpu: str, domain_gpu: str) -> float:
+    cpu = _memory_bound_cpu().with_(memory_domain=domain_cpu)
+    gpu = preset("i7-1185g7").devices["GPU.0"].with_(share_bandwidth=True, mem_bw_gbs=10.0,
+                                                     cache_mb=0.5, memory_domain=domain_gpu)
+    core = ovlab.Core(platform=Platform("pkg", {"CPU": cpu, "GPU.0": gpu}), seed=0)
+    model = zoo.load("mobilenet-v2")
+    on_cpu = core.compile_model(model, "CPU", {"PERFORMANCE_HINT": "LATENCY"})
+    on_gpu = core.compile_model(model, "GPU", {"PERFORMANCE_HINT": "LATENCY"})
+    on_cpu.create_infer_request().infer()  # warm up both (first inferences cost more)
+    on_gpu.create_infer_request().infer()
+    gpu_requests = [on_gpu.create_infer_request() for _ in range(4)]
+    for r in gpu_requests:
+        r.start_async()
+    cpu_request = on_cpu.create_infer_request()
+    cpu_request.infer()
+    for r in gpu_requests:
+        r.wait()
+    return cpu_request.latency
+
+
+def test_a_package_s_cpu_and_igpu_share_one_dram():
+    apart = _cpu_time_beside_gpu("", "")
+    shared = _cpu_time_beside_gpu("package", "package")
+    assert shared > 1.2 * apart
+
+
+def test_a_memory_pool_slows_both_devices_by_the_total_demand():
+    from ovlab.runtime.clock import Clock
+    from ovlab.runtime.sharing import DeviceShare, MemoryPool
+
+    clock = Clock()
+    pool = MemoryPool()
+    a, b = DeviceShare(clock), DeviceShare(clock)
+    for share in (a, b):
+        share.pool = pool
+        pool.shares.append(share)
+    done = {}
+    # each alone would run at full speed (memory demand 0.8); together they demand 1.6
+    a.start(1.0, 1.0, lambda: done.setdefault("a", clock.now), memory=0.8)
+    b.start(2.0, 1.0, lambda: done.setdefault("b", clock.now), memory=0.8)
+    clock.run_all()
+    assert done["a"] == pytest.approx(1.6)  # 1 s of work at 1 / 1.6
+    assert done["b"] == pytest.approx(2.6)  # 1 s left at t = 1.6, then alone at full speed
