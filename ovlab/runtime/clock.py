@@ -23,11 +23,11 @@ from __future__ import annotations
 import math
 import numbers
 import time
-from heapq import heappop
+from heapq import heappop, heappush
 from typing import Any
 
 import simpy
-from simpy.events import Timeout
+from simpy.events import NORMAL, Timeout
 
 INF = float("inf")
 
@@ -36,11 +36,17 @@ class Timer(Timeout):
     """``fn(*args)`` at a simulated time, unless :meth:`cancel` was called before."""
 
     def __init__(self, env: _PacedEnvironment, delay: float, fn, args: tuple) -> None:
-        super().__init__(env, delay)
+        # Timeout.__init__ and Environment.schedule inlined (two timers per inference): the same
+        # fields and the same heap entry (time, priority, event id), so the same order of events
+        self.env = env
+        self.callbacks = [self._fire]
+        self._value = None
+        self._delay = delay
+        self._ok = True
         self.cancelled = False
         self._fn = fn
         self._args = args
-        self.callbacks.append(self._fire)
+        heappush(env._queue, (env._now + delay, NORMAL, next(env._eid), self))
 
     def _fire(self, _event) -> None:
         if self.cancelled:  # popped by step() without peek() (SimPy's own run loop)
@@ -63,7 +69,7 @@ class _PacedEnvironment(simpy.Environment):
     """A SimPy environment that skips cancelled timers and can pace itself to wall time."""
 
     def __init__(self) -> None:
-        super().__init__()
+        super().__init__(0.0)  # float time from the start: the runtime reads env._now directly
         self.pace: float | None = None
         self._anchor_sim = 0.0
         self._anchor_wall = 0.0
@@ -92,6 +98,33 @@ class _PacedEnvironment(simpy.Environment):
             if self.pace and t != INF:
                 self.wait_wall(t)
         super().step()
+
+    def run_events(self, event: simpy.Event | None = None, until: float = INF) -> bool:
+        """Process events until ``event`` has been processed (True), or until the next event
+        is due after ``until`` or none is left (False).
+
+        SimPy's ``step()`` inlined (an inference runs about four events): pop the head, run its
+        callbacks, crash on an undefused failure, exactly as ``Environment.step`` does. Cancelled
+        timers at the head are dropped first, so they never move the clock; paced, each event
+        first waits for its wall time.
+        """
+        queue = self._queue
+        while event is None or event.callbacks is not None:
+            if self._cancelled:
+                self.peek()
+            if not queue or queue[0][0] > until:
+                return False
+            if self.pace:
+                self.wait_wall(queue[0][0])
+            self._now, _, _, head = heappop(queue)
+            callbacks, head.callbacks = head.callbacks, None
+            for callback in callbacks:
+                callback(head)
+            if not head._ok and not hasattr(head, "_defused"):
+                exc = type(head._value)(*head._value.args)
+                exc.__cause__ = head._value
+                raise exc
+        return True
 
     def wait_wall(self, t: float) -> None:
         """Paced: sleep until the wall time at which simulated time ``t`` is due."""
@@ -127,7 +160,7 @@ class Clock:
     @property
     def now(self) -> float:
         """Simulated seconds since the Core was created."""
-        return float(self.env.now)
+        return self.env._now  # a float from the start (the environment starts at 0.0)
 
     @property
     def realtime(self) -> float | None:
@@ -161,11 +194,10 @@ class Clock:
         env = self.env
         self._enter()
         try:
-            # step by hand instead of env.run(until=...): SimPy's run() costs ~70 us of set-up
-            # per call, and the seed experiments sleep 2,000 times. Events due at the target
-            # itself run too, as they did behind run(until=timeout(seconds)).
-            while env.peek() <= target:
-                env.step()
+            # our own loop instead of SimPy's run(until=...), which costs ~70 us of set-up per
+            # call (the seed experiments sleep 2,000 times). Events due at the target itself
+            # run too, as they did behind run(until=timeout(seconds)).
+            env.run_events(None, target)
             self._arrive(target)
         finally:
             self._depth -= 1
@@ -182,15 +214,12 @@ class Clock:
         """Run the event loop until ``event`` has been processed; return its value."""
         if event.processed:
             return event.value
-        env = self.env
         self._enter()
         try:
-            while not event.processed:
-                if env.peek() == INF:
-                    raise Deadlock(
-                        f"ovlab: waiting for {what}, but nothing else is scheduled: it can never "
-                        "happen (every started request has already completed)")
-                env.step()
+            if not self.env.run_events(event):
+                raise Deadlock(
+                    f"ovlab: waiting for {what}, but nothing else is scheduled: it can never "
+                    "happen (every started request has already completed)")
         finally:
             self._depth -= 1
         return event.value
@@ -207,11 +236,9 @@ class Clock:
         deadline = self._target(seconds, what)
         self._enter()
         try:
-            while not event.processed:
-                if env.peek() > deadline:
-                    self._arrive(deadline)
-                    return False
-                env.step()
+            if not env.run_events(event, deadline):
+                self._arrive(deadline)
+                return False
         finally:
             self._depth -= 1
         return True
@@ -228,11 +255,9 @@ class Clock:
 
     def run_all(self) -> None:
         """Run until nothing is scheduled any more (cancelled timers do not count)."""
-        env = self.env
         self._enter()
         try:
-            while env.peek() != INF:
-                env.step()
+            self.env.run_events()
         finally:
             self._depth -= 1
 

@@ -35,14 +35,24 @@ CHECKPOINT_S = 0.01
 
 
 class DeviceShare:
-    """The running inferences of one device and when the next of them completes."""
+    """The running inferences of one device and when the next of them completes.
 
-    __slots__ = ("clock", "running", "_last", "_timer", "_due", "_next_id", "_level",
-                 "_busy_since", "_busy_total", "_marks", "speed", "on_busy")
+    Every start and completion runs this class once, so the arithmetic is done in a fixed
+    order on cached sums: the total demand is summed again (in the same order) only when the set
+    of running jobs changes, and the rate only when that or the speed does.
+    """
+
+    __slots__ = ("clock", "env", "running", "_demands", "_total", "_rate_now", "_last", "_timer",
+                 "_due", "_next_id", "_level", "_busy_since", "_busy_total", "_marks", "speed",
+                 "on_busy")
 
     def __init__(self, clock) -> None:
         self.clock = clock
+        self.env = clock.env
         self.running: dict[int, list] = {}  # id -> [remaining nominal seconds, demand, callback]
+        self._demands: dict[int, float] = {}  # id -> demand, in the order of ``running``
+        self._total = 0  # sum of the demands (an int 0 when idle, as sum() gives)
+        self._rate_now = 1.0  # nominal seconds of work done per simulated second
         self._last = clock.now
         self._timer = None  # the Timer of the next completion
         self._due = 0.0  # nominal work each running job will have done when it fires
@@ -58,24 +68,28 @@ class DeviceShare:
 
     @property
     def demand(self) -> float:
-        return sum(job[1] for job in self.running.values())
+        return self._total
 
     def _rate(self) -> float:
-        total = self.demand
-        return (1.0 / total if total > 1.0 else 1.0) * self.speed
+        return self._rate_now
+
+    def _demand_changed(self) -> None:
+        total = self._total = sum(self._demands.values())
+        self._rate_now = (1.0 / total if total > 1.0 else 1.0) * self.speed
 
     def set_speed(self, speed: float) -> None:
         """Run at ``speed`` from now on (work done so far was done at the old speed)."""
         if speed != self.speed:
             self._advance()
             self.speed = speed
+            self._demand_changed()
             self._schedule()
 
     def _advance(self) -> None:
         """Take the work done since the last change off every running job."""
-        now = self.clock.now
+        now = self.env._now
         if self.running and now > self._last:
-            done = (now - self._last) * self._rate()
+            done = (now - self._last) * self._rate_now
             for job in self.running.values():
                 job[0] -= done
         self._last = now
@@ -84,37 +98,53 @@ class DeviceShare:
         """Run ``nominal`` seconds of work needing ``demand`` of the device; call ``callback``
         when it is done."""
         self._advance()
-        was_idle = not self.running
-        self.running[self._next_id] = [nominal, demand, callback]
-        self._next_id += 1
+        running = self.running
+        was_idle = not running
+        key = self._next_id
+        running[key] = [nominal, demand, callback]
+        self._demands[key] = demand
+        self._next_id = key + 1
+        self._demand_changed()
         self._note_busy()
         self._schedule()
         if was_idle and self.on_busy is not None:
             self.on_busy(True)
 
     def _schedule(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
+        timer = self._timer
+        if timer is not None:
+            timer.cancel()
             self._timer = None
         if not self.running:
             return
-        self._due = max(min(job[0] for job in self.running.values()), 0.0)
-        self._timer = self.clock.call_at_delay(self._due / self._rate(), self._tick)
+        least = None
+        for job in self.running.values():  # min(): the first of equal values
+            if least is None or job[0] < least:
+                least = job[0]
+        if least < 0.0:  # max(least, 0.0): -0.0 and NaN stay as they are
+            least = 0.0
+        self._due = least
+        self._timer = self.clock.call_at_delay(least / self._rate_now, self._tick)
 
     def _tick(self) -> None:
         """The next completion is due: finish the job(s) it was scheduled for."""
         self._timer = None
-        self._last = self.clock.now
+        self._last = self.env._now
         due = self._due
+        running = self.running
         finished = []
-        for key, job in self.running.items():
+        for key, job in running.items():
             job[0] -= due
             if job[0] <= 0.0:  # the job this tick was for (x - x == 0 exactly), and ties
                 finished.append(key)
-        callbacks = [self.running.pop(k)[2] for k in finished]
+        callbacks = []
+        for key in finished:
+            callbacks.append(running.pop(key)[2])
+            del self._demands[key]
+        self._demand_changed()
         self._note_busy()
         self._schedule()
-        if callbacks and not self.running and self.on_busy is not None:
+        if callbacks and not running and self.on_busy is not None:
             self.on_busy(False)
         for cb in callbacks:
             cb()
@@ -126,10 +156,11 @@ class DeviceShare:
 
         Memory stays bounded however many inferences run: one level, one total and at most
         ``HISTORY_S / CHECKPOINT_S`` checkpoints per device."""
-        now = self.clock.now
+        now = self.env._now
         self._busy_total += self._level * (now - self._busy_since)
         self._busy_since = now
-        self._level = min(1.0, self.demand)
+        total = self._total
+        self._level = total if total < 1.0 else 1.0  # min(1.0, total)
         marks = self._marks
         if now - marks[-1][0] >= CHECKPOINT_S:
             marks.append((now, self._busy_total))
