@@ -115,7 +115,7 @@ class AsyncInferQueue:
 
     def _wait_idle(self) -> None:
         while not self._idle:
-            self._idle_event = self._core.clock.event()
+            self._idle_event = self._core.clock.signal()
             self._core.clock.run_until(self._idle_event, "an idle request in the AsyncInferQueue")
             self._idle_event = None
 
@@ -125,9 +125,12 @@ class AsyncInferQueue:
         """Start on the next idle request, advancing the clock while all are busy."""
         if not self._requests:
             raise RuntimeError("AsyncInferQueue has no requests (jobs=0 and no optimal number)")
-        self._raise_pending()
-        self._wait_idle()
-        self._raise_pending()
+        if self._errors:
+            self._raise_pending()
+        if not self._idle:
+            self._wait_idle()
+            if self._errors:
+                self._raise_pending()
         job_id = self._idle.popleft()
         self._userdata[job_id] = userdata
         self._requests[job_id].start_async(inputs)

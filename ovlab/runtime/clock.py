@@ -27,7 +27,7 @@ from heapq import heappop, heappush
 from typing import Any
 
 import simpy
-from simpy.events import NORMAL, Timeout
+from simpy.events import NORMAL, PENDING, Timeout
 
 INF = float("inf")
 
@@ -65,6 +65,46 @@ class Timer(Timeout):
         self.env._cancelled += 1
 
 
+class Signal:
+    """A one-shot event that only the runtime waits for: a request done, a queue slot idle.
+
+    It takes the same place in SimPy's heap as a ``simpy.Event`` (``succeed()`` schedules it
+    now, with the next event id), so everything happens in the same order, but it is a slotted
+    object of four fields: two of them are made and processed per inference. Not for SimPy
+    processes to ``yield`` (they get :meth:`Clock.event`).
+    """
+
+    __slots__ = ("env", "callbacks", "_value", "_ok")
+
+    def __init__(self, env: simpy.Environment) -> None:
+        self.env = env
+        self.callbacks: list | None = []
+        self._value: Any = PENDING
+        self._ok = True
+
+    @property
+    def triggered(self) -> bool:
+        return self._value is not PENDING
+
+    @property
+    def processed(self) -> bool:
+        return self.callbacks is None
+
+    @property
+    def value(self) -> Any:
+        if self._value is PENDING:
+            raise AttributeError(f"Value of {self} is not yet available")
+        return self._value
+
+    def succeed(self, value: Any = None) -> Signal:
+        if self._value is not PENDING:
+            raise RuntimeError(f"{self} has already been triggered")
+        self._value = value
+        env = self.env
+        heappush(env._queue, (env._now, NORMAL, next(env._eid), self))
+        return self
+
+
 class _PacedEnvironment(simpy.Environment):
     """A SimPy environment that skips cancelled timers and can pace itself to wall time."""
 
@@ -99,7 +139,7 @@ class _PacedEnvironment(simpy.Environment):
                 self.wait_wall(t)
         super().step()
 
-    def run_events(self, event: simpy.Event | None = None, until: float = INF) -> bool:
+    def run_events(self, event: simpy.Event | Signal | None = None, until: float = INF) -> bool:
         """Process events until ``event`` has been processed (True), or until the next event
         is due after ``until`` or none is left (False).
 
@@ -210,7 +250,7 @@ class Clock:
         if target > env._now:
             env._now = target
 
-    def run_until(self, event: simpy.Event, what: str = "the awaited event") -> Any:
+    def run_until(self, event: simpy.Event | Signal, what: str = "the awaited event") -> Any:
         """Run the event loop until ``event`` has been processed; return its value."""
         if event.processed:
             return event.value
@@ -224,7 +264,7 @@ class Clock:
             self._depth -= 1
         return event.value
 
-    def run_for(self, event: simpy.Event, seconds: float, what: str = "wait") -> bool:
+    def run_for(self, event: simpy.Event | Signal, seconds: float, what: str = "wait") -> bool:
         """Run until ``event`` is processed or ``seconds`` have passed; True if it was.
 
         Nothing is scheduled for the deadline, so a wait that ends early leaves no timer that a
@@ -264,6 +304,10 @@ class Clock:
     # --- building blocks for plugins ----------------------------------------------------
     def event(self) -> simpy.Event:
         return self.env.event()
+
+    def signal(self) -> Signal:
+        """A lean one-shot event for the runtime's own waits (see :class:`Signal`)."""
+        return Signal(self.env)
 
     def call_at_delay(self, delay: float, fn, *args) -> Timer:
         """Schedule ``fn(*args)`` after ``delay`` simulated seconds (cheap: no process).

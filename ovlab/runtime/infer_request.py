@@ -17,6 +17,7 @@ import numpy as np
 from .. import _errors
 from .._errors import PluginError
 from .backend import Job, Outputs
+from .clock import Signal
 from .tensor import OVDict, Tensor
 
 _BUSY_SRC = "src/inference/src/dev/iasync_infer_request.cpp:199"
@@ -251,10 +252,15 @@ class InferRequest:
         self._error = None
         self._callback_error = None
         self._outputs = None
-        self._done_event = core.clock.event()
-        self._t_start = core.clock.now
-        job = Job(core._next_seq(), self._index, self._backend.name, self._input_buffers(),
-                  self._t_start, self._finish, self._ctx)
+        env = core.clock.env
+        self._done_event = Signal(env)
+        self._t_start = now = env._now
+        seq = core._seq
+        core._seq = seq + 1
+        if len(self._inputs) != len(self._ports_in):  # an input never given: zeros
+            self._input_buffers()
+        job = Job(seq, self._index, self._backend.name, dict(self._inputs), now, self._finish,
+                  self._ctx)
         self._backend.submit(job)
 
     def _finish(self, outputs: Outputs | None, error: BaseException | None, profile: list,
@@ -273,7 +279,7 @@ class InferRequest:
                   profile: list) -> None:
         self._busy = False
         done_event = self._done_event  # the callback may start the next inference
-        self._t_end = self._core.clock.now
+        self._t_end = self._core.clock.env._now
         self._outputs = outputs
         self._error = error
         self._profile = profile
