@@ -150,8 +150,13 @@ class _PacedEnvironment(simpy.Environment):
         """
         queue = self._queue
         while event is None or event.callbacks is not None:
-            if self._cancelled:
-                self.peek()
+            while self._cancelled and queue:  # peek(), inlined
+                head = queue[0][3]
+                if type(head) is not Timer or not head.cancelled:
+                    break
+                heappop(queue)
+                head.callbacks = None
+                self._cancelled -= 1
             if not queue or queue[0][0] > until:
                 return False
             if self.pace:
@@ -212,6 +217,8 @@ class Clock:
         if factor is not None and not factor > 0:
             raise ValueError(f"realtime must be a positive factor or None, got {factor!r}")
         self.env.pace = factor
+        if factor:  # paced from here (a blocking call anchors again when it starts)
+            self.env.anchor()
 
     # --- advancing ----------------------------------------------------------------------
     def _target(self, seconds: float, what: str) -> float:
@@ -252,7 +259,7 @@ class Clock:
 
     def run_until(self, event: simpy.Event | Signal, what: str = "the awaited event") -> Any:
         """Run the event loop until ``event`` has been processed; return its value."""
-        if event.processed:
+        if event.callbacks is None:  # processed
             return event.value
         self._enter()
         try:
@@ -262,7 +269,7 @@ class Clock:
                     "happen (every started request has already completed)")
         finally:
             self._depth -= 1
-        return event.value
+        return event._value  # processed, so triggered: what .value would check
 
     def run_for(self, event: simpy.Event | Signal, seconds: float, what: str = "wait") -> bool:
         """Run until ``event`` is processed or ``seconds`` have passed; True if it was.
@@ -291,7 +298,8 @@ class Clock:
                 "Only start_async on idle requests is allowed in callbacks."
             )
         self._depth += 1
-        self.env.anchor()
+        if self.env.pace:
+            self.env.anchor()
 
     def run_all(self) -> None:
         """Run until nothing is scheduled any more (cancelled timers do not count)."""

@@ -237,7 +237,8 @@ class InferRequest:
         """Start an inference and return at once (no simulated time passes)."""
         if self._busy:
             raise self._busy_error()
-        self._set_inputs(inputs, None if share_inputs else "start_async")
+        if inputs is not None:
+            self._set_inputs(inputs, None if share_inputs else "start_async")
         if userdata is not None:
             if self._callback is None and self._queue_hook is None:
                 warnings.warn("There is no callback function!",  # the wheel's text (measured)
@@ -259,8 +260,9 @@ class InferRequest:
         core._seq = seq + 1
         if len(self._inputs) != len(self._ports_in):  # an input never given: zeros
             self._input_buffers()
-        job = Job(seq, self._index, self._backend.name, dict(self._inputs), now, self._finish,
-                  self._ctx)
+        # no hand-off (infer(), meta devices): the job completes the request directly
+        job = Job(seq, self._index, self._backend.name, dict(self._inputs), now,
+                  self._complete if silent or not self._handoff > 0 else self._finish, self._ctx)
         self._backend.submit(job)
 
     def _finish(self, outputs: Outputs | None, error: BaseException | None, profile: list,
@@ -276,7 +278,7 @@ class InferRequest:
         self._complete(outputs, error, profile)
 
     def _complete(self, outputs: Outputs | None, error: BaseException | None,
-                  profile: list) -> None:
+                  profile: list, device: str = "") -> None:
         self._busy = False
         done_event = self._done_event  # the callback may start the next inference
         self._t_end = self._core.clock.env._now

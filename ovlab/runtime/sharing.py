@@ -29,6 +29,8 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable
 
+from .clock import INF, Timer
+
 #: how much busy history a device keeps (seconds of simulated time), and how often it notes it
 HISTORY_S = 5.0
 CHECKPOINT_S = 0.01
@@ -104,11 +106,27 @@ class DeviceShare:
         running[key] = [nominal, demand, callback]
         self._demands[key] = demand
         self._next_id = key + 1
-        self._demand_changed()
-        self._note_busy()
-        self._schedule()
+        self._changed()
         if was_idle and self.on_busy is not None:
             self.on_busy(True)
+
+    def _changed(self) -> None:
+        """After a start or a completion (twice per inference, so in one call): the demand and
+        the rate; the busy level since the last change folded into the running total of busy
+        time, with a checkpoint every :data:`CHECKPOINT_S`; the next completion.
+
+        Memory stays bounded however many inferences run: one level, one total and at most
+        ``HISTORY_S / CHECKPOINT_S`` checkpoints per device."""
+        total = self._total = sum(self._demands.values())
+        self._rate_now = (1.0 / total if total > 1.0 else 1.0) * self.speed
+        now = self.env._now
+        self._busy_total += self._level * (now - self._busy_since)
+        self._busy_since = now
+        self._level = total if total < 1.0 else 1.0  # min(1.0, total)
+        marks = self._marks
+        if now - marks[-1][0] >= CHECKPOINT_S:
+            marks.append((now, self._busy_total))
+        self._schedule()
 
     def _schedule(self) -> None:
         timer = self._timer
@@ -124,7 +142,10 @@ class DeviceShare:
         if least < 0.0:  # max(least, 0.0): -0.0 and NaN stay as they are
             least = 0.0
         self._due = least
-        self._timer = self.clock.call_at_delay(least / self._rate_now, self._tick)
+        delay = least / self._rate_now
+        if not 0.0 <= delay < INF:
+            self.clock.call_at_delay(delay, self._tick)  # raises, naming the bad delay
+        self._timer = Timer(self.env, delay, self._tick, ())
 
     def _tick(self) -> None:
         """The next completion is due: finish the job(s) it was scheduled for."""
@@ -141,30 +162,13 @@ class DeviceShare:
         for key in finished:
             callbacks.append(running.pop(key)[2])
             del self._demands[key]
-        self._demand_changed()
-        self._note_busy()
-        self._schedule()
+        self._changed()
         if callbacks and not running and self.on_busy is not None:
             self.on_busy(False)
         for cb in callbacks:
             cb()
 
     # --- utilization ---------------------------------------------------------------------------
-    def _note_busy(self) -> None:
-        """Fold the busy level since the last change into the running total of busy time and
-        note a checkpoint every :data:`CHECKPOINT_S` (called after every start and completion).
-
-        Memory stays bounded however many inferences run: one level, one total and at most
-        ``HISTORY_S / CHECKPOINT_S`` checkpoints per device."""
-        now = self.env._now
-        self._busy_total += self._level * (now - self._busy_since)
-        self._busy_since = now
-        total = self._total
-        self._level = total if total < 1.0 else 1.0  # min(1.0, total)
-        marks = self._marks
-        if now - marks[-1][0] >= CHECKPOINT_S:
-            marks.append((now, self._busy_total))
-
     def _busy_at(self, t: float) -> float:
         """Busy seconds accumulated up to time ``t`` (between checkpoints: interpolated)."""
         if t >= self._busy_since:  # since the last change the level is known: exact
