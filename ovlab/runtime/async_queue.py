@@ -30,6 +30,7 @@ from typing import Any
 
 from .. import _errors
 from .._errors import PluginError
+from .clock import PENDING
 from .infer_request import InferRequest
 
 
@@ -103,8 +104,9 @@ class AsyncInferQueue:
             except Exception as exc:  # noqa: BLE001 - re-raised by the next queue call
                 self._errors.append((False, exc))
         self._idle.append(job_id)
-        if self._idle_event is not None and not self._idle_event.triggered:
-            self._idle_event.succeed()
+        idle_event = self._idle_event
+        if idle_event is not None and idle_event._value is PENDING:  # not triggered yet
+            idle_event.succeed()
 
     def _raise_pending(self, failures: bool = True) -> None:
         """Raise the oldest error not raised yet (callback errors only, if not ``failures``)."""

@@ -27,19 +27,34 @@ from heapq import heappop, heappush
 from typing import Any
 
 import simpy
-from simpy.events import NORMAL, PENDING, Timeout
+from simpy.events import NORMAL, PENDING
 
 INF = float("inf")
 
 
-class Timer(Timeout):
-    """``fn(*args)`` at a simulated time, unless :meth:`cancel` was called before."""
+def _fire(timer: Timer) -> None:
+    """A timer's one callback (a function, not a bound method: nothing made per timer)."""
+    if timer.cancelled:  # popped by step() without peek() (SimPy's own run loop)
+        timer.env._cancelled -= 1
+        return
+    fn, args = timer._fn, timer._args
+    timer._fn = timer._args = None
+    fn(*args)
+
+
+class Timer:
+    """``fn(*args)`` at a simulated time, unless :meth:`cancel` was called before.
+
+    What ``simpy.Timeout`` would be in SimPy's heap, with the same entry (time, priority, event
+    id), so the same order of events, but a slotted object scheduled without SimPy's calls: two
+    of them are made per inference.
+    """
+
+    __slots__ = ("env", "callbacks", "_value", "_ok", "_delay", "cancelled", "_fn", "_args")
 
     def __init__(self, env: _PacedEnvironment, delay: float, fn, args: tuple) -> None:
-        # Timeout.__init__ and Environment.schedule inlined (two timers per inference): the same
-        # fields and the same heap entry (time, priority, event id), so the same order of events
         self.env = env
-        self.callbacks = [self._fire]
+        self.callbacks: list | None = [_fire]
         self._value = None
         self._delay = delay
         self._ok = True
@@ -48,13 +63,13 @@ class Timer(Timeout):
         self._args = args
         heappush(env._queue, (env._now + delay, NORMAL, next(env._eid), self))
 
-    def _fire(self, _event) -> None:
-        if self.cancelled:  # popped by step() without peek() (SimPy's own run loop)
-            self.env._cancelled -= 1
-            return
-        fn, args = self._fn, self._args
-        self._fn = self._args = None
-        fn(*args)
+    @property
+    def triggered(self) -> bool:
+        return True  # scheduled when made, as a Timeout is
+
+    @property
+    def processed(self) -> bool:
+        return self.callbacks is None
 
     def cancel(self) -> None:
         """Drop the call; a timer that already fired or was cancelled is left alone."""

@@ -46,7 +46,7 @@ class DeviceShare:
 
     __slots__ = ("clock", "env", "running", "_demands", "_total", "_rate_now", "_last", "_timer",
                  "_due", "_next_id", "_level", "_busy_since", "_busy_total", "_marks", "speed",
-                 "on_busy")
+                 "on_busy", "_tick_call")
 
     def __init__(self, clock) -> None:
         self.clock = clock
@@ -67,6 +67,7 @@ class DeviceShare:
             [(clock.now, 0.0)], maxlen=int(HISTORY_S / CHECKPOINT_S))
         self.speed = 1.0  # < 1 while a shared power budget slows the device
         self.on_busy: Callable[[bool], None] | None = None
+        self._tick_call = self._tick  # bound once: a timer per start and completion calls it
 
     @property
     def demand(self) -> float:
@@ -145,7 +146,7 @@ class DeviceShare:
         delay = least / self._rate_now
         if not 0.0 <= delay < INF:
             self.clock.call_at_delay(delay, self._tick)  # raises, naming the bad delay
-        self._timer = Timer(self.env, delay, self._tick, ())
+        self._timer = Timer(self.env, delay, self._tick_call, ())
 
     def _tick(self) -> None:
         """The next completion is due: finish the job(s) it was scheduled for."""
