@@ -558,7 +558,7 @@ class HardwareBackend(Backend):
         if share is None:
             share = self._share = core._device_share(self.device)
         if self.items == 1:
-            share.start(nominal, self._demand, lambda: self._finish(job, stream, now, fail))
+            share.start(nominal, self._demand, self._finish, job, stream, now, fail)
             return
         # NPU plugin batching: one command list per sample, all submitted at once
         job.tags["batch_size"] = self.items

@@ -44,15 +44,18 @@ class DeviceShare:
     of running jobs changes, and the rate only when that or the speed does.
     """
 
-    __slots__ = ("clock", "env", "running", "_demands", "_total", "_rate_now", "_last", "_timer",
-                 "_due", "_next_id", "_level", "_busy_since", "_busy_total", "_marks", "speed",
-                 "on_busy", "_tick_call")
+    __slots__ = ("clock", "env", "running", "_rem", "_demands", "_total", "_rate_now", "_last",
+                 "_timer", "_due", "_next_id", "_level", "_busy_since", "_busy_total", "_marks",
+                 "speed", "on_busy", "_tick_call")
 
     def __init__(self, clock) -> None:
         self.clock = clock
         self.env = clock.env
-        self.running: dict[int, list] = {}  # id -> [remaining nominal seconds, demand, callback]
-        self._demands: dict[int, float] = {}  # id -> demand, in the order of ``running``
+        # the running jobs, by id (in the order they started), in three dicts of the same keys
+        # so that sums and minimums are taken by the builtins
+        self.running: dict[int, tuple] = {}  # id -> (callback, its arguments)
+        self._rem: dict[int, float] = {}  # id -> remaining nominal seconds
+        self._demands: dict[int, float] = {}  # id -> demand
         self._total = 0  # sum of the demands (an int 0 when idle, as sum() gives)
         self._rate_now = 1.0  # nominal seconds of work done per simulated second
         self._last = clock.now
@@ -91,22 +94,24 @@ class DeviceShare:
     def _advance(self) -> None:
         """Take the work done since the last change off every running job."""
         now = self.env._now
-        if self.running and now > self._last:
+        rem = self._rem
+        if rem and now > self._last:
             done = (now - self._last) * self._rate_now
-            for job in self.running.values():
-                job[0] -= done
+            for key in rem:
+                rem[key] -= done
         self._last = now
 
-    def start(self, nominal: float, demand: float, callback: Callable[[], None]) -> None:
-        """Run ``nominal`` seconds of work needing ``demand`` of the device; call ``callback``
-        when it is done."""
+    def start(self, nominal: float, demand: float, callback: Callable[..., None],
+              *args) -> None:
+        """Run ``nominal`` seconds of work needing ``demand`` of the device; call
+        ``callback(*args)`` when it is done."""
         self._advance()
-        running = self.running
-        was_idle = not running
+        was_idle = not self._rem
         key = self._next_id
-        running[key] = [nominal, demand, callback]
-        self._demands[key] = demand
         self._next_id = key + 1
+        self._rem[key] = nominal
+        self._demands[key] = demand
+        self.running[key] = (callback, args)
         self._changed()
         if was_idle and self.on_busy is not None:
             self.on_busy(True)
@@ -134,40 +139,40 @@ class DeviceShare:
         if timer is not None:
             timer.cancel()
             self._timer = None
-        if not self.running:
+        if not self._rem:
             return
-        least = None
-        for job in self.running.values():  # min(): the first of equal values
-            if least is None or job[0] < least:
-                least = job[0]
+        least = min(self._rem.values())
         if least < 0.0:  # max(least, 0.0): -0.0 and NaN stay as they are
             least = 0.0
         self._due = least
         delay = least / self._rate_now
         if not 0.0 <= delay < INF:
             self.clock.call_at_delay(delay, self._tick)  # raises, naming the bad delay
-        self._timer = Timer(self.env, delay, self._tick_call, ())
+        self._timer = Timer(self.env, delay, None, (), self._tick_call)
 
-    def _tick(self) -> None:
+    def _tick(self, timer: Timer) -> None:
         """The next completion is due: finish the job(s) it was scheduled for."""
+        if timer.cancelled:  # popped by SimPy's own step() (the runtime's loop drops these)
+            timer.env._cancelled -= 1
+            return
         self._timer = None
         self._last = self.env._now
         due = self._due
-        running = self.running
+        rem = self._rem
         finished = []
-        for key, job in running.items():
-            job[0] -= due
-            if job[0] <= 0.0:  # the job this tick was for (x - x == 0 exactly), and ties
+        for key in rem:
+            left = rem[key] = rem[key] - due
+            if left <= 0.0:  # the job this tick was for (x - x == 0 exactly), and ties
                 finished.append(key)
-        callbacks = []
+        running = self.running
         for key in finished:
-            callbacks.append(running.pop(key)[2])
-            del self._demands[key]
+            del rem[key], self._demands[key]
+        callbacks = [running.pop(key) for key in finished]
         self._changed()
         if callbacks and not running and self.on_busy is not None:
             self.on_busy(False)
-        for cb in callbacks:
-            cb()
+        for callback, args in callbacks:
+            callback(*args)
 
     # --- utilization ---------------------------------------------------------------------------
     def _busy_at(self, t: float) -> float:
