@@ -580,12 +580,13 @@ class HardwareBackend(Backend):
         tags = job.tags
         # one label string per stream, shared by its records (a new one each time cost ~50 bytes
         # per record in core.trace)
-        worker = tags.get("worker") or self._stream_labels[stream]
         if not tags and job.members is None:  # a plain inference: the fields in their order
             core.trace.add(InferenceRecord(job.seq, job.request_id, job.model_name, self.device,
-                                           job.submitted, started, now, worker, None, None, None,
+                                           job.submitted, started, now,
+                                           self._stream_labels[stream], None, None, None,
                                            "failed" if fail else "ok"))
         else:
+            worker = tags.get("worker") or self._stream_labels[stream]
             for m in job.members or [job]:
                 status = "failed" if fail else m.tags.get("status", tags.get("status", "ok"))
                 core.trace.add(InferenceRecord(

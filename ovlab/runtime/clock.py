@@ -42,6 +42,9 @@ def _fire(timer: Timer) -> None:
     fn(*args)
 
 
+_FIRE = (_fire,)  # every plain timer's callbacks (the loop only iterates them)
+
+
 class Timer:
     """``fn(*args)`` at a simulated time, unless :meth:`cancel` was called before.
 
@@ -55,11 +58,11 @@ class Timer:
     _value = None
 
     def __init__(self, env: _PacedEnvironment, delay: float, fn, args: tuple,
-                 on_fire=None) -> None:
-        # on_fire: a callback that takes the timer itself (and must skip it when cancelled),
-        # called instead of fn(*args): one call less on the runtime's hottest path
+                 callbacks: tuple = ()) -> None:
+        # callbacks: a tuple of callbacks that take the timer itself (and skip it when it was
+        # cancelled), called instead of fn(*args): one call less on the runtime's hottest path
         self.env = env
-        self.callbacks: list | None = [_fire if on_fire is None else on_fire]
+        self.callbacks: tuple | None = callbacks or _FIRE
         self.cancelled = False
         self._fn = fn
         self._args = args
@@ -96,7 +99,7 @@ class Signal:
 
     def __init__(self, env: simpy.Environment) -> None:
         self.env = env
-        self.callbacks: list | None = []
+        self.callbacks: tuple | None = ()  # nothing is called: the runtime polls processed
         self._value: Any = PENDING
 
     @property

@@ -70,7 +70,7 @@ class DeviceShare:
             [(clock.now, 0.0)], maxlen=int(HISTORY_S / CHECKPOINT_S))
         self.speed = 1.0  # < 1 while a shared power budget slows the device
         self.on_busy: Callable[[bool], None] | None = None
-        self._tick_call = self._tick  # bound once: a timer per start and completion calls it
+        self._tick_call = (self._tick,)  # made once: a timer per start and completion calls it
 
     @property
     def demand(self) -> float:
