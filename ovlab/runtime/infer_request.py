@@ -40,6 +40,23 @@ def _timeout_ms(request, timeout) -> int:
         f"{request!r}, {timeout!r}")
 
 
+def _same_bytes(kept: np.ndarray, arr: np.ndarray) -> bool:
+    """Whether ``arr`` still holds what ``kept`` (a C-contiguous copy of it) holds, bit for bit.
+
+    Compared as 64-bit words where the bytes allow: 8 x fewer elements than ``np.array_equal``,
+    which made a bool array of every value on every inference. Bitwise is also the right test
+    for a cache of converted inputs: -0.0 written over 0.0 is a change, a NaN left alone is not.
+    """
+    if kept.shape != arr.shape or kept.dtype != arr.dtype:
+        return False
+    if not arr.flags.c_contiguous:
+        return bool(np.array_equal(kept, arr, equal_nan=arr.dtype.kind in "fc"))
+    a, b = kept.reshape(-1).view(np.uint8), arr.reshape(-1).view(np.uint8)
+    if a.size % 8 == 0:
+        a, b = a.view(np.uint64), b.view(np.uint64)
+    return bool((a == b).all())
+
+
 def _fmt_port_shape(shape) -> str:
     return "[" + ",".join(str(d) for d in shape) + "]"
 
@@ -184,10 +201,11 @@ class InferRequest:
                 "src/inference/src/cpp/infer_request.cpp:67")
         # The same array passed again (the seed scripts pass one dummy input every time) reuses
         # its converted copy: converting 150k uint8 values to float16 costs ~0.4 ms, comparing
-        # them ~0.03 ms. Converted copies are read-only, and copied before any in-place write.
+        # their bytes 8 at a time ~0.01 ms. Converted copies are read-only, and copied before
+        # any in-place write.
         cache = self._compiled._input_cache
         hit = cache.get(index)
-        if hit is not None and hit[0] is value and np.array_equal(hit[1], arr):
+        if hit is not None and hit[0] is value and _same_bytes(hit[1], arr):
             return hit[2]
         converted = np.array(arr, dtype=port.get_element_type().to_dtype(), copy=True)
         converted.flags.writeable = False
