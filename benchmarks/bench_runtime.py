@@ -15,6 +15,7 @@ Run: ``python benchmarks/bench_runtime.py`` (``make bench``). Figures go in the 
 
 from __future__ import annotations
 
+import gc
 import platform
 import statistics
 import time
@@ -32,6 +33,7 @@ def async_run(n: int, read_outputs: bool) -> tuple[float, float]:
     queue = ovlab.AsyncInferQueue(compiled)
     if read_outputs:
         queue.set_callback(lambda req, ud: req.results[0])
+    gc.collect()  # the previous rounds' Cores are garbage: not this round's to collect
     t0 = time.perf_counter()
     for _ in range(n):
         queue.start_async()
@@ -53,6 +55,7 @@ def bare_simpy_run(n: int, streams: int, jobs: int, service: float) -> float:
 
     for _ in range(jobs):
         env.process(job(n // jobs))
+    gc.collect()
     t0 = time.perf_counter()
     env.run()
     return (n // jobs * jobs) / (time.perf_counter() - t0)
