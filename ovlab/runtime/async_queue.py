@@ -30,7 +30,7 @@ from typing import Any
 
 from .. import _errors
 from .._errors import PluginError
-from .clock import PENDING
+from .clock import PENDING, Signal
 from .infer_request import InferRequest
 
 
@@ -117,7 +117,7 @@ class AsyncInferQueue:
 
     def _wait_idle(self) -> None:
         while not self._idle:
-            self._idle_event = self._core.clock.signal()
+            self._idle_event = Signal(self._core.clock.env)
             self._core.clock.run_until(self._idle_event, "an idle request in the AsyncInferQueue")
             self._idle_event = None
 
@@ -135,7 +135,10 @@ class AsyncInferQueue:
                 self._raise_pending()
         job_id = self._idle.popleft()
         self._userdata[job_id] = userdata
-        self._requests[job_id].start_async(inputs)
+        if inputs is None:  # an idle request given nothing: InferRequest.start_async's one step
+            self._requests[job_id]._begin(silent=False)
+        else:
+            self._requests[job_id].start_async(inputs)
 
     def is_ready(self) -> bool:
         self._raise_pending(failures=False)  # the real is_ready reports callback errors only

@@ -105,8 +105,14 @@ class DeviceShare:
               *args) -> None:
         """Run ``nominal`` seconds of work needing ``demand`` of the device; call
         ``callback(*args)`` when it is done."""
-        self._advance()
-        was_idle = not self._rem
+        now = self.env._now  # _advance(), inlined: once per inference
+        rem = self._rem
+        if rem and now > self._last:
+            done = (now - self._last) * self._rate_now
+            for key in rem:
+                rem[key] -= done
+        self._last = now
+        was_idle = not rem
         key = self._next_id
         self._next_id = key + 1
         self._rem[key] = nominal
