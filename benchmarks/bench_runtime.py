@@ -1,7 +1,11 @@
 """How fast ovlab simulates: simulated inferences per wall-clock second, and a whole experiment.
 
 1. 10,000 asynchronous requests through an AsyncInferQueue on the default platform (laptop CPU,
-   THROUGHPUT, the small CNN), outputs not read: the simulator's event throughput.
+   THROUGHPUT, the small CNN), outputs not read: the simulator's event throughput, beside a bare
+   SimPy loop doing the least the same run needs (the model's jobs as processes taking a Resource
+   of its streams, a timeout of its mean service time, releasing it), timed in the same process
+   and alternated with it; the ratio of the two medians is what the machine's speed and load
+   cancel out of (issue 24's goal: at least 0.5x).
 2. The same with outputs read in the callback (real NumPy numerics for every request).
 3. One compile_model + the seed's 2,000-request latency-graph run (GoogLeNet-v1, AUTO, 30 ms
    interval), outputs not read, when AUTO is available.
@@ -11,7 +15,12 @@ Run: ``python benchmarks/bench_runtime.py`` (``make bench``). Figures go in the 
 
 from __future__ import annotations
 
+import gc
+import platform
+import statistics
 import time
+
+import simpy
 
 import ovlab
 from ovlab import zoo
@@ -24,12 +33,58 @@ def async_run(n: int, read_outputs: bool) -> tuple[float, float]:
     queue = ovlab.AsyncInferQueue(compiled)
     if read_outputs:
         queue.set_callback(lambda req, ud: req.results[0])
+    gc.collect()  # the previous rounds' Cores are garbage: not this round's to collect
     t0 = time.perf_counter()
     for _ in range(n):
         queue.start_async()
     queue.wait_all()
     wall = time.perf_counter() - t0
     return n / wall, core.clock.now
+
+
+def bare_simpy_run(n: int, streams: int, jobs: int, service: float) -> float:
+    """Requests per wall-clock second of the plainest SimPy model of the same queue."""
+    env = simpy.Environment()
+    device = simpy.Resource(env, capacity=streams)
+
+    def job(count: int):
+        for _ in range(count):
+            with device.request() as turn:
+                yield turn
+                yield env.timeout(service)
+
+    for _ in range(jobs):
+        env.process(job(n // jobs))
+    gc.collect()
+    t0 = time.perf_counter()
+    env.run()
+    return (n // jobs * jobs) / (time.perf_counter() - t0)
+
+
+def machine() -> str:
+    """The CPU's model name and count (``/proc/cpuinfo`` on Linux), for the printed figures."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            names = [ln.split(":", 1)[1].strip() for ln in f if ln.startswith("model name")]
+        return f"{names[0]}, {len(names)} CPUs"
+    except (OSError, IndexError):
+        return platform.processor() or platform.machine()
+
+
+def simpy_ratio(n: int = 10_000, rounds: int = 5) -> tuple[float, float, float]:
+    """(median ovlab rate, median bare SimPy rate, median of the per-round ratios)."""
+    probe = ovlab.Core(seed=0).compile_model(zoo.load("small-cnn"), "CPU",
+                                             {"PERFORMANCE_HINT": "THROUGHPUT"})
+    streams = int(probe.get_property("NUM_STREAMS"))
+    jobs = int(probe.get_property("OPTIMAL_NUMBER_OF_INFER_REQUESTS"))
+    ours, bare, ratios = [], [], []
+    for _ in range(rounds):
+        rate, span = async_run(n, read_outputs=False)
+        ref = bare_simpy_run(n, streams, jobs, span * streams / n)
+        ours.append(rate)
+        bare.append(ref)
+        ratios.append(rate / ref)
+    return statistics.median(ours), statistics.median(bare), statistics.median(ratios)
 
 
 def latency_graph_run(n: int = 2000) -> tuple[float, float] | None:
@@ -50,10 +105,14 @@ def latency_graph_run(n: int = 2000) -> tuple[float, float] | None:
 
 
 def main() -> None:
-    print("ovlab simulator speed (wall clock of this machine)")
+    print(f"ovlab simulator speed (wall clock of this machine: {machine()})")
     rate, sim = async_run(10_000, read_outputs=False)
     print(f"  10,000 async requests, outputs not read: {rate:,.0f} simulated inferences/s "
           f"(simulated span {sim:.2f} s)")
+    ours, bare, ratio = simpy_ratio()
+    print(f"  the same beside a bare SimPy resource+timeout loop, 5 rounds alternated: ovlab "
+          f"{ours:,.0f}/s, bare SimPy {bare:,.0f}/s: {ratio:.2f}x (median of the rounds; "
+          "goal >= 0.5x)")
     rate, sim = async_run(2_000, read_outputs=True)
     print(f"  2,000 async requests, outputs read (small CNN numerics): {rate:,.0f} inferences/s")
     res = latency_graph_run()

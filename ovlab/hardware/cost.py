@@ -348,7 +348,9 @@ class Jitter:
     def factor(self, sigma: float) -> float:
         if sigma <= 0:
             return 1.0
-        return self._rng.lognormvariate(-0.5 * sigma * sigma, sigma)
+        # lognormvariate(mu, sigma) is exp(normalvariate(mu, sigma)): the same draw, one call
+        # less per inference
+        return math.exp(self._rng.normalvariate(-0.5 * sigma * sigma, sigma))
 
     def uniform(self) -> float:
         return self._rng.random()

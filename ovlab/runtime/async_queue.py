@@ -30,6 +30,7 @@ from typing import Any
 
 from .. import _errors
 from .._errors import PluginError
+from .clock import PENDING, Signal
 from .infer_request import InferRequest
 
 
@@ -103,8 +104,9 @@ class AsyncInferQueue:
             except Exception as exc:  # noqa: BLE001 - re-raised by the next queue call
                 self._errors.append((False, exc))
         self._idle.append(job_id)
-        if self._idle_event is not None and not self._idle_event.triggered:
-            self._idle_event.succeed()
+        idle_event = self._idle_event
+        if idle_event is not None and idle_event._value is PENDING:  # not triggered yet
+            idle_event.succeed()
 
     def _raise_pending(self, failures: bool = True) -> None:
         """Raise the oldest error not raised yet (callback errors only, if not ``failures``)."""
@@ -115,7 +117,7 @@ class AsyncInferQueue:
 
     def _wait_idle(self) -> None:
         while not self._idle:
-            self._idle_event = self._core.clock.event()
+            self._idle_event = Signal(self._core.clock.env)
             self._core.clock.run_until(self._idle_event, "an idle request in the AsyncInferQueue")
             self._idle_event = None
 
@@ -125,12 +127,18 @@ class AsyncInferQueue:
         """Start on the next idle request, advancing the clock while all are busy."""
         if not self._requests:
             raise RuntimeError("AsyncInferQueue has no requests (jobs=0 and no optimal number)")
-        self._raise_pending()
-        self._wait_idle()
-        self._raise_pending()
+        if self._errors:
+            self._raise_pending()
+        if not self._idle:
+            self._wait_idle()
+            if self._errors:
+                self._raise_pending()
         job_id = self._idle.popleft()
         self._userdata[job_id] = userdata
-        self._requests[job_id].start_async(inputs)
+        if inputs is None:  # an idle request given nothing: InferRequest.start_async's one step
+            self._requests[job_id]._begin(silent=False)
+        else:
+            self._requests[job_id].start_async(inputs)
 
     def is_ready(self) -> bool:
         self._raise_pending(failures=False)  # the real is_ready reports callback errors only

@@ -54,7 +54,7 @@ class LazyEval(Outputs):
     __slots__ = ("model", "inputs", "precision")
 
     def __init__(self, model, inputs: dict[int, np.ndarray] | Callable[[], dict], precision: str):
-        super().__init__()
+        self._values = None  # Outputs.__init__, inlined: one of these per inference
         self.model, self.inputs, self.precision = model, inputs, precision
 
     def _compute(self) -> list[np.ndarray]:

@@ -23,32 +23,58 @@ from __future__ import annotations
 import math
 import numbers
 import time
-from heapq import heappop
+from heapq import heappop, heappush
 from typing import Any
 
 import simpy
-from simpy.events import Timeout
+from simpy.events import NORMAL, PENDING
 
 INF = float("inf")
 
 
-class Timer(Timeout):
-    """``fn(*args)`` at a simulated time, unless :meth:`cancel` was called before."""
+def _fire(timer: Timer) -> None:
+    """A timer's one callback (a function, not a bound method: nothing made per timer)."""
+    if timer.cancelled:  # popped by step() without peek() (SimPy's own run loop)
+        timer.env._cancelled -= 1
+        return
+    fn, args = timer._fn, timer._args
+    timer._fn = timer._args = None
+    fn(*args)
 
-    def __init__(self, env: _PacedEnvironment, delay: float, fn, args: tuple) -> None:
-        super().__init__(env, delay)
+
+_FIRE = (_fire,)  # every plain timer's callbacks (the loop only iterates them)
+
+
+class Timer:
+    """``fn(*args)`` at a simulated time, unless :meth:`cancel` was called before.
+
+    What ``simpy.Timeout`` would be in SimPy's heap, with the same entry (time, priority, event
+    id), so the same order of events, but a slotted object scheduled without SimPy's calls: two
+    of them are made per inference.
+    """
+
+    __slots__ = ("env", "callbacks", "cancelled", "_fn", "_args")
+    _ok = True  # what the event loop reads of an event, for every timer
+    _value = None
+
+    def __init__(self, env: _PacedEnvironment, delay: float, fn, args: tuple,
+                 callbacks: tuple = ()) -> None:
+        # callbacks: a tuple of callbacks that take the timer itself (and skip it when it was
+        # cancelled), called instead of fn(*args): one call less on the runtime's hottest path
+        self.env = env
+        self.callbacks: tuple | None = callbacks or _FIRE
         self.cancelled = False
         self._fn = fn
         self._args = args
-        self.callbacks.append(self._fire)
+        heappush(env._queue, (env._now + delay, NORMAL, next(env._eid), self))
 
-    def _fire(self, _event) -> None:
-        if self.cancelled:  # popped by step() without peek() (SimPy's own run loop)
-            self.env._cancelled -= 1
-            return
-        fn, args = self._fn, self._args
-        self._fn = self._args = None
-        fn(*args)
+    @property
+    def triggered(self) -> bool:
+        return True  # scheduled when made, as a Timeout is
+
+    @property
+    def processed(self) -> bool:
+        return self.callbacks is None
 
     def cancel(self) -> None:
         """Drop the call; a timer that already fired or was cancelled is left alone."""
@@ -59,11 +85,51 @@ class Timer(Timeout):
         self.env._cancelled += 1
 
 
+class Signal:
+    """A one-shot event that only the runtime waits for: a request done, a queue slot idle.
+
+    It takes the same place in SimPy's heap as a ``simpy.Event`` (``succeed()`` schedules it
+    now, with the next event id), so everything happens in the same order, but it is a slotted
+    object of four fields: two of them are made and processed per inference. Not for SimPy
+    processes to ``yield`` (they get :meth:`Clock.event`).
+    """
+
+    __slots__ = ("env", "callbacks", "_value")
+    _ok = True  # a Signal never fails
+
+    def __init__(self, env: simpy.Environment) -> None:
+        self.env = env
+        self.callbacks: tuple | None = ()  # nothing is called: the runtime polls processed
+        self._value: Any = PENDING
+
+    @property
+    def triggered(self) -> bool:
+        return self._value is not PENDING
+
+    @property
+    def processed(self) -> bool:
+        return self.callbacks is None
+
+    @property
+    def value(self) -> Any:
+        if self._value is PENDING:
+            raise AttributeError(f"Value of {self} is not yet available")
+        return self._value
+
+    def succeed(self, value: Any = None) -> Signal:
+        if self._value is not PENDING:
+            raise RuntimeError(f"{self} has already been triggered")
+        self._value = value
+        env = self.env
+        heappush(env._queue, (env._now, NORMAL, next(env._eid), self))
+        return self
+
+
 class _PacedEnvironment(simpy.Environment):
     """A SimPy environment that skips cancelled timers and can pace itself to wall time."""
 
     def __init__(self) -> None:
-        super().__init__()
+        super().__init__(0.0)  # float time from the start: the runtime reads env._now directly
         self.pace: float | None = None
         self._anchor_sim = 0.0
         self._anchor_wall = 0.0
@@ -92,6 +158,38 @@ class _PacedEnvironment(simpy.Environment):
             if self.pace and t != INF:
                 self.wait_wall(t)
         super().step()
+
+    def run_events(self, event: simpy.Event | Signal | None = None, until: float = INF) -> bool:
+        """Process events until ``event`` has been processed (True), or until the next event
+        is due after ``until`` or none is left (False).
+
+        SimPy's ``step()`` inlined (an inference runs about four events): pop the head, run its
+        callbacks, crash on an undefused failure, exactly as ``Environment.step`` does. Cancelled
+        timers at the head are dropped first, so they never move the clock; paced, each event
+        first waits for its wall time.
+        """
+        queue = self._queue
+        while event is None or event.callbacks is not None:
+            while self._cancelled and queue:  # peek(), inlined
+                head = queue[0][3]
+                if type(head) is not Timer or not head.cancelled:
+                    break
+                heappop(queue)
+                head.callbacks = None
+                self._cancelled -= 1
+            if not queue or queue[0][0] > until:
+                return False
+            if self.pace:
+                self.wait_wall(queue[0][0])
+            self._now, _, _, head = heappop(queue)
+            callbacks, head.callbacks = head.callbacks, None
+            for callback in callbacks:
+                callback(head)
+            if not head._ok and not hasattr(head, "_defused"):
+                exc = type(head._value)(*head._value.args)
+                exc.__cause__ = head._value
+                raise exc
+        return True
 
     def wait_wall(self, t: float) -> None:
         """Paced: sleep until the wall time at which simulated time ``t`` is due."""
@@ -127,7 +225,7 @@ class Clock:
     @property
     def now(self) -> float:
         """Simulated seconds since the Core was created."""
-        return float(self.env.now)
+        return self.env._now  # a float from the start (the environment starts at 0.0)
 
     @property
     def realtime(self) -> float | None:
@@ -139,6 +237,8 @@ class Clock:
         if factor is not None and not factor > 0:
             raise ValueError(f"realtime must be a positive factor or None, got {factor!r}")
         self.env.pace = factor
+        if factor:  # paced from here (a blocking call anchors again when it starts)
+            self.env.anchor()
 
     # --- advancing ----------------------------------------------------------------------
     def _target(self, seconds: float, what: str) -> float:
@@ -161,11 +261,10 @@ class Clock:
         env = self.env
         self._enter()
         try:
-            # step by hand instead of env.run(until=...): SimPy's run() costs ~70 us of set-up
-            # per call, and the seed experiments sleep 2,000 times. Events due at the target
-            # itself run too, as they did behind run(until=timeout(seconds)).
-            while env.peek() <= target:
-                env.step()
+            # our own loop instead of SimPy's run(until=...), which costs ~70 us of set-up per
+            # call (the seed experiments sleep 2,000 times). Events due at the target itself
+            # run too, as they did behind run(until=timeout(seconds)).
+            env.run_events(None, target)
             self._arrive(target)
         finally:
             self._depth -= 1
@@ -178,24 +277,21 @@ class Clock:
         if target > env._now:
             env._now = target
 
-    def run_until(self, event: simpy.Event, what: str = "the awaited event") -> Any:
+    def run_until(self, event: simpy.Event | Signal, what: str = "the awaited event") -> Any:
         """Run the event loop until ``event`` has been processed; return its value."""
-        if event.processed:
+        if event.callbacks is None:  # processed
             return event.value
-        env = self.env
         self._enter()
         try:
-            while not event.processed:
-                if env.peek() == INF:
-                    raise Deadlock(
-                        f"ovlab: waiting for {what}, but nothing else is scheduled: it can never "
-                        "happen (every started request has already completed)")
-                env.step()
+            if not self.env.run_events(event):
+                raise Deadlock(
+                    f"ovlab: waiting for {what}, but nothing else is scheduled: it can never "
+                    "happen (every started request has already completed)")
         finally:
             self._depth -= 1
-        return event.value
+        return event._value  # processed, so triggered: what .value would check
 
-    def run_for(self, event: simpy.Event, seconds: float, what: str = "wait") -> bool:
+    def run_for(self, event: simpy.Event | Signal, seconds: float, what: str = "wait") -> bool:
         """Run until ``event`` is processed or ``seconds`` have passed; True if it was.
 
         Nothing is scheduled for the deadline, so a wait that ends early leaves no timer that a
@@ -207,11 +303,9 @@ class Clock:
         deadline = self._target(seconds, what)
         self._enter()
         try:
-            while not event.processed:
-                if env.peek() > deadline:
-                    self._arrive(deadline)
-                    return False
-                env.step()
+            if not env.run_events(event, deadline):
+                self._arrive(deadline)
+                return False
         finally:
             self._depth -= 1
         return True
@@ -224,21 +318,24 @@ class Clock:
                 "Only start_async on idle requests is allowed in callbacks."
             )
         self._depth += 1
-        self.env.anchor()
+        if self.env.pace:
+            self.env.anchor()
 
     def run_all(self) -> None:
         """Run until nothing is scheduled any more (cancelled timers do not count)."""
-        env = self.env
         self._enter()
         try:
-            while env.peek() != INF:
-                env.step()
+            self.env.run_events()
         finally:
             self._depth -= 1
 
     # --- building blocks for plugins ----------------------------------------------------
     def event(self) -> simpy.Event:
         return self.env.event()
+
+    def signal(self) -> Signal:
+        """A lean one-shot event for the runtime's own waits (see :class:`Signal`)."""
+        return Signal(self.env)
 
     def call_at_delay(self, delay: float, fn, *args) -> Timer:
         """Schedule ``fn(*args)`` after ``delay`` simulated seconds (cheap: no process).

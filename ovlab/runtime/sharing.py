@@ -36,6 +36,8 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable
 
+from .clock import INF, Timer
+
 #: how much busy history a device keeps (seconds of simulated time), and how often it notes it
 HISTORY_S = 5.0
 CHECKPOINT_S = 0.01
@@ -51,7 +53,7 @@ class MemoryPool:
         self.shares: list[DeviceShare] = []
 
     def demand(self) -> float:
-        return sum(job[3] for share in self.shares for job in share.running.values())
+        return sum(sum(share._mem.values()) for share in self.shares)
 
     def before_change(self, origin: DeviceShare) -> None:
         """The domain's demand is about to change: the other devices book the work done so far
@@ -61,22 +63,35 @@ class MemoryPool:
                 share._advance()
 
     def after_change(self, origin: DeviceShare) -> None:
-        """The demand changed: the other devices re-time their next completion."""
+        """The demand changed: the other devices re-time their next completion at the new rate."""
         for share in self.shares:
             if share is not origin:
+                share._update_rate()
                 share._schedule()
 
 
 class DeviceShare:
-    """The running inferences of one device and when the next of them completes."""
+    """The running inferences of one device and when the next of them completes.
 
-    __slots__ = ("clock", "running", "_last", "_timer", "_due", "_next_id", "_level",
-                 "_busy_since", "_busy_total", "_marks", "speed", "on_busy", "pool")
+    Every start and completion runs this class once, so the arithmetic is done in a fixed
+    order on cached sums: the total demand is summed again (in the same order) only when the set
+    of running jobs changes, and the rate only when that or the speed does.
+    """
+
+    __slots__ = ("clock", "env", "running", "_rem", "_demands", "_total", "_rate_now", "_last",
+                 "_timer", "_due", "_next_id", "_level", "_busy_since", "_busy_total", "_marks",
+                 "speed", "on_busy", "_tick_call", "_mem", "pool")
 
     def __init__(self, clock) -> None:
         self.clock = clock
-        # id -> [remaining nominal seconds, demand, callback, memory demand]
-        self.running: dict[int, list] = {}
+        self.env = clock.env
+        # the running jobs, by id (in the order they started), in three dicts of the same keys
+        # so that sums and minimums are taken by the builtins
+        self.running: dict[int, tuple] = {}  # id -> (callback, its arguments)
+        self._rem: dict[int, float] = {}  # id -> remaining nominal seconds
+        self._demands: dict[int, float] = {}  # id -> demand
+        self._total = 0  # sum of the demands (an int 0 when idle, as sum() gives)
+        self._rate_now = 1.0  # nominal seconds of work done per simulated second
         self._last = clock.now
         self._timer = None  # the Timer of the next completion
         self._due = 0.0  # nominal work each running job will have done when it fires
@@ -89,99 +104,143 @@ class DeviceShare:
             [(clock.now, 0.0)], maxlen=int(HISTORY_S / CHECKPOINT_S))
         self.speed = 1.0  # < 1 while a shared power budget slows the device
         self.on_busy: Callable[[bool], None] | None = None
+        self._tick_call = (self._tick,)  # made once: a timer per start and completion calls it
+        self._mem: dict[int, float] = {}  # id -> memory demand (only with a pool)
         self.pool: MemoryPool | None = None  # the shared memory of a share_bandwidth device
 
     @property
     def demand(self) -> float:
-        return sum(job[1] for job in self.running.values())
+        return self._total
 
     def _rate(self) -> float:
-        total = self.demand
+        return self._rate_now
+
+    def _demand_changed(self) -> None:
+        self._total = sum(self._demands.values())
+        self._update_rate()
+
+    def _update_rate(self) -> None:
+        """The rate from the device's demand (and its memory domain's, with a pool)."""
+        total = self._total
         if self.pool is not None:
             total = max(total, self.pool.demand())
-        return (1.0 / total if total > 1.0 else 1.0) * self.speed
+        self._rate_now = (1.0 / total if total > 1.0 else 1.0) * self.speed
 
     def set_speed(self, speed: float) -> None:
         """Run at ``speed`` from now on (work done so far was done at the old speed)."""
         if speed != self.speed:
             self._advance()
             self.speed = speed
+            self._demand_changed()
             self._schedule()
 
     def _advance(self) -> None:
         """Take the work done since the last change off every running job."""
-        now = self.clock.now
-        if self.running and now > self._last:
-            done = (now - self._last) * self._rate()
-            for job in self.running.values():
-                job[0] -= done
+        now = self.env._now
+        rem = self._rem
+        if rem and now > self._last:
+            done = (now - self._last) * self._rate_now
+            for key in rem:
+                rem[key] -= done
         self._last = now
 
-    def start(self, nominal: float, demand: float, callback: Callable[[], None],
-              memory: float = 0.0) -> None:
+    def start(self, nominal: float, demand: float, callback: Callable[..., None],
+              *args, memory: float = 0.0) -> None:
         """Run ``nominal`` seconds of work needing ``demand`` of the device (and ``memory`` of
-        its memory domain's bandwidth); call ``callback`` when it is done."""
-        self._advance()
+        its memory domain's bandwidth); call ``callback(*args)`` when it is done."""
         pool = self.pool
         if pool is not None:
             pool.before_change(self)
-        was_idle = not self.running
-        self.running[self._next_id] = [nominal, demand, callback, memory]
-        self._next_id += 1
-        self._note_busy()
-        self._schedule()
+        now = self.env._now  # _advance(), inlined: once per inference
+        rem = self._rem
+        if rem and now > self._last:
+            done = (now - self._last) * self._rate_now
+            for key in rem:
+                rem[key] -= done
+        self._last = now
+        was_idle = not rem
+        key = self._next_id
+        self._next_id = key + 1
+        self._rem[key] = nominal
+        self._demands[key] = demand
+        self.running[key] = (callback, args)
+        if pool is not None:
+            self._mem[key] = memory
+        self._changed()
         if pool is not None:
             pool.after_change(self)
         if was_idle and self.on_busy is not None:
             self.on_busy(True)
 
-    def _schedule(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-        if not self.running:
-            return
-        self._due = max(min(job[0] for job in self.running.values()), 0.0)
-        self._timer = self.clock.call_at_delay(self._due / self._rate(), self._tick)
+    def _changed(self) -> None:
+        """After a start or a completion (twice per inference, so in one call): the demand and
+        the rate; the busy level since the last change folded into the running total of busy
+        time, with a checkpoint every :data:`CHECKPOINT_S`; the next completion.
 
-    def _tick(self) -> None:
+        Memory stays bounded however many inferences run: one level, one total and at most
+        ``HISTORY_S / CHECKPOINT_S`` checkpoints per device."""
+        total = self._total = sum(self._demands.values())
+        if self.pool is None:
+            self._rate_now = (1.0 / total if total > 1.0 else 1.0) * self.speed
+        else:
+            self._update_rate()
+        now = self.env._now
+        self._busy_total += self._level * (now - self._busy_since)
+        self._busy_since = now
+        self._level = total if total < 1.0 else 1.0  # min(1.0, total)
+        marks = self._marks
+        if now - marks[-1][0] >= CHECKPOINT_S:
+            marks.append((now, self._busy_total))
+        self._schedule()
+
+    def _schedule(self) -> None:
+        timer = self._timer
+        if timer is not None:
+            timer.cancel()
+            self._timer = None
+        if not self._rem:
+            return
+        least = min(self._rem.values())
+        if least < 0.0:  # max(least, 0.0): -0.0 and NaN stay as they are
+            least = 0.0
+        self._due = least
+        delay = least / self._rate_now
+        if not 0.0 <= delay < INF:
+            self.clock.call_at_delay(delay, self._tick)  # raises, naming the bad delay
+        self._timer = Timer(self.env, delay, None, (), self._tick_call)
+
+    def _tick(self, timer: Timer) -> None:
         """The next completion is due: finish the job(s) it was scheduled for."""
+        if timer.cancelled:  # popped by SimPy's own step() (the runtime's loop drops these)
+            timer.env._cancelled -= 1
+            return
         self._timer = None
-        self._last = self.clock.now
+        self._last = self.env._now
         pool = self.pool
         if pool is not None:
             pool.before_change(self)
         due = self._due
+        rem = self._rem
         finished = []
-        for key, job in self.running.items():
-            job[0] -= due
-            if job[0] <= 0.0:  # the job this tick was for (x - x == 0 exactly), and ties
+        for key in rem:
+            left = rem[key] = rem[key] - due
+            if left <= 0.0:  # the job this tick was for (x - x == 0 exactly), and ties
                 finished.append(key)
-        callbacks = [self.running.pop(k)[2] for k in finished]
-        self._note_busy()
-        self._schedule()
+        running = self.running
+        for key in finished:
+            del rem[key], self._demands[key]
+            if pool is not None:
+                del self._mem[key]
+        callbacks = [running.pop(key) for key in finished]
+        self._changed()
         if pool is not None:
             pool.after_change(self)
-        if callbacks and not self.running and self.on_busy is not None:
+        if callbacks and not running and self.on_busy is not None:
             self.on_busy(False)
-        for cb in callbacks:
-            cb()
+        for callback, args in callbacks:
+            callback(*args)
 
     # --- utilization ---------------------------------------------------------------------------
-    def _note_busy(self) -> None:
-        """Fold the busy level since the last change into the running total of busy time and
-        note a checkpoint every :data:`CHECKPOINT_S` (called after every start and completion).
-
-        Memory stays bounded however many inferences run: one level, one total and at most
-        ``HISTORY_S / CHECKPOINT_S`` checkpoints per device."""
-        now = self.clock.now
-        self._busy_total += self._level * (now - self._busy_since)
-        self._busy_since = now
-        self._level = min(1.0, self.demand)
-        marks = self._marks
-        if now - marks[-1][0] >= CHECKPOINT_S:
-            marks.append((now, self._busy_total))
-
     def _busy_at(self, t: float) -> float:
         """Busy seconds accumulated up to time ``t`` (between checkpoints: interpolated)."""
         if t >= self._busy_since:  # since the last change the level is known: exact

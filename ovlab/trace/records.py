@@ -12,12 +12,15 @@ streams every record to a file instead (``stream_to``, ``stream.py``).
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .store import DEFAULT_MAX_RECORDS, RecordBuffer, check_limit
 from .stream import RecordStream
+
+_deque_append = deque.append
 
 
 @dataclass(slots=True)
@@ -138,7 +141,10 @@ class Trace:
 
     # --- recording ---------------------------------------------------------------------------
     def add(self, record: InferenceRecord) -> None:
-        self.inferences.append(record)
+        buf = self.inferences  # RecordBuffer.append inlined: one call per inference less
+        if len(buf) == buf.maxlen:
+            buf.dropped += 1
+        _deque_append(buf, record)
         if self.stream is not None:
             self.stream.add(record)
 
