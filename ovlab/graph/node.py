@@ -221,6 +221,10 @@ class TensorDescriptor:
     def names(self) -> set[str]:
         return self.get_names()
 
+    @names.setter
+    def names(self, names: set[str]) -> None:
+        self.set_names(names)
+
     def set_names(self, names: set[str]) -> None:
         self._port.set_names(names)
 

@@ -21,6 +21,11 @@ class Tensor:
             self._data = np.zeros(tuple(shape), dtype=self._type.to_dtype())
         else:
             arr = np.asarray(array)
+            if shared_memory and not arr.flags.c_contiguous:
+                raise RuntimeError(
+                    "Exception from src/bindings/python/src/pyopenvino/core/common.cpp:522:\n"
+                    "SHARED MEMORY MODE FOR THIS TENSOR IS NOT APPLICABLE! Passed numpy array "
+                    "must be C contiguous.\n")
             self._data = arr if shared_memory else arr.copy()
 
     @property
@@ -110,8 +115,11 @@ class Tensor:
 class OVDict(Mapping):
     """Results of an inference: indexable by output port, output index or tensor name."""
 
-    def __init__(self, ports: list, values: list[np.ndarray]) -> None:
-        self._ports = list(ports)
+    def __init__(self, _dict: Any, values: list[np.ndarray] | None = None) -> None:
+        if values is None:  # OVDict({port: array}), as the real constructor takes
+            _dict = dict(_dict)
+            values = list(_dict.values())
+        self._ports = list(_dict)
         self._values = list(values)
 
     def _index(self, key: Any) -> int:
@@ -124,6 +132,8 @@ class OVDict(Mapping):
                 if key in port.get_names():
                     return i
             raise KeyError(key)
+        if not hasattr(key, "get_index"):
+            raise TypeError(f"Unknown key type: {type(key)}")
         for i, port in enumerate(self._ports):
             if port is key or (port.get_index() == key.get_index()
                                and port.get_node() is key.get_node()):
