@@ -76,6 +76,8 @@ def _pybind_param(text: str) -> list:
     if text in ("*", "/"):
         return [text, None]
     head, _, default = text.partition(" = ")
+    if not default and ":" not in head and "=" in head:  # a hand-written `name="x"`
+        head, _, default = head.partition("=")
     name = head.split(":", 1)[0].strip()
     return [name, default.strip() if default else None]
 
@@ -173,7 +175,7 @@ def describe_class(cls: type) -> dict:
                 name.startswith("_"):
             continue
         members[name] = describe_member(cls, name)
-    return {"kind": "class", "members": members}
+    return {"kind": "class", "class": f"{cls.__module__}.{cls.__qualname__}", "members": members}
 
 
 def is_own(value, module_name: str) -> bool:

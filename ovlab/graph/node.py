@@ -390,19 +390,20 @@ class Node(Named):
     def get_output_size(self) -> int:
         return len(self._out_shapes)
 
-    def input(self, i: int) -> Input:
-        return Input(self, i)
+    def input(self, input_index: int) -> Input:
+        return Input(self, input_index)
 
     def inputs(self) -> list[Input]:
         return [Input(self, i) for i in range(len(self._inputs))]
 
-    def input_value(self, i: int) -> Output:
-        return self._inputs[i]
+    def input_value(self, index: int) -> Output:
+        return self._inputs[index]
 
     def input_values(self) -> list[Output]:
         return list(self._inputs)
 
-    def output(self, i: int) -> Output:
+    def output(self, output_index: int) -> Output:
+        i = output_index
         if not 0 <= i < len(self._out_shapes):
             raise IndexError(f"{self._describe()} has {len(self._out_shapes)} output(s), not {i + 1}")
         return Output(self, i)
@@ -410,26 +411,26 @@ class Node(Named):
     def outputs(self) -> list[Output]:
         return [Output(self, i) for i in range(len(self._out_shapes))]
 
-    def get_output_tensor(self, i: int) -> TensorDescriptor:
-        return self.output(i).get_tensor()
+    def get_output_tensor(self, index: int) -> TensorDescriptor:
+        return self.output(index).get_tensor()
 
-    def get_output_shape(self, i: int) -> Shape:
-        return Shape(self._out_shapes[i])
+    def get_output_shape(self, index: int) -> Shape:
+        return Shape(self._out_shapes[index])
 
-    def get_output_partial_shape(self, i: int) -> PartialShape:
-        return PartialShape(self._out_shapes[i])
+    def get_output_partial_shape(self, index: int) -> PartialShape:
+        return PartialShape(self._out_shapes[index])
 
-    def get_output_element_type(self, i: int) -> Type:
-        return self._out_types[i]
+    def get_output_element_type(self, index: int) -> Type:
+        return self._out_types[index]
 
-    def get_input_shape(self, i: int) -> Shape:
-        return Shape(self._in_shape(i))
+    def get_input_shape(self, index: int) -> Shape:
+        return Shape(self._in_shape(index))
 
-    def get_input_partial_shape(self, i: int) -> PartialShape:
-        return PartialShape(self._in_shape(i))
+    def get_input_partial_shape(self, index: int) -> PartialShape:
+        return PartialShape(self._in_shape(index))
 
-    def get_input_element_type(self, i: int) -> Type:
-        return self._in_type(i)
+    def get_input_element_type(self, index: int) -> Type:
+        return self._in_type(index)
 
     def get_element_type(self) -> Type:
         if len(self._out_types) != 1:

@@ -227,9 +227,9 @@ class Parameter(Node):
     def get_partial_shape(self) -> Any:
         return self.output(0).get_partial_shape()
 
-    def set_partial_shape(self, shape: Sequence[int]) -> None:
+    def set_partial_shape(self, partial_shape: Sequence[int]) -> None:
         """Change the declared shape (consumers re-infer on ``Model.reshape``/validation)."""
-        self._attrs["shape"] = _static(shape)
+        self._attrs["shape"] = _static(partial_shape)
         self._validate()
 
     def get_element_type(self) -> Type:

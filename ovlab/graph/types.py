@@ -348,9 +348,9 @@ class Dimension:
     def to_string(self) -> str:
         return str(self)
 
-    def compatible(self, other: Any) -> bool:
+    def compatible(self, dim: Any) -> bool:
         """True when some length fits both (OpenVINO's ``Dimension::compatible``)."""
-        o = Dimension(other)
+        o = Dimension(dim)
         hi = min(h for h in (self._hi, o._hi) if h >= 0) if max(self._hi, o._hi) >= 0 else -1
         if self._hi < 0 and o._hi < 0:
             return True
@@ -460,12 +460,12 @@ class PartialShape:
     def all_non_negative(self) -> bool:
         return all(d._lo >= 0 for d in self._dimensions)
 
-    def compatible(self, other: Any) -> bool:
-        o = PartialShape(other)
+    def compatible(self, shape: Any) -> bool:
+        o = PartialShape(shape)
         return len(o) == len(self) and all(a.compatible(b) for a, b in zip(self, o, strict=True))
 
-    def same_scheme(self, other: Any) -> bool:
-        return PartialShape(other) == self
+    def same_scheme(self, shape: Any) -> bool:
+        return PartialShape(shape) == self
 
     def get_min_shape(self) -> Shape:
         return Shape(d._lo for d in self._dimensions)

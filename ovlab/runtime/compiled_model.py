@@ -43,10 +43,14 @@ class CompiledModel:
     def outputs(self) -> list:
         return [ConstOutput(p.get_node(), p.get_index()) for p in self._model.outputs]
 
-    def input(self, key: Any = 0):
+    def input(self, index: Any = 0, tensor_name: str | None = None):
+        """The input by index or tensor name (``input(index=0)``, ``input(tensor_name="x")``)."""
+        key = index if tensor_name is None else tensor_name
         return self._port("input", self.inputs, key, 73, 84)
 
-    def output(self, key: Any = 0):
+    def output(self, index: Any = 0, tensor_name: str | None = None):
+        """The output by index or tensor name."""
+        key = index if tensor_name is None else tensor_name
         return self._port("output", self.outputs, key, 107, 117)
 
     def _port(self, kind: str, ports: list, key: Any, index_line: int, name_line: int):

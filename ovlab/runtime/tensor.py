@@ -68,8 +68,9 @@ class Tensor:
     def get_byte_size(self) -> int:
         return self.byte_size
 
-    def copy_to(self, target: Tensor) -> None:
+    def copy_to(self, target_tensor: Tensor) -> None:
         """Copy this tensor's data into ``target`` (same element type; shape adopted if empty)."""
+        target = target_tensor
         if target._data.dtype != self._data.dtype:
             raise RuntimeError(f"Tensor element types are not equal. ({self._data.dtype} != "
                                f"{target._data.dtype})")
@@ -80,8 +81,9 @@ class Tensor:
             target.set_shape(list(self._data.shape))
         target._data[...] = self._data
 
-    def copy_from(self, source: Any) -> None:
+    def copy_from(self, source_tensor: Any) -> None:
         """Copy ``source`` (a Tensor or an array) into this tensor."""
+        source = source_tensor
         src = source if isinstance(source, Tensor) else Tensor(np.asarray(source))
         src.copy_to(self)
 

@@ -19,6 +19,7 @@ With the wheel installed, the snapshot must also be current (the same text the t
 from __future__ import annotations
 
 import ast
+import enum
 import importlib
 import inspect
 import json
@@ -118,6 +119,7 @@ def surface_gaps(snapshot: dict) -> dict[str, str]:
     from ovlab.runner import standins
 
     out: dict[str, str] = {}
+    seen: set[str] = set()  # a class re-exported by several modules is checked once
     for mod_name, names in snapshot["modules"].items():
         try:
             module = importlib.import_module(mod_name)
@@ -145,6 +147,9 @@ def surface_gaps(snapshot: dict) -> dict[str, str]:
                 if not inspect.isclass(value):
                     out[key] = f"a {type(value).__name__}, real a class"
                     continue
+                if desc["class"] in seen:
+                    continue
+                seen.add(desc["class"])
                 for member, mdesc in desc["members"].items():
                     mkey = f"{key}.{member}"
                     try:
@@ -153,13 +158,18 @@ def surface_gaps(snapshot: dict) -> dict[str, str]:
                         out[mkey] = "missing"
                         continue
                     if mdesc["kind"] in ("method", "staticmethod", "classmethod"):
-                        if member in ("__eq__", "__hash__", "__ne__") and raw in (
-                                object.__eq__, object.__hash__, object.__ne__):
+                        if member == "__ne__" or (member == "__eq__" and
+                                                  issubclass(value, enum.Enum)):
+                            continue  # derived from __eq__; enum members compare by identity
+                        if member in ("__eq__", "__hash__") and raw in (object.__eq__,
+                                                                      object.__hash__):
                             out[mkey] = "missing"  # object's identity, not the real comparison
                             continue
                         obj = getattr(value, member)
                         gaps = callable_gaps(obj, mdesc.get("signatures"),
                                              drop_self=mdesc["kind"] == "method")
+                        if member.startswith("__"):  # operators are not called by keyword
+                            gaps = [g for g in gaps if "no keyword" not in g]
                         if gaps:
                             out[mkey] = "; ".join(gaps)
                     elif mdesc["kind"] == "property" and mdesc.get("settable") and \
