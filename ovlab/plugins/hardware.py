@@ -277,10 +277,21 @@ class HardwarePlugin(Plugin):
                                             if model is not None else 1)
             values["MAX_BATCH_SIZE"] = int(spec.max_batch or 1)
             values["GPU_DEVICE_TOTAL_MEM_SIZE"] = spec.gpu_total_mem_bytes
+            # the GPU plugin's defaults: MEDIUM host-task priority, and one compile thread per
+            # logical processor of the host (the CPU's RANGE_FOR_STREAMS upper bound)
+            values["GPU_HOST_TASK_PRIORITY"] = cfgmod.enum_value(
+                hint.Priority, self.config.get("GPU_HOST_TASK_PRIORITY", "MEDIUM"))
+            values["COMPILATION_NUM_THREADS"] = int(self.config.get(
+                "COMPILATION_NUM_THREADS", self._host_threads()))
         if key in values and (key in self.supported() or key == "OPTIMAL_NUMBER_OF_INFER_REQUESTS"):
             return values[key]
         raise PluginError(f"Cannot get unsupported property: {key}",
                           f"src/plugins/intel_{self.name.lower()}/src/plugin.cpp:718")
+
+    def _host_threads(self) -> int:
+        """Logical processors of the platform's CPU (what ``hardware_concurrency`` reports)."""
+        cpus = [spec for spec in self.core.platform.devices.values() if spec.plugin == "CPU"]
+        return max(1, int(cpus[0].range_for_streams[1])) if cpus else 1
 
     # --- compiling -------------------------------------------------------------------------
     def start_compile(self, model, priorities: str | None, device_id: str | None,
