@@ -10,6 +10,7 @@ from . import layout_helpers, properties
 from .extension import Extension
 from .graph import Dimension, Input, Model, Node, Output, PartialShape, Shape, Symbol, Type
 from .graph.node import ConstOutput
+from .graph.rt_map import RTMap
 from .hardware import DeviceSpec, Platform, preset
 from .layout import Layout, get_batch, set_batch
 from .plugins import PLUGINS as _PLUGINS
@@ -64,8 +65,8 @@ __all__ = [
     "AsyncInferQueue", "CompiledModel", "ConstOutput", "Core", "DeviceSpec", "Dimension",
     "Extension", "InferRequest", "Input", "Layout", "Model", "Node", "OVAny", "Output",
     "get_batch", "layout_helpers", "set_batch",
-    "OVDict", "PartialShape", "Platform", "ProfilingInfo", "Shape", "Symbol", "Tensor", "Type",
-    "Version",
+    "OVDict", "PartialShape", "Platform", "ProfilingInfo", "RTMap", "Shape", "Symbol", "Tensor",
+    "Type", "Version",
     "compile_model", "get_version", "install", "load_ipython_extension", "preset", "properties",
     "save_model", "serialize", "tensor_from_file", "uninstall", "unload_ipython_extension",
 ]
