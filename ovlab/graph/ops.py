@@ -144,7 +144,7 @@ def constant_value(out: Output) -> np.ndarray | None:
     node = out.node
     if isinstance(node, Constant):
         return node._attrs["value"]
-    if node._op.compute is None:
+    if node._op.compute is None or node._op.type_name in ("ReadValue", "Assign"):
         return None
     if node._op.shape_only:
         vals: list[np.ndarray | None] = []

@@ -37,5 +37,8 @@ class RTMap(MutableMapping):
     def __len__(self) -> int:
         return len(self._data)
 
+    def __bool__(self) -> bool:
+        return bool(self._data)
+
     def __repr__(self) -> str:
         return "<RTMap>"

@@ -18,13 +18,14 @@ from typing import Any
 import numpy as np
 
 from .._errors import PluginError
+from ..graph import state_ops
 from ..hardware import cost
 from ..hardware.specs import DeviceSpec
 from ..properties import device as device_props
 from ..properties import hint
 from ..runtime import config as cfgmod
 from ..runtime import model_cache
-from ..runtime.backend import Backend, Job, LazyEval, ProfilingInfo
+from ..runtime.backend import Backend, Computed, Job, LazyEval, ProfilingInfo
 from ..runtime.plugin import Plugin
 from ..trace import InferenceRecord
 from . import npu_batching
@@ -603,7 +604,13 @@ class HardwareBackend(Backend):
                 f"src/plugins/intel_{self.spec.plugin.lower()}/src/sync_infer_request.cpp:140"),
                 device=self.device)
             return
-        if self.items == 1:
+        if job.variables is not None and self.items == 1:
+            # a stateful model runs now, in request order, with the request's variables bound
+            # (a later infer must read what this one assigned)
+            inputs = job.inputs() if callable(job.inputs) else job.inputs
+            with state_ops.bound(job.variables):
+                outputs = Computed(self.run_model._evaluate(inputs, self.numeric_precision))
+        elif self.items == 1:
             outputs = LazyEval(self.run_model, job.inputs, self.numeric_precision)
         else:
             outputs = npu_batching.Concatenated(

@@ -124,11 +124,14 @@ class CompiledModel:
         return None
 
     def query_state(self) -> list:
-        """Variable states: ovlab's models have none (no ReadValue/Assign)."""
-        return []
+        """The variables of the request ``compiled_model(...)`` infers on."""
+        if self._cached_request is None:
+            self._cached_request = self.create_infer_request()
+        return self._cached_request.query_state()
 
     def reset_state(self) -> None:
-        return None
+        if self._cached_request is not None:
+            self._cached_request.reset_state()
 
     def release_memory(self) -> None:
         """Drop memory kept between inferences (here: the converted-input cache)."""
