@@ -95,6 +95,7 @@ class Layout:
 def layout_of(port: Any) -> Layout:
     """The layout stored on a port (an empty Layout when none is set)."""
     value = port.get_rt_info().get("layout") if hasattr(port, "get_rt_info") else None
+    value = getattr(value, "value", value)  # an RTMap hands values back as OVAny
     return Layout(value) if value is not None else Layout()
 
 
