@@ -9,8 +9,9 @@
 from . import layout_helpers, properties
 from ._version import OPENVINO_VERSION, __version__, get_version  # noqa: F401  (public names)
 from .extension import Extension
-from .graph import Dimension, Input, Model, Node, Output, PartialShape, Shape, Type
+from .graph import Dimension, Input, Model, Node, Output, PartialShape, Shape, Symbol, Type
 from .graph.node import ConstOutput
+from .graph.rt_map import RTMap
 from .hardware import DeviceSpec, Platform, preset
 from .hardware.platforms import register_platform as _register_platform
 from .layout import Layout, get_batch, set_batch
@@ -71,7 +72,8 @@ __all__ = [
     "AsyncInferQueue", "CompiledModel", "ConstOutput", "Core", "DeviceSpec", "Dimension",
     "Extension", "InferRequest", "Input", "Layout", "Model", "Node", "OVAny", "Output",
     "get_batch", "layout_helpers", "set_batch",
-    "OVDict", "PartialShape", "Platform", "ProfilingInfo", "Shape", "Tensor", "Type", "Version",
+    "OVDict", "PartialShape", "Platform", "ProfilingInfo", "RTMap", "Shape", "Symbol", "Tensor",
+    "Type", "Version",
     "compile_model", "get_version", "install", "load_ipython_extension", "preset", "properties",
     "save_model", "serialize", "tensor_from_file", "uninstall", "unload_ipython_extension",
 ]

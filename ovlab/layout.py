@@ -59,11 +59,12 @@ class Layout:
     def empty(self) -> bool:
         return not self._before and not self._after and self._dynamic
 
-    def has_name(self, name: str) -> bool:
-        return name.upper() in {n.upper() for n in (*self._before, *self._after)}
+    def has_name(self, dimension_name: str) -> bool:
+        return dimension_name.upper() in {n.upper() for n in (*self._before, *self._after)}
 
-    def get_index_by_name(self, name: str) -> int:
+    def get_index_by_name(self, dimension_name: str) -> int:
         """The dimension's index: from the front, or negative when it follows ``...``."""
+        name = dimension_name
         for i, n in enumerate(self._before):
             if n.upper() == name.upper():
                 return i
@@ -94,6 +95,7 @@ class Layout:
 def layout_of(port: Any) -> Layout:
     """The layout stored on a port (an empty Layout when none is set)."""
     value = port.get_rt_info().get("layout") if hasattr(port, "get_rt_info") else None
+    value = getattr(value, "value", value)  # an RTMap hands values back as OVAny
     return Layout(value) if value is not None else Layout()
 
 

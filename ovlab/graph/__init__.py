@@ -11,10 +11,10 @@ from .model import Model, model_precision
 from .node import Input, Node, NodeValidationError, Output
 from .ops import Constant, Parameter, Result
 from .submodel import Submodel, submodel
-from .types import Dimension, PartialShape, Shape, Type
+from .types import Dimension, PartialShape, Shape, Symbol, Type
 
 __all__ = [
-    "Model", "Type", "Shape", "PartialShape", "Dimension", "Node", "Output", "Input",
+    "Model", "Type", "Shape", "PartialShape", "Dimension", "Symbol", "Node", "Output", "Input",
     "Parameter", "Constant", "Result", "NodeValidationError", "OpCost", "model_precision",
     "submodel", "Submodel", "opset",
 ]

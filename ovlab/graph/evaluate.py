@@ -51,6 +51,8 @@ def make_plan(ops: list[Node]) -> Plan:
             uses[key(s._node, s._index)] += 1
         if isinstance(n, (Parameter, Result)):
             continue
+        if n._op.type_name in ("ReadValue", "Assign"):  # a variable: never folded
+            continue
         if n._op.shape_only:
             const.add(id(n))
             shaped.add(id(n))

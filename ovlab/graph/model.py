@@ -90,11 +90,26 @@ class Model(Named):
     on an input, so a mistake is reported here rather than at inference.
     """
 
-    def __init__(self, results: Any, parameters: Sequence[Parameter], name: str | None = None) -> None:
-        self._init(results, parameters, name, strict=True)
+    def __init__(self, results: Any, *args: Any, **kwargs: Any) -> None:
+        """``Model(results, parameters, name=None)``, or with sinks (Assign nodes of a stateful
+        model): ``Model(results, sinks, parameters, name=None)`` or by keyword."""
+        sinks_first = len(args) >= 3 or (len(args) == 2 and (
+            "name" in kwargs or not isinstance(args[1], (str, type(None)))))
+        names = ["sinks", "parameters", "name"] if sinks_first else ["parameters", "name"]
+        given = dict(zip(names, args, strict=False))
+        for k, v in kwargs.items():
+            if k in given or k not in ("sinks", "parameters", "name"):
+                raise TypeError(f"Model() got an unexpected or repeated argument {k!r}")
+            given[k] = v
+        if "parameters" not in given:
+            raise TypeError("Model() needs its parameters: Model(results, parameters, name)")
+        sinks = given.get("sinks") or []
+        if isinstance(sinks, Node):
+            sinks = [sinks]
+        self._init(results, given["parameters"], given.get("name"), strict=True, sinks=sinks)
 
     def _init(self, results: Any, parameters: Sequence[Parameter], name: str | None,
-              strict: bool) -> None:
+              strict: bool, sinks: Sequence[Node] = ()) -> None:
         if isinstance(results, Node) and not isinstance(results, Result):
             results = results.outputs()  # as OpenVINO: Model(split_node, ...) has every output
         elif isinstance(results, (Node, Output)):
@@ -114,7 +129,8 @@ class Model(Named):
         self._name = f"Model{next(_model_ids)}"
         self._friendly_name = name or None
         self._rt_info: dict[str, Any] = {}
-        self._ops = _toposort(res, self._parameters)
+        self._sinks: list[Node] = list(sinks)
+        self._ops = _toposort([*res, *self._sinks], self._parameters)
         self._check(strict)
         for p in self._parameters:
             if not p._out_names[0]:
@@ -140,7 +156,8 @@ class Model(Named):
                                           "to any result of the model")
         live: set[int] = set()
         for n in self._ops:
-            if isinstance(n, Parameter) or any(id(s._node) in live for s in n._inputs):
+            if isinstance(n, Parameter) or n.get_type_name() == "ReadValue" or \
+                    any(id(s._node) in live for s in n._inputs):
                 live.add(id(n))
         for r in self._results:
             if id(r) not in live:
@@ -182,7 +199,7 @@ class Model(Named):
         return list(self._results)
 
     def get_sinks(self) -> list[Node]:
-        return []
+        return list(getattr(self, "_sinks", []))
 
     @property
     def inputs(self) -> list[Output]:
@@ -293,7 +310,8 @@ class Model(Named):
             new[id(n)] = n._clone([Output(new[id(s._node)], s._index) for s in n._inputs])
         m = Model.__new__(Model)
         m._init([new[id(r)] for r in self._results], [new[id(p)] for p in self._parameters],
-                self.get_friendly_name(), strict=False)
+                self.get_friendly_name(), strict=False,
+                sinks=[new[id(s)] for s in self.get_sinks()])
         m._rt_info = dict(self._rt_info)
         return m
 

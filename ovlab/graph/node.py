@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from .attrs import Attr, choice
+from .rt_map import RTMap
 from .types import PartialShape, Shape, Type, shape_str
 
 __all__ = ["Node", "Output", "ConstOutput", "Input", "OpDef", "NodeValidationError", "ShapeError",
@@ -99,10 +100,15 @@ class TypeInfo:
 class Output:
     """An output port of a node (what builders take as inputs and what ``model.outputs`` lists)."""
 
-    __slots__ = ("_node", "_index")
+    __slots__ = ("_node", "_index", "__dict__")  # __dict__: scripts may tag a port
 
     def __init__(self, node: Node, index: int) -> None:
         self._node, self._index = node, index
+
+    @classmethod
+    def _from_node(cls, node: Node) -> Output:
+        """The node's first output (``Output._from_node(node)``)."""
+        return cls(node, 0)
 
     def get_node(self) -> Node:
         return self._node
@@ -181,12 +187,27 @@ class Output:
                 out.add(Input(consumer, i))
         return out
 
-    def get_rt_info(self) -> dict[str, Any]:
-        return self._node._out_rt_info.setdefault(self._index, {})
+    def get_rt_info(self) -> RTMap:
+        return RTMap(self._node._out_rt_info.setdefault(self._index, {}))
 
     @property
-    def rt_info(self) -> dict[str, Any]:
+    def rt_info(self) -> RTMap:
         return self.get_rt_info()
+
+    def replace(self, replacement: Output) -> None:
+        """Make every input that reads this output read ``replacement`` instead; the tensor
+        names move with them (``Output::replace``)."""
+        new = replacement
+        for ref, i in list(self._node._targets[self._index]):
+            consumer = ref()
+            if consumer is None or consumer is new._node:
+                continue
+            consumer._inputs[i] = Output(new._node, new._index)
+            new._node._targets[new._index].append((ref, i))
+        self._node._targets[self._index] = [
+            (ref, i) for ref, i in self._node._targets[self._index]
+            if ref() is not None and ref() is new._node]
+        new.add_names(self.get_names())
 
     def set_rt_info(self, value: Any, key: str) -> None:
         self.get_rt_info()[key] = value
@@ -197,6 +218,25 @@ class Output:
 
     def _key(self) -> tuple[int, int]:
         return (id(self._node), self._index)
+
+    # ordered by node, then index, as OpenVINO orders ports (so outputs can key sorted maps)
+    def __lt__(self, other: Output) -> bool:
+        return self._key() < other._key()
+
+    def __le__(self, other: Output) -> bool:
+        return self._key() <= other._key()
+
+    def __gt__(self, other: Output) -> bool:
+        return self._key() > other._key()
+
+    def __ge__(self, other: Output) -> bool:
+        return self._key() >= other._key()
+
+    def __copy__(self) -> Output:
+        return type(self)(self._node, self._index)
+
+    def __deepcopy__(self, memo: dict) -> Output:
+        raise TypeError(f"Cannot deepcopy 'openvino.{type(self).__name__}' object.")
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Output) and other._node is self._node and other._index == self._index
@@ -232,6 +272,10 @@ class TensorDescriptor:
     def names(self) -> set[str]:
         return self.get_names()
 
+    @names.setter
+    def names(self, names: set[str]) -> None:
+        self.set_names(names)
+
     def set_names(self, names: set[str]) -> None:
         self._port.set_names(names)
 
@@ -240,6 +284,36 @@ class TensorDescriptor:
 
     def get_any_name(self) -> str:
         return self._port.get_any_name()
+
+    # value bounds and value symbols: recorded on the port (ovlab models are static, so shape
+    # inference does not read them)
+    def _meta(self) -> dict[str, Any]:
+        return self._port._node._out_rt_info.setdefault(("tensor", self._port._index), {})
+
+    def set_lower_value(self, value: Any) -> None:
+        self._meta()["lower"] = value
+
+    def get_lower_value(self) -> Any:
+        return self._meta().get("lower")
+
+    def set_upper_value(self, value: Any) -> None:
+        self._meta()["upper"] = value
+
+    def get_upper_value(self) -> Any:
+        return self._meta().get("upper")
+
+    def set_value_symbol(self, value: list) -> None:
+        self._meta()["symbols"] = list(value)
+
+    def get_value_symbol(self) -> list:
+        return list(self._meta().get("symbols", []))
+
+    def get_rt_info(self) -> RTMap:
+        return self._port.get_rt_info()
+
+    @property
+    def rt_info(self) -> RTMap:
+        return self._port.get_rt_info()
 
     @property
     def any_name(self) -> str:
@@ -397,19 +471,20 @@ class Node(Named):
     def get_output_size(self) -> int:
         return len(self._out_shapes)
 
-    def input(self, i: int) -> Input:
-        return Input(self, i)
+    def input(self, input_index: int) -> Input:
+        return Input(self, input_index)
 
     def inputs(self) -> list[Input]:
         return [Input(self, i) for i in range(len(self._inputs))]
 
-    def input_value(self, i: int) -> Output:
-        return self._inputs[i]
+    def input_value(self, index: int) -> Output:
+        return self._inputs[index]
 
     def input_values(self) -> list[Output]:
         return list(self._inputs)
 
-    def output(self, i: int) -> Output:
+    def output(self, output_index: int) -> Output:
+        i = output_index
         if not 0 <= i < len(self._out_shapes):
             raise IndexError(f"{self._describe()} has {len(self._out_shapes)} output(s), not {i + 1}")
         return Output(self, i)
@@ -417,26 +492,26 @@ class Node(Named):
     def outputs(self) -> list[Output]:
         return [Output(self, i) for i in range(len(self._out_shapes))]
 
-    def get_output_tensor(self, i: int) -> TensorDescriptor:
-        return self.output(i).get_tensor()
+    def get_output_tensor(self, index: int) -> TensorDescriptor:
+        return self.output(index).get_tensor()
 
-    def get_output_shape(self, i: int) -> Shape:
-        return Shape(self._out_shapes[i])
+    def get_output_shape(self, index: int) -> Shape:
+        return Shape(self._out_shapes[index])
 
-    def get_output_partial_shape(self, i: int) -> PartialShape:
-        return PartialShape(self._out_shapes[i])
+    def get_output_partial_shape(self, index: int) -> PartialShape:
+        return PartialShape(self._out_shapes[index])
 
-    def get_output_element_type(self, i: int) -> Type:
-        return self._out_types[i]
+    def get_output_element_type(self, index: int) -> Type:
+        return self._out_types[index]
 
-    def get_input_shape(self, i: int) -> Shape:
-        return Shape(self._in_shape(i))
+    def get_input_shape(self, index: int) -> Shape:
+        return Shape(self._in_shape(index))
 
-    def get_input_partial_shape(self, i: int) -> PartialShape:
-        return PartialShape(self._in_shape(i))
+    def get_input_partial_shape(self, index: int) -> PartialShape:
+        return PartialShape(self._in_shape(index))
 
-    def get_input_element_type(self, i: int) -> Type:
-        return self._in_type(i)
+    def get_input_element_type(self, index: int) -> Type:
+        return self._in_type(index)
 
     def get_element_type(self) -> Type:
         if len(self._out_types) != 1:

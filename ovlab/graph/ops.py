@@ -147,7 +147,7 @@ def constant_value(out: Output) -> np.ndarray | None:
     node = out.node
     if isinstance(node, Constant):
         return node._attrs["value"]
-    if node._op.compute is None:
+    if node._op.compute is None or node._op.type_name in ("ReadValue", "Assign"):
         return None
     if node._op.shape_only:
         vals: list[np.ndarray | None] = []
@@ -220,17 +220,19 @@ _REPR_TYPE = {"f32": "float", "f16": "half", "f64": "double"}
 class Parameter(Node):
     """A model input (``openvino.op.Parameter``)."""
 
-    def __init__(self, shape: Sequence[int], element_type: Any = Type.f32,
+    def __init__(self, shape: Any, element_type: Any = Type.f32,
                  name: str | None = None) -> None:
+        if isinstance(shape, Type):  # openvino.op.Parameter(element_type, shape)
+            shape, element_type = element_type, shape
         super().__init__(PARAMETER, [], {"shape": _static(shape),
                                          "element_type": as_type(element_type)}, name)
 
     def get_partial_shape(self) -> Any:
         return self.output(0).get_partial_shape()
 
-    def set_partial_shape(self, shape: Sequence[int]) -> None:
+    def set_partial_shape(self, partial_shape: Sequence[int]) -> None:
         """Change the declared shape (consumers re-infer on ``Model.reshape``/validation)."""
-        self._attrs["shape"] = _static(shape)
+        self._attrs["shape"] = _static(partial_shape)
         self._validate()
 
     def get_element_type(self) -> Type:
@@ -257,8 +259,14 @@ def _static(shape: Any) -> tuple[int, ...]:
 class Constant(Node):
     """A constant tensor (weights, shapes, ranges); its value is read-only and shared by clones."""
 
-    def __init__(self, value: np.ndarray, element_type: Type, name: str | None = None,
-                 shared: bool = False) -> None:
+    def __init__(self, *args: Any, array: Any = None, tensor: Any = None,
+                 shared_memory: bool | None = None, shared: bool = False,
+                 name: str | None = None) -> None:
+        """``openvino.op.Constant(array, shared_memory=False)``, ``(tensor, shared_memory=True)``
+        and ``(element_type, shape, values)``; ovlab's own builders call
+        ``Constant(value, element_type, name, shared=...)``."""
+        value, element_type, name, shared = _constant_args(args, array, tensor, shared_memory,
+                                                           shared, name)
         if element_type == Type.bf16:  # numpy has no bfloat16: keep bf16-exact float32
             from .kernels import round_to
             value = round_to(np.array(value, dtype=F32), "bf16")
@@ -301,6 +309,53 @@ class Constant(Node):
 
 class Result(Node):
     """A model output (``openvino.op.Result``)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        if len(args) == 1 and not kwargs:  # openvino.op.Result(output)
+            args = (RESULT, [as_output(args[0])])
+        super().__init__(*args, **kwargs)
+
+
+def _constant_args(args: tuple, array: Any, tensor: Any, shared_memory: bool | None,
+                   shared: bool, name: str | None) -> tuple[np.ndarray, Type, str | None, bool]:
+    """``(value, element_type, name, shared)`` from the constructor forms of ``Constant``."""
+    if len(args) >= 2 and isinstance(args[1], Type):  # ovlab's (value, type[, name])
+        value = np.asarray(args[0])
+        return value, args[1], args[2] if len(args) > 2 else name, shared
+    if args and isinstance(args[0], Type):  # (element_type, shape, values)
+        if len(args) != 3:
+            raise TypeError("Constant(element_type, shape, values) takes 3 arguments")
+        t, dims = args[0], tuple(int(d) for d in args[1])
+        values = np.asarray(list(args[2]), dtype=t.to_dtype() if t != Type.bf16 else F32)
+        n = int(np.prod(dims, dtype=np.int64))
+        if values.size == 1 and n != 1:
+            values = np.full(dims, values.reshape(()), dtype=values.dtype)
+        elif values.size != n:
+            raise RuntimeError(
+                "Exception from src/core/src/op/constant.cpp:\nConstant: the number of "
+                f"elements ({values.size}) does not match the shape {list(dims)}")
+        return values.reshape(dims), t, name, False
+    if args:
+        if len(args) > 2:
+            raise TypeError(f"Constant() takes (array, shared_memory), got {len(args)} arguments")
+        first = args[0]
+        if shared_memory is None and len(args) == 2:
+            shared_memory = bool(args[1])
+        if isinstance(first, np.ndarray) or not hasattr(first, "get_element_type"):
+            array = first
+        else:
+            tensor = first
+    if tensor is not None:  # shares the tensor's memory unless told not to
+        data = tensor.data
+        share = True if shared_memory is None else bool(shared_memory)
+        return data, tensor.get_element_type(), name, share
+    arr = np.asarray(array)
+    share = bool(shared_memory)
+    if share and not arr.flags.c_contiguous:
+        raise RuntimeError("Exception from src/bindings/python/src/pyopenvino/core/common.cpp:439:\n"
+                           "SHARED MEMORY MODE FOR THIS CONSTANT IS NOT APPLICABLE! Passed numpy "
+                           "array must be C contiguous.\n")
+    return arr, as_type(arr.dtype), name, share
 
 
 

@@ -16,7 +16,16 @@ from typing import Any
 
 import numpy as np
 
-from . import elementwise, index_ops, nn_ops, norm_ops, reduce_ops, resize_ops, shape_ops
+from . import (
+    elementwise,
+    index_ops,
+    nn_ops,
+    norm_ops,
+    reduce_ops,
+    resize_ops,
+    shape_ops,
+    state_ops,
+)
 from .elementwise import *  # noqa: F403
 from .index_ops import *  # noqa: F403
 from .nn_ops import *  # noqa: F403
@@ -25,11 +34,12 @@ from .ops import REGISTRY, Constant, NodeInput, Parameter, Result, as_output
 from .reduce_ops import *  # noqa: F403
 from .resize_ops import *  # noqa: F403
 from .shape_ops import *  # noqa: F403
+from .state_ops import *  # noqa: F403
 from .types import as_type
 
 __all__ = sorted(["parameter", "constant", "result", *elementwise.__all__, *index_ops.__all__,
                   *resize_ops.__all__, *nn_ops.__all__, *norm_ops.__all__, *reduce_ops.__all__,
-                  *shape_ops.__all__])
+                  *shape_ops.__all__, *state_ops.__all__])
 
 # --- inputs, constants, outputs ----------------------------------------------------------------
 def parameter(shape: Sequence[int], dtype: Any = np.float32, name: str | None = None) -> Parameter:

@@ -79,7 +79,9 @@ def _plan(node: Node) -> tuple[list[int], list[int], list[int], list[float]]:
 
 
 def _infer(node: Node) -> list[ShapeType]:
-    t = real_type(node, 0)
+    # floating point, or u8/i8 (the types the Interpolate spec lists besides the float ones;
+    # PrePostProcessor resizes a u8 image tensor this way)
+    t = node._in_type(0) if node._in_type(0) in (Type.u8, Type.i8) else real_type(node, 0)
     mode = node._attrs["mode"]
     need("pillow" not in mode, f"mode {mode!r} is not supported by ovlab (use nearest, linear, "
          "linear_onnx or cubic)")
@@ -174,6 +176,10 @@ def _compute(node: Node, xs: list[np.ndarray], ctx: Ctx) -> list[np.ndarray]:
                 part = part * wt.astype(F32).reshape(shape)
             acc = part if acc is None else acc + part
         y = acc
+    t = node._out_types[0]
+    if t in (Type.u8, Type.i8):  # computed in f32, rounded and saturated to the integer type
+        info = np.iinfo(t.to_dtype())
+        y = np.clip(np.rint(y), info.min, info.max)
     return [np.ascontiguousarray(y, dtype=F32)]
 
 

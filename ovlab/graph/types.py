@@ -251,6 +251,38 @@ class Shape(list):
         return f"<Shape: {shape_str(self)}>"
 
 
+class Symbol:
+    """A symbol marking dimensions known to be equal (``openvino.Symbol``): each new Symbol is
+    distinct; a Dimension carries one through ``set_symbol``. ovlab's models are static, so
+    symbols are recorded and compared, not used for shape inference."""
+
+    __slots__ = ("__weakref__",)
+
+    def __bool__(self) -> bool:
+        return True
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    def __ne__(self, other: object) -> bool:
+        return self is not other
+
+    def __lt__(self, other: Symbol) -> bool:
+        return id(self) < id(other)
+
+    def __le__(self, other: Symbol) -> bool:
+        return id(self) <= id(other)
+
+    def __gt__(self, other: Symbol) -> bool:
+        return id(self) > id(other)
+
+    def __ge__(self, other: Symbol) -> bool:
+        return id(self) >= id(other)
+
+    def __hash__(self) -> int:
+        return id(self)
+
+
 class Dimension:
     """One dimension of a ``PartialShape``: a length, an interval ``a..b`` or ``?`` (dynamic).
 
@@ -259,7 +291,7 @@ class Dimension:
     Parameter that declares it, with a message saying ovlab models are static.
     """
 
-    __slots__ = ("_lo", "_hi")  # _hi == -1: unbounded
+    __slots__ = ("_lo", "_hi", "_symbol")  # _hi == -1: unbounded
 
     def __init__(self, *args: Any) -> None:
         if not args:
@@ -276,6 +308,7 @@ class Dimension:
         else:
             lo, hi = int(args[0]), int(args[1])
         self._lo, self._hi = lo, hi
+        self._symbol: Symbol | None = None
 
     @staticmethod
     def _parse(text: str) -> tuple[int, int]:
@@ -315,13 +348,39 @@ class Dimension:
     def to_string(self) -> str:
         return str(self)
 
-    def compatible(self, other: Any) -> bool:
+    def compatible(self, dim: Any) -> bool:
         """True when some length fits both (OpenVINO's ``Dimension::compatible``)."""
-        o = Dimension(other)
+        o = Dimension(dim)
         hi = min(h for h in (self._hi, o._hi) if h >= 0) if max(self._hi, o._hi) >= 0 else -1
         if self._hi < 0 and o._hi < 0:
             return True
         return max(self._lo, o._lo) <= hi
+
+    def same_scheme(self, dim: Dimension) -> bool:
+        """Both dynamic, or both static and equal (``Dimension::same_scheme``)."""
+        o = Dimension(dim)
+        return (self._lo, self._hi) == (o._lo, o._hi) or (self.is_dynamic and o.is_dynamic)
+
+    def relaxes(self, dim: Dimension) -> bool:
+        """Every length ``dim`` allows, this one allows too (``Dimension::relaxes``)."""
+        o = Dimension(dim)
+        return self._lo <= o._lo and (self._hi < 0 or (0 <= o._hi <= self._hi))
+
+    def refines(self, dim: Dimension) -> bool:
+        """The converse of :meth:`relaxes` (``Dimension::refines``)."""
+        return Dimension(dim).relaxes(self)
+
+    def has_symbol(self) -> bool:
+        return self._symbol is not None
+
+    def get_symbol(self) -> Symbol | None:
+        return self._symbol
+
+    def set_symbol(self, symbol: Symbol) -> None:
+        self._symbol = symbol
+
+    def __len__(self) -> int:
+        return self.get_length()
 
     @property
     def is_static(self) -> bool:
@@ -401,12 +460,12 @@ class PartialShape:
     def all_non_negative(self) -> bool:
         return all(d._lo >= 0 for d in self._dimensions)
 
-    def compatible(self, other: Any) -> bool:
-        o = PartialShape(other)
+    def compatible(self, shape: Any) -> bool:
+        o = PartialShape(shape)
         return len(o) == len(self) and all(a.compatible(b) for a, b in zip(self, o, strict=True))
 
-    def same_scheme(self, other: Any) -> bool:
-        return PartialShape(other) == self
+    def same_scheme(self, shape: Any) -> bool:
+        return PartialShape(shape) == self
 
     def get_min_shape(self) -> Shape:
         return Shape(d._lo for d in self._dimensions)

@@ -107,8 +107,9 @@ def parse_batch_device(text: str, *, strict: bool = True) -> tuple[str, int | No
     raw = text[opening + 1:closing]
     m = re.match(r"\s*[+-]?\d+", raw)  # std::stol reads a leading integer
     if m is None:
-        raise PluginError(f"Batch value for '{name}' is not a number: '{raw}' (stol)",
-                          f"{_PLUGIN_SRC}:41")
+        # std::stol's std::invalid_argument escapes the plugin unwrapped: the wheel says only
+        # "stol" (measured on 2026.4.1 for "BATCH:CPU(abc)" and "BATCH:CPU()")
+        raise PluginError("stol")
     batch = int(m.group())
     if batch <= 0:
         raise PluginError(f"Batch value for '{name}' must be > 0, while {batch}is passed",

@@ -18,13 +18,14 @@ from typing import Any
 import numpy as np
 
 from .._errors import PluginError
+from ..graph import state_ops
 from ..hardware import cost
 from ..hardware.specs import DeviceSpec
 from ..properties import device as device_props
 from ..properties import hint
 from ..runtime import config as cfgmod
 from ..runtime import model_cache
-from ..runtime.backend import Backend, Job, LazyEval, ProfilingInfo
+from ..runtime.backend import Backend, Computed, Job, LazyEval, ProfilingInfo
 from ..runtime.plugin import Plugin
 from ..trace import InferenceRecord
 from . import npu_batching
@@ -277,10 +278,21 @@ class HardwarePlugin(Plugin):
                                             if model is not None else 1)
             values["MAX_BATCH_SIZE"] = int(spec.max_batch or 1)
             values["GPU_DEVICE_TOTAL_MEM_SIZE"] = spec.gpu_total_mem_bytes
+            # the GPU plugin's defaults: MEDIUM host-task priority, and one compile thread per
+            # logical processor of the host (the CPU's RANGE_FOR_STREAMS upper bound)
+            values["GPU_HOST_TASK_PRIORITY"] = cfgmod.enum_value(
+                hint.Priority, self.config.get("GPU_HOST_TASK_PRIORITY", "MEDIUM"))
+            values["COMPILATION_NUM_THREADS"] = int(self.config.get(
+                "COMPILATION_NUM_THREADS", self._host_threads()))
         if key in values and (key in self.supported() or key == "OPTIMAL_NUMBER_OF_INFER_REQUESTS"):
             return values[key]
         raise PluginError(f"Cannot get unsupported property: {key}",
                           f"src/plugins/intel_{self.name.lower()}/src/plugin.cpp:718")
+
+    def _host_threads(self) -> int:
+        """Logical processors of the platform's CPU (what ``hardware_concurrency`` reports)."""
+        cpus = [spec for spec in self.core.platform.devices.values() if spec.plugin == "CPU"]
+        return max(1, int(cpus[0].range_for_streams[1])) if cpus else 1
 
     # --- compiling -------------------------------------------------------------------------
     def start_compile(self, model, priorities: str | None, device_id: str | None,
@@ -615,7 +627,13 @@ class HardwareBackend(Backend):
                 f"src/plugins/intel_{self.spec.plugin.lower()}/src/sync_infer_request.cpp:140"),
                 device=self.device)
             return
-        if self.items == 1:
+        if job.variables is not None and self.items == 1:
+            # a stateful model runs now, in request order, with the request's variables bound
+            # (a later infer must read what this one assigned)
+            inputs = job.inputs() if callable(job.inputs) else job.inputs
+            with state_ops.bound(job.variables):
+                outputs = Computed(self.run_model._evaluate(inputs, self.numeric_precision))
+        elif self.items == 1:
             outputs = LazyEval(self.run_model, job.inputs, self.numeric_precision)
         else:
             outputs = npu_batching.Concatenated(

@@ -19,6 +19,7 @@ from typing import Any
 
 from .. import runtime as _runtime
 from . import session as _session
+from . import standins
 
 NAMES: dict[str, Any] = json.loads((Path(__file__).with_name("openvino_names.json")).read_text())
 
@@ -26,36 +27,12 @@ NAMES: dict[str, Any] = json.loads((Path(__file__).with_name("openvino_names.jso
 _FORWARDED = {
     "openvino.properties": "ovlab.properties",
     "openvino.preprocess": "ovlab.preprocess",
+    "openvino.op": "ovlab.op",
+    "openvino.utils": "ovlab.utils",
+    "openvino.exceptions": "ovlab.exceptions",
 }
-# What a simulator of device behaviour does not offer, by real name: the feature, for errors.
-UNSIMULATED = {
-    "RemoteTensor": "remote tensors (device memory shared with OpenCL/VA-API)",
-    "RemoteContext": "remote contexts (device memory shared with OpenCL/VA-API)",
-    "VAContext": "VA-API remote contexts",
-    "VASurfaceTensor": "VA-API surface tensors",
-    "Op": "custom operations written in Python",
-    "OpExtension": "custom-op extensions",
-    "convert_model": "model conversion from frameworks (read an IR file or use ovlab.zoo)",
-    "shutdown": "unloading the OpenVINO libraries",
-}
-
-
-def unsupported(qualname: str, feature: str | None = None) -> type:
-    """A stand-in for a real class or function ovlab does not offer: importing it works, and
-    calling or instantiating it raises ``NotImplementedError`` naming the feature."""
-    what = feature or "this part of the OpenVINO API"
-    message = (f"{qualname} is not available on ovlab: {what} is not simulated (ovlab simulates "
-               "devices, scheduling and time; see README 'How ovlab maps to OpenVINO')")
-
-    class Unsupported:
-        __doc__ = message
-
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
-            raise NotImplementedError(message)
-
-    Unsupported.__name__ = Unsupported.__qualname__ = qualname.rsplit(".", 1)[-1]
-    Unsupported.__module__ = qualname.rsplit(".", 1)[0]
-    return Unsupported
+# Served modules that are packages (their submodules import by dotted name).
+_PACKAGES = ("openvino", "openvino.op", "openvino.utils")
 
 
 def _require_session() -> _session.Session:
@@ -94,7 +71,14 @@ _TOP_OVERRIDES = {"Core": Core, "compile_model": compile_model}
 
 # --- building the modules ------------------------------------------------------------------------
 def is_package(fullname: str) -> bool:
-    return fullname == "openvino" or fullname.startswith("openvino.properties")
+    return fullname in _PACKAGES or fullname.startswith("openvino.properties")
+
+
+def _known(fullname: str) -> tuple:
+    """The real module's public names (those ovlab lacks are served as stand-ins)."""
+    if fullname == "openvino.preprocess":
+        return tuple(NAMES["preprocess"])
+    return tuple(NAMES["modules"].get(fullname, ()))
 
 
 def _ovlab_target(fullname: str) -> str | None:
@@ -113,8 +97,8 @@ def can_serve(fullname: str) -> bool:
     target = _ovlab_target(fullname)
     if target is None:
         return False
-    if target == "ovlab.preprocess":
-        return True  # served from the real name list when ovlab has no preprocess yet
+    if _known(fullname):
+        return True  # served from the real name list, as stand-ins where ovlab has no module
     try:
         importlib.import_module(target)
     except ModuleNotFoundError:
@@ -123,7 +107,8 @@ def can_serve(fullname: str) -> bool:
 
 
 def missing_message(fullname: str) -> str:
-    served = "openvino, openvino.properties.*, openvino.preprocess, " + \
+    served = "openvino, openvino.properties.*, openvino.preprocess, openvino.op, " + \
+        "openvino.utils.*, openvino.exceptions, " + \
         f"openvino.opset1 .. openvino.{list(NAMES['opsets'])[-1]}"
     if fullname == "openvino.runtime" or fullname.startswith("openvino.runtime."):
         why = "openvino.runtime was removed in OpenVINO 2026: import from openvino directly"
@@ -143,8 +128,7 @@ def build(fullname: str) -> types.ModuleType:
     short = fullname[len("openvino."):]
     if short in NAMES["opsets"]:
         return _opset_module(short)
-    known = NAMES["preprocess"] if fullname == "openvino.preprocess" else ()
-    return _forwarding_module(fullname, _ovlab_target(fullname), known)
+    return _forwarding_module(fullname, _ovlab_target(fullname), _known(fullname))
 
 
 def _forwarding_module(fullname: str, target_name: str, known: tuple | list = ()) -> types.ModuleType:
@@ -160,7 +144,7 @@ def _forwarding_module(fullname: str, target_name: str, known: tuple | list = ()
     def __getattr__(name: str) -> Any:
         t = target()
         if name == "__all__":
-            return _public(t) if t is not None else list(known)
+            return sorted(set(_public(t) if t is not None else []) | set(known))
         if t is not None and hasattr(t, name):
             value = getattr(t, name)
             if isinstance(value, types.ModuleType) and value.__name__.startswith(target_name + "."):
@@ -184,9 +168,8 @@ def _public(module: types.ModuleType | None) -> list[str]:
     return [n for n in dir(module) if not n.startswith("_")]
 
 
-@functools.cache
 def _stand_in(qualname: str) -> type:
-    return unsupported(qualname, UNSIMULATED.get(qualname.rsplit(".", 1)[-1]))
+    return standins.standin(qualname)
 
 
 def _top_module() -> types.ModuleType:
@@ -250,4 +233,5 @@ def _missing_op(short: str, name: str):
 
     missing.__name__ = missing.__qualname__ = name
     missing.__module__ = f"openvino.{short}"
+    missing.__ovlab_standin__ = f"ovlab has no '{name}' op yet"  # type: ignore[attr-defined]
     return missing

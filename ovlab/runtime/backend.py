@@ -81,7 +81,7 @@ class Job:
     """One user inference on its way through the plugins."""
 
     __slots__ = ("seq", "request_id", "model_name", "inputs", "submitted", "ctx", "_on_done",
-                 "tags", "members", "_finished")
+                 "tags", "members", "_finished", "variables")
 
     def __init__(self, seq: int, request_id: int, model_name: str, inputs: dict[int, Any],
                  submitted: float, on_done: Callable[..., None], ctx: Any = None) -> None:
@@ -95,12 +95,14 @@ class Job:
         self.tags: dict[str, Any] = {}  # copied into the InferenceRecord (worker, batch, subgraph)
         self.members: list[Job] | None = None  # a batched job: the user jobs it carries
         self._finished = False
+        self.variables: dict | None = None  # the request's variable values (stateful models)
 
     def child(self, on_done: Callable[..., None], ctx: Any = None, inputs: Any = None) -> Job:
         """A job for the same user inference with another completion target (and context)."""
         job = Job(self.seq, self.request_id, self.model_name,
                   self.inputs if inputs is None else inputs, self.submitted, on_done, ctx)
         job.tags = dict(self.tags)
+        job.variables = self.variables
         return job
 
     def done(self, outputs: Outputs | None = None, error: BaseException | None = None,

@@ -43,10 +43,14 @@ class CompiledModel:
     def outputs(self) -> list:
         return [ConstOutput(p.get_node(), p.get_index()) for p in self._model.outputs]
 
-    def input(self, key: Any = 0):
+    def input(self, index: Any = 0, tensor_name: str | None = None):
+        """The input by index or tensor name (``input(index=0)``, ``input(tensor_name="x")``)."""
+        key = index if tensor_name is None else tensor_name
         return self._port("input", self.inputs, key, 73, 84)
 
-    def output(self, key: Any = 0):
+    def output(self, index: Any = 0, tensor_name: str | None = None):
+        """The output by index or tensor name."""
+        key = index if tensor_name is None else tensor_name
         return self._port("output", self.outputs, key, 107, 117)
 
     def _port(self, kind: str, ports: list, key: Any, index_line: int, name_line: int):
@@ -120,11 +124,14 @@ class CompiledModel:
         return None
 
     def query_state(self) -> list:
-        """Variable states: ovlab's models have none (no ReadValue/Assign)."""
-        return []
+        """The variables of the request ``compiled_model(...)`` infers on."""
+        if self._cached_request is None:
+            self._cached_request = self.create_infer_request()
+        return self._cached_request.query_state()
 
     def reset_state(self) -> None:
-        return None
+        if self._cached_request is not None:
+            self._cached_request.reset_state()
 
     def release_memory(self) -> None:
         """Drop memory kept between inferences (here: the converted-input cache)."""

@@ -19,6 +19,7 @@ from .._errors import PluginError
 from .backend import Job, Outputs
 from .clock import Signal
 from .tensor import OVDict, Tensor
+from .variable_state import VariableState
 
 _BUSY_SRC = "src/inference/src/dev/iasync_infer_request.cpp:199"
 
@@ -112,6 +113,10 @@ class InferRequest:
         self._core = compiled._core
         self._index = index
         self._ctx = self._backend.new_context()
+        # the variables of a stateful model (ReadValue/Assign): this request's values
+        self._read_values = [op for op in compiled._model.get_ordered_ops()
+                             if op.get_type_name() == "ReadValue"]
+        self._variables: dict[str, np.ndarray] | None = {} if self._read_values else None
         self._ports_in = list(compiled.inputs)
         self._ports_out = list(compiled.outputs)
         self._inputs: dict[int, np.ndarray] = {}
@@ -281,6 +286,7 @@ class InferRequest:
         # no hand-off (infer(), meta devices): the job completes the request directly
         job = Job(seq, self._index, self._backend.name, dict(self._inputs), now,
                   self._complete if silent or not self._handoff > 0 else self._finish, self._ctx)
+        job.variables = self._variables
         self._backend.submit(job)
 
     def _finish(self, outputs: Outputs | None, error: BaseException | None, profile: list,
@@ -513,8 +519,12 @@ class InferRequest:
     def profiling_info(self) -> list:
         return self.get_profiling_info()
 
-    def query_state(self) -> list:
-        return []
+    def query_state(self) -> list[VariableState]:
+        """One VariableState per variable of the model (none for a model without ReadValue)."""
+        return [VariableState(self._variables, op) for op in self._read_values] \
+            if self._variables is not None else []
 
     def reset_state(self) -> None:
-        return None
+        """Every variable back to its init value."""
+        if self._variables is not None:
+            self._variables.clear()

@@ -22,6 +22,11 @@ class Tensor:
             self._data = np.zeros(tuple(shape), dtype=self._type.to_dtype())
         else:
             arr = np.asarray(array)
+            if shared_memory and not arr.flags.c_contiguous:
+                raise RuntimeError(
+                    "Exception from src/bindings/python/src/pyopenvino/core/common.cpp:522:\n"
+                    "SHARED MEMORY MODE FOR THIS TENSOR IS NOT APPLICABLE! Passed numpy array "
+                    "must be C contiguous.\n")
             self._data = arr if shared_memory else arr.copy()
 
     @property
@@ -64,8 +69,9 @@ class Tensor:
     def get_byte_size(self) -> int:
         return self.byte_size
 
-    def copy_to(self, target: Tensor) -> None:
+    def copy_to(self, target_tensor: Tensor) -> None:
         """Copy this tensor's data into ``target`` (same element type; shape adopted if empty)."""
+        target = target_tensor
         if target._data.dtype != self._data.dtype:
             raise RuntimeError(f"Tensor element types are not equal. ({self._data.dtype} != "
                                f"{target._data.dtype})")
@@ -76,8 +82,9 @@ class Tensor:
             target.set_shape(list(self._data.shape))
         target._data[...] = self._data
 
-    def copy_from(self, source: Any) -> None:
+    def copy_from(self, source_tensor: Any) -> None:
         """Copy ``source`` (a Tensor or an array) into this tensor."""
+        source = source_tensor
         src = source if isinstance(source, Tensor) else Tensor(np.asarray(source))
         src.copy_to(self)
 
@@ -111,8 +118,11 @@ class Tensor:
 class OVDict(Mapping):
     """Results of an inference: indexable by output port, output index or tensor name."""
 
-    def __init__(self, ports: list, values: list[np.ndarray]) -> None:
-        self._ports = list(ports)
+    def __init__(self, _dict: Any, values: list[np.ndarray] | None = None) -> None:
+        if values is None:  # OVDict({port: array}), as the real constructor takes
+            _dict = dict(_dict)
+            values = list(_dict.values())
+        self._ports = list(_dict)
         self._values = list(values)
 
     def _index(self, key: Any) -> int:
@@ -125,6 +135,8 @@ class OVDict(Mapping):
                 if key in port.get_names():
                     return i
             raise KeyError(key)
+        if not hasattr(key, "get_index"):
+            raise TypeError(f"Unknown key type: {type(key)}")
         for i, port in enumerate(self._ports):
             if port is key or (port.get_index() == key.get_index()
                                and port.get_node() is key.get_node()):

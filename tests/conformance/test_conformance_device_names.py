@@ -12,7 +12,8 @@ from conformance_harness import assert_same_error, both, kind
 
 COMPILES = ["AUTO", "AUTO:", "AUTO:CPU", "HETERO:CPU", "MULTI:CPU", "BATCH:CPU", "BATCH:CPU(4)"]
 RAISES = ["AUTO:-CPU", "AUTO:FOO", "FOO", "", "cpu", "Auto", "CPU.0", "CPU.1", "MULTI", "BATCH",
-          "HETERO", "HETERO:FOO,CPU"]
+          "HETERO", "HETERO:FOO,CPU", "BATCH:CPU(abc)", "BATCH:CPU()", "BATCH:CPU(0)",
+          "BATCH:CPU(-1)"]
 
 
 @pytest.mark.parametrize("device", COMPILES)
@@ -27,6 +28,16 @@ def test_device_name_compiles_on_cpu(rt, models, device):
 def test_device_name_error(models, device):
     real, lab = both(lambda rt: rt.new_core().compile_model(models[rt.name]["conv"], device))
     assert_same_error(real, lab)
+
+
+@pytest.mark.parametrize("device", ["BATCH:CPU(abc)", "BATCH:CPU()", "BATCH:CPU(0)",
+                                    "BATCH:CPU(-1)"])
+def test_malformed_batch_size_error_is_the_wheels_word_for_word(models, device):
+    """A batch size that is not a positive number: the same type and the same whole text."""
+    real, lab = both(lambda rt: rt.new_core().compile_model(models[rt.name]["conv"], device))
+    assert real.raised and lab.raised
+    assert type(lab.exc) is type(real.exc)
+    assert lab.message == real.message
 
 
 @pytest.mark.parametrize("device, value", [

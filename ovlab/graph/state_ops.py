@@ -1,0 +1,95 @@
+"""ReadValue and Assign: the ops of stateful models (a variable read, then written back).
+
+A variable's value lives with the inference request, not the model: the runtime binds the
+request's ``{variable_id: array}`` around each evaluation (:func:`bound`), ReadValue reads the
+bound value (its init input until the variable is first written or after a reset), and Assign
+writes its input there. Outside a request (constant folding, plain ``Model._evaluate``) nothing
+is bound: ReadValue gives its init value and Assign writes nowhere.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator, Sequence
+from contextvars import ContextVar
+from typing import Any
+
+import numpy as np
+
+from .attrs import Attr
+from .node import Node, ShapeType
+from .ops import Ctx, NodeInput, make_node, register
+from .types import Type, as_type
+
+__all__ = ["assign", "read_value"]
+
+STATEFUL_OPS = frozenset({"ReadValue", "Assign"})
+_VARIABLES: ContextVar[dict[str, np.ndarray] | None] = ContextVar("ovlab_variables",
+                                                                   default=None)
+
+
+@contextlib.contextmanager
+def bound(variables: dict[str, np.ndarray] | None) -> Iterator[None]:
+    """Evaluate with ``variables`` as the request's variable values."""
+    token = _VARIABLES.set(variables)
+    try:
+        yield
+    finally:
+        _VARIABLES.reset(token)
+
+
+def _read_infer(node: Node) -> list[ShapeType]:
+    t = node._attrs["variable_type"]
+    shape = node._attrs["variable_shape"]
+    if node._inputs:
+        in_shape, in_type = node._in_shape(0), node._in_type(0)
+        t = in_type if t in (None, Type.dynamic) else t
+        shape = tuple(in_shape) if not shape else tuple(shape)
+    return [(tuple(int(d) for d in shape), t)]
+
+
+def _read_compute(node: Node, xs: list[np.ndarray], ctx: Ctx) -> list[np.ndarray]:
+    values = _VARIABLES.get()
+    vid = node._attrs["variable_id"]
+    if values is not None and vid in values:
+        return [values[vid].copy()]  # a copy: later ops may write into their input
+    if xs:
+        return [np.array(xs[0], copy=True)]
+    return [np.zeros(node._out_shapes[0], dtype=np.float32)]
+
+
+def _assign_infer(node: Node) -> list[ShapeType]:
+    return [(node._in_shape(0), node._in_type(0))]
+
+
+def _assign_compute(node: Node, xs: list[np.ndarray], ctx: Ctx) -> list[np.ndarray]:
+    values = _VARIABLES.get()
+    if values is not None:
+        values[node._attrs["variable_id"]] = np.array(xs[0], copy=True)
+    return [xs[0]]
+
+
+register("ReadValue", "opset6", _read_infer, _read_compute,
+         attrs=[Attr("variable_id", "str"), Attr("variable_type", "type", Type.dynamic),
+                Attr("variable_shape", "ints", ())])
+register("Assign", "opset6", _assign_infer, _assign_compute, attrs=[Attr("variable_id", "str")])
+
+
+def read_value(init_value: NodeInput | str, variable_id: str | None = None,
+               variable_type: Any = None, variable_shape: Sequence[int] | None = None,
+               name: str | None = None) -> Node:
+    """ReadValue-6: the variable's value, ``init_value`` until it is first assigned or reset.
+    ``read_value(variable_id, variable_type, variable_shape)`` makes one without an init."""
+    inputs: list[Any] = [init_value]
+    if isinstance(init_value, str):  # read_value(variable_id, type, shape[, name])
+        inputs, variable_id, variable_type, variable_shape, name = (
+            [], init_value, variable_id, variable_type, variable_shape)
+    attrs = {"variable_id": variable_id,
+             "variable_type": as_type(variable_type) if variable_type is not None else None,
+             "variable_shape": list(variable_shape) if variable_shape is not None else None}
+    return make_node("ReadValue", inputs, attrs, name=name)
+
+
+def assign(new_value: NodeInput, variable_id: str, name: str | None = None) -> Node:
+    """Assign-6: write ``new_value`` into the variable (a sink of the model)."""
+    return make_node("Assign", [new_value], {"variable_id": variable_id}, name=name)

@@ -1,0 +1,47 @@
+"""``openvino.utils``: the Python helpers OpenVINO code imports (element types, result dicts).
+
+Submodules mirror the real ones: ``types`` (NumPy <-> element type maps, ``get_dtype``...),
+``data_helpers`` (``OVDict``). Helpers that wrap C++ internals (``numpy_to_c``,
+``replace_node``...) are stand-ins served by the runner (``ovlab/runner/standins.py``).
+"""
+
+from __future__ import annotations
+
+import functools
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+
+def deprecated(name: Any = None, version: str = "", message: str = "",
+               stacklevel: int = 2) -> Callable:
+    """Decorator that warns (``DeprecationWarning``) each time the wrapped function is called."""
+    def decorator(func: Callable) -> Callable:
+        @functools.wraps(func)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            what = name or func.__name__
+            text = f"{what} is deprecated" + (f" and will be removed in version {version}"
+                                              if version else "") + (f". {message}" if message
+                                                                     else "")
+            warnings.warn(text, DeprecationWarning, stacklevel=stacklevel)
+            return func(*args, **kwargs)
+        return wrapper
+    return decorator
+
+
+class classproperty(property):  # noqa: N801 - the real name
+    """A property read on the class (``Cls.name``) rather than on an instance."""
+
+    def __get__(self, obj: Any, objtype: Any = None) -> Any:
+        return self.fget(objtype if objtype is not None else type(obj))
+
+
+def deprecatedclassproperty(name: Any = None, version: str = "", message: str = "",
+                            stacklevel: int = 2) -> Callable:
+    """A :class:`classproperty` that warns when read."""
+    def decorator(func: Callable) -> classproperty:
+        return classproperty(deprecated(name, version, message, stacklevel + 1)(func))
+    return decorator
+
+
+__all__ = ["classproperty", "deprecated", "deprecatedclassproperty"]

@@ -1,0 +1,55 @@
+"""Per-file counts of one suite run, for the README table.
+
+    python -m pytest -q -rA > real.txt                                  # the real wheel
+    python -m ovlab run --platform cpu -m pytest -q -rA > ovlab.txt     # under the runner
+    python count.py real.txt ovlab.txt
+
+Reads pytest's ``-rA`` summary lines (PASSED/FAILED/XFAIL/XPASS/ERROR per test, SKIPPED per
+location with a count) and prints a Markdown table: passed on each runtime, and how many of
+the tests that pass on the wheel pass on ovlab.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections import defaultdict
+
+LINE = re.compile(r"^(PASSED|FAILED|XFAIL|XPASS|ERROR) upstream/tests/test_runtime/([^:]+)::(\S+)")
+SKIP = re.compile(r"^SKIPPED \[(\d+)\] upstream/tests/test_runtime/([^:]+):")
+
+
+def read(path: str) -> tuple[dict[str, dict[str, str]], dict[str, int]]:
+    outcomes: dict[str, dict[str, str]] = defaultdict(dict)
+    skipped: dict[str, int] = defaultdict(int)
+    for line in open(path, encoding="utf-8"):
+        if m := LINE.match(line):
+            outcomes[m.group(2)][m.group(3)] = m.group(1)
+        elif m := SKIP.match(line):
+            skipped[m.group(2)] += int(m.group(1))
+    return outcomes, skipped
+
+
+def main(real_path: str, lab_path: str) -> None:
+    real, real_skip = read(real_path)
+    lab, lab_skip = read(lab_path)
+    rows = ["| file | real wheel: passed | ovlab: passed | of the wheel's passes, ovlab passes | "
+            "ovlab xfailed (listed) | skipped (both) |", "|---|---|---|---|---|---|"]
+    totals = [0, 0, 0, 0]
+    for name in sorted(set(real) | set(lab)):
+        r_pass = {t for t, o in real.get(name, {}).items() if o == "PASSED"}
+        l_pass = {t for t, o in lab.get(name, {}).items() if o in ("PASSED", "XPASS")}
+        l_xfail = sum(1 for o in lab.get(name, {}).values() if o == "XFAIL")
+        both = len(r_pass & l_pass)
+        rows.append(f"| `{name}` | {len(r_pass)} | {len(l_pass)} | {both} | {l_xfail} | "
+                    f"{real_skip.get(name, 0)} / {lab_skip.get(name, 0)} |")
+        for i, v in enumerate((len(r_pass), len(l_pass), both, l_xfail)):
+            totals[i] += v
+    share = 100.0 * totals[2] / totals[0] if totals[0] else 0.0
+    rows.append(f"| **all** | **{totals[0]}** | **{totals[1]}** | **{totals[2]} ({share:.1f} %)** "
+                f"| {totals[3]} | {sum(real_skip.values())} / {sum(lab_skip.values())} |")
+    print("\n".join(rows))
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:3])
