@@ -51,7 +51,7 @@ def install() -> None:
     """Put the finder first on ``sys.meta_path`` and set aside imported real ``openvino``."""
     if FINDER in sys.meta_path:
         return
-    for name in [n for n in sys.modules if _is_openvino(n)]:
+    for name in [n for n in list(sys.modules) if _is_openvino(n)]:
         _stashed[name] = sys.modules.pop(name)
     sys.meta_path.insert(0, FINDER)
 
@@ -60,7 +60,7 @@ def uninstall() -> None:
     """Remove the finder and the served modules; give back the real ones set aside."""
     while FINDER in sys.meta_path:
         sys.meta_path.remove(FINDER)
-    for name in [n for n in sys.modules if _is_openvino(n)]:
+    for name in [n for n in list(sys.modules) if _is_openvino(n)]:
         if getattr(sys.modules[name], "__loader__", None) is FINDER:  # only what we served
             del sys.modules[name]
     sys.modules.update(_stashed)

@@ -91,14 +91,15 @@ def test_a_display_thread_neither_deadlocks_nor_changes_the_main_timeline():
     assert span_with == span_alone == pytest.approx(40 * 0.030 + 3, abs=0.05)
 
 
-def test_a_helper_thread_sleep_waits_for_the_main_thread_or_wall_time():
+def test_a_helper_thread_sleep_passes_while_the_main_thread_joins_it():
     session = ovlab.install()
     woke = []
     thread = threading.Thread(target=lambda: (time.sleep(0.3), woke.append(session.clock.now)))
     start = time.perf_counter()
     thread.start()
-    thread.join(timeout=30)  # the main thread does not move the clock: the wall limit ends it
-    assert woke == [start]  # simulated time did not pass for anyone
+    thread.join(timeout=30)  # the main thread waits for the helper: its sleep takes its time
+    assert not thread.is_alive()
+    assert woke == [pytest.approx(start + 0.3)]
 
 
 def test_sleep_inside_a_completion_callback_takes_no_simulated_time():
