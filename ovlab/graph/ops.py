@@ -237,6 +237,19 @@ class Parameter(Node):
         self._attrs["element_type"] = as_type(element_type)
         self._validate()
 
+    def get_layout(self) -> Any:
+        """The layout of this input (kept in its output's rt_info, as ``set_layout`` puts it)."""
+        from ..layout import layout_of  # the Layout type lives beside the API, above the graph
+
+        return layout_of(self.output(0))
+
+    def set_layout(self, layout: Any) -> None:
+        from ..layout import Layout
+
+        self.output(0).get_rt_info()["layout"] = Layout(layout).to_string()
+
+    layout = property(get_layout, set_layout)
+
     def __repr__(self) -> str:
         t = self._attrs["element_type"].get_type_name()
         return (f"<Parameter: '{self.get_friendly_name()}' "
@@ -299,6 +312,18 @@ class Constant(Node):
 class Result(Node):
     """A model output (``openvino.op.Result``)."""
 
+    def get_layout(self) -> Any:
+        """The layout of this output (kept in its input's rt_info, where ``set_layout`` puts it)."""
+        from ..layout import layout_of
+
+        return layout_of(self.input_value(0))
+
+    def set_layout(self, layout: Any) -> None:
+        from ..layout import Layout
+
+        self.input_value(0).get_rt_info()["layout"] = Layout(layout).to_string()
+
+    layout = property(get_layout, set_layout)
 
 
 

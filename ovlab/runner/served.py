@@ -94,7 +94,26 @@ _TOP_OVERRIDES = {"Core": Core, "compile_model": compile_model}
 
 # --- building the modules ------------------------------------------------------------------------
 def is_package(fullname: str) -> bool:
-    return fullname == "openvino" or fullname.startswith("openvino.properties")
+    return fullname in ("openvino", "openvino.utils") or fullname.startswith("openvino.properties")
+
+
+# The minimal ``openvino.utils`` the wheel's tools need (benchmark_app: ``utils.types.get_dtype``).
+_UTILS = ("openvino.utils", "openvino.utils.types")
+
+
+def get_dtype(openvino_type: Any) -> Any:
+    """``openvino.utils.types.get_dtype``: the numpy dtype of an element type (bf16 -> uint16,
+    string -> str, as the wheel's table has it)."""
+    import numpy as np
+
+    name = str(openvino_type.get_type_name()) if hasattr(openvino_type, "get_type_name") else ""
+    table = {"boolean": np.bool_, "bf16": np.uint16, "string": np.str_}
+    if name in table:
+        return np.dtype(table[name])
+    try:
+        return np.dtype(openvino_type.to_dtype())
+    except (AttributeError, IndexError, TypeError):
+        raise TypeError(f"Unidentified data type {openvino_type}") from None
 
 
 def _ovlab_target(fullname: str) -> str | None:
@@ -110,6 +129,8 @@ def can_serve(fullname: str) -> bool:
         return True
     if fullname.startswith("openvino.opset"):
         return fullname[len("openvino."):] in NAMES["opsets"]
+    if fullname in _UTILS:
+        return True
     target = _ovlab_target(fullname)
     if target is None:
         return False
@@ -127,6 +148,9 @@ def missing_message(fullname: str) -> str:
         f"openvino.opset1 .. openvino.{list(NAMES['opsets'])[-1]}"
     if fullname == "openvino.runtime" or fullname.startswith("openvino.runtime."):
         why = "openvino.runtime was removed in OpenVINO 2026: import from openvino directly"
+    elif fullname == "openvino.tools" or fullname.startswith("openvino.tools."):
+        why = ("the wheel's pure-Python tools are loaded from an installed openvino wheel, and "
+               "none has this module; ovlab's own benchmark is 'python -m ovlab benchmark'")
     else:
         why = f"ovlab serves {served}"
     return f"No module named '{fullname}' ({why})"
@@ -139,6 +163,11 @@ def build(fullname: str) -> types.ModuleType:
     short = fullname[len("openvino."):]
     if short in NAMES["opsets"]:
         return _opset_module(short)
+    if fullname in _UTILS:
+        mod = types.ModuleType(fullname, "What ovlab serves of openvino.utils so far.")
+        if fullname == "openvino.utils.types":
+            mod.get_dtype = get_dtype  # type: ignore[attr-defined]
+        return mod
     known = NAMES["preprocess"] if fullname == "openvino.preprocess" else ()
     return _forwarding_module(fullname, _ovlab_target(fullname), known)
 

@@ -26,9 +26,9 @@ def zoo_name_for(path: str | Path) -> tuple[str, str] | None:
     from .. import zoo
 
     p = Path(path)
-    if p.suffix.lower() not in (".xml", ".onnx", ".bin", ".blob"):
-        return None
-    candidates = [p.stem] + [p.stem[: -len(s)] for s in FRAMEWORK_SUFFIXES if p.stem.endswith(s)]
+    if p.suffix.lower() not in (".xml", ".onnx", ".bin", ".blob") and p.name not in zoo.names():
+        return None  # a bare zoo name made absolute (benchmark_app -m googlenet-v1) passes too
+    candidates = [p.name if p.name in zoo.names() else p.stem] + [p.stem[: -len(s)] for s in FRAMEWORK_SUFFIXES if p.stem.endswith(s)]
     name = next((c for c in candidates if c in zoo.names()), None)
     if name is None:
         return None
