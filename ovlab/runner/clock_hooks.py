@@ -29,12 +29,19 @@ calls belong to the thread that installed the runner.
 
 Modules that did ``from time import perf_counter`` *before* the runner was installed keep the
 real function (the runner installs itself before the script runs, so this only concerns
-libraries imported earlier in a notebook). ``datetime.now()`` and timeouts of
-``threading``/``queue`` waits stay real.
+libraries imported earlier in a notebook).
+
+``datetime.datetime.now()``, ``utcnow()`` and ``today()`` follow the clock too (benchmark_app
+times its compile with ``datetime.utcnow()``): while the runner is installed
+``datetime.datetime`` is a subclass whose three constructors read the session clock for
+callers outside the real-time packages; ``isinstance(x, datetime.datetime)`` stays true for
+every datetime. Modules that did ``from datetime import datetime`` before the runner keep the
+real class. Timeouts of ``threading``/``queue`` waits stay real.
 """
 
 from __future__ import annotations
 
+import datetime as _dt
 import sys
 import threading
 import time
@@ -138,6 +145,45 @@ def sim_sleep(seconds: Any) -> None:
         scheduler.sleep(seconds)
 
 
+_REAL_DATETIME = _dt.datetime
+
+
+class _SimDatetimeType(type):
+    """Keeps ``isinstance(x, datetime.datetime)`` true for real datetimes while the simulated
+    class stands in its place (arithmetic on a subclass returns the real class)."""
+
+    def __instancecheck__(cls, obj: Any) -> bool:
+        return isinstance(obj, _REAL_DATETIME)
+
+    def __subclasscheck__(cls, sub: type) -> bool:
+        return issubclass(sub, _REAL_DATETIME)
+
+
+class SimDatetime(_REAL_DATETIME, metaclass=_SimDatetimeType):
+    """``datetime.datetime`` under the runner: ``now``/``utcnow``/``today`` read the clock."""
+
+    @classmethod
+    def now(cls, tz: _dt.tzinfo | None = None) -> _dt.datetime:
+        if _session is None or _real_caller():
+            return _REAL_DATETIME.now(tz)
+        return cls.fromtimestamp(EPOCH_ORIGIN + _session.clock.now, tz)
+
+    @classmethod
+    def utcnow(cls) -> _dt.datetime:
+        if _session is None or _real_caller():
+            return _REAL_DATETIME.now(_dt.timezone.utc).replace(tzinfo=None)
+        return cls.fromtimestamp(EPOCH_ORIGIN + _session.clock.now,
+                                 _dt.timezone.utc).replace(tzinfo=None)
+
+    @classmethod
+    def today(cls) -> _dt.datetime:
+        if _session is None or _real_caller():
+            return _REAL_DATETIME.today()
+        return cls.fromtimestamp(EPOCH_ORIGIN + _session.clock.now)
+
+
+SimDatetime.__module__, SimDatetime.__qualname__ = "datetime", "datetime"  # pickles as the real
+
 _HOOKS = {"time": sim_time, "time_ns": sim_time_ns, "perf_counter": sim_perf_counter,
           "perf_counter_ns": sim_perf_counter_ns, "monotonic": sim_monotonic,
           "monotonic_ns": sim_monotonic_ns, "sleep": sim_sleep}
@@ -152,6 +198,7 @@ def install(session: Session) -> None:
     threads.install(_scheduler, _real_module)
     for name, fn in _HOOKS.items():
         setattr(time, name, fn)
+    _dt.datetime = SimDatetime  # type: ignore[misc]
 
 
 def uninstall() -> None:
@@ -160,6 +207,7 @@ def uninstall() -> None:
     threads.uninstall()
     for name, fn in REAL.items():
         setattr(time, name, fn)
+    _dt.datetime = _REAL_DATETIME  # type: ignore[misc]
     _session = _scheduler = None
 
 

@@ -114,3 +114,19 @@ def test_sleep_inside_a_completion_callback_takes_no_simulated_time():
     request.start_async()
     request.wait()
     assert done and request.latency < 100  # ms: the callback's sleep did not block the request
+
+
+def test_datetime_now_follows_the_clock_and_stays_a_datetime():
+    import datetime
+
+    real_class = datetime.datetime
+    ovlab.install()
+    start = datetime.datetime.utcnow()
+    assert start == real_class(2026, 1, 1)  # EPOCH_ORIGIN, in UTC
+    time.sleep(90)
+    assert (datetime.datetime.utcnow() - start).total_seconds() == pytest.approx(90)
+    assert (datetime.datetime.now() - datetime.datetime.today()).total_seconds() == 0
+    later = start + datetime.timedelta(days=1)  # arithmetic gives the real class back
+    assert isinstance(later, datetime.datetime) and isinstance(start, real_class)
+    ovlab.uninstall()
+    assert datetime.datetime is real_class
