@@ -43,11 +43,13 @@ class CompiledModel:
     def outputs(self) -> list:
         return [ConstOutput(p.get_node(), p.get_index()) for p in self._model.outputs]
 
-    def input(self, key: Any = 0):
-        return self._port("input", self.inputs, key, 73, 84)
+    def input(self, key: Any = 0, *, index: int | None = None, tensor_name: str | None = None):
+        """``input()``, ``input(index)`` or ``input(tensor_name)``, positional or by keyword
+        (the binding's three overloads: ``compiled_model.input(index=0)``)."""
+        return self._port("input", self.inputs, _by_keyword(key, index, tensor_name), 73, 84)
 
-    def output(self, key: Any = 0):
-        return self._port("output", self.outputs, key, 107, 117)
+    def output(self, key: Any = 0, *, index: int | None = None, tensor_name: str | None = None):
+        return self._port("output", self.outputs, _by_keyword(key, index, tensor_name), 107, 117)
 
     def _port(self, kind: str, ports: list, key: Any, index_line: int, name_line: int):
         """A port by index or tensor name, with the errors of ``compiled_model.cpp`` (measured
@@ -142,3 +144,10 @@ class CompiledModel:
             self.release()
         except Exception:  # noqa: BLE001 - never raise from a finalizer
             pass
+
+
+def _by_keyword(key: Any, index: int | None, tensor_name: str | None) -> Any:
+    """The port key of ``input``/``output`` from its positional or keyword form."""
+    if index is not None and tensor_name is not None:
+        raise TypeError("input()/output() takes an index or a tensor_name, not both")
+    return index if index is not None else tensor_name if tensor_name is not None else key

@@ -1,0 +1,284 @@
+"""Run openvinotoolkit/openvino_notebooks notebooks on ovlab, cell by cell.
+
+    python tools/run_ov_notebooks.py [--source DIR] [--work DIR] [NAME ...]
+
+NAME is one of ``NOTEBOOKS`` (default: all that are present). The notebooks are third-party code
+and never committed: they are read from ``--source`` (default
+``tests/third_party/openvino_notebooks``, git-ignored), a checkout of the repository or a folder
+laid out like it (``notebooks/<topic>/<topic>.ipynb``). Each notebook is copied into ``--work``
+(default ``build/ov_notebooks``) and changed in three ways only:
+
+1. ``%load_ext ovlab`` is inserted as the first cell, so ``import openvino`` is ovlab's;
+2. ``%pip install ...`` lines become comments (they would install the real ``openvino``);
+3. the model downloads are served by local files: the work folder gets a ``notebook_utils.py``
+   of ours (the real one is fetched from GitHub by the notebooks' first cell when it is
+   missing) whose ``download_file`` writes the local stand-in of each file named in
+   ``LOCAL_FILES`` and refuses, naming the URL, any file that has none.
+
+Then it executes the copy with nbclient (errors do not stop it) and prints, cell by cell, what
+ran and what failed with the error's first line. Exit status: 0 when every notebook ran fully.
+
+``LOCAL_FILES``, the documented mapping (the models are ovlab's, real topology and random
+weights, so the numbers a notebook prints are not the real model's):
+
+- ``classification.xml/.bin`` (MobileNetV3, 1x3x224x224 -> 1x1001): zoo ``mobilenet-v2``
+  (1x3x224x224 -> 1x1000), saved as IR;
+- ``segmentation.xml/.bin`` and ``segmentation.onnx`` (1x3x512x512 -> 1x1x512x512): a small
+  fully convolutional net of the same input and output shapes (three 3x3 convolutions, ReLU,
+  sigmoid), as IR and as ONNX;
+- ``v3-small_224_1.0_float.xml/.bin`` (hello-world's MobileNetV3): zoo ``mobilenet-v2``;
+- the sample images ``coco_hollywood.jpg``, ``coco.jpg``, ``coco_bike.jpg``: a synthetic RGB
+  picture of the same size (seeded noise over colour gradients), written with Pillow.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+import textwrap
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_SOURCE = ROOT / "tests" / "third_party" / "openvino_notebooks"
+DEFAULT_WORK = ROOT / "build" / "ov_notebooks"
+
+NOTEBOOKS = {
+    "hello-world": "notebooks/hello-world/hello-world.ipynb",
+    "openvino-api": "notebooks/openvino-api/openvino-api.ipynb",
+    "auto-device": "notebooks/auto-device/auto-device.ipynb",
+    "async-api": "notebooks/async-api/async-api.ipynb",
+    "throughput-tricks": "notebooks/performance-tricks/throughput-tricks.ipynb",
+    "latency-tricks": "notebooks/performance-tricks/latency-tricks.ipynb",
+}
+
+# file name -> (what it stands for, the recipe that writes it); see the module docstring
+LOCAL_FILES = {
+    "classification.xml": "zoo:mobilenet-v2",
+    "classification.bin": "zoo:mobilenet-v2",
+    "v3-small_224_1.0_float.xml": "zoo:mobilenet-v2",
+    "v3-small_224_1.0_float.bin": "zoo:mobilenet-v2",
+    "segmentation.xml": "fcn:512",
+    "segmentation.bin": "fcn:512",
+    "segmentation.onnx": "fcn-onnx:512",
+    "coco_hollywood.jpg": "image:994x663",
+    "coco.jpg": "image:640x427",
+    "coco_bike.jpg": "image:640x480",
+}
+
+# Our notebook_utils.py: the names the notebooks import from the real one, written anew.
+NOTEBOOK_UTILS = '''
+"""ovlab's stand-in for openvino_notebooks' utils/notebook_utils.py (tools/run_ov_notebooks.py):
+downloads are served by local files, the device widget lists ovlab's devices."""
+from pathlib import Path
+
+LOCAL_FILES = {local_files!r}
+
+
+def download_file(url, filename=None, directory=None, show_progress=True, timeout=10):
+    name = filename or url.rstrip("/").rsplit("/", 1)[-1]
+    folder = Path(directory) if directory else Path(".")
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    if name not in LOCAL_FILES:
+        raise RuntimeError(f"ovlab run of openvino_notebooks: no local stand-in for {{url}} "
+                           "(no network; see LOCAL_FILES in tools/run_ov_notebooks.py)")
+    if not path.exists():
+        _write(LOCAL_FILES[name], path)
+    return path.resolve()
+
+
+def _write(recipe, path):
+    import numpy as np
+    import openvino as ov
+
+    kind, _, arg = recipe.partition(":")
+    stem = path.with_suffix("")
+    if kind == "zoo":
+        import ovlab
+        ov.save_model(ovlab.zoo.load(arg), str(stem) + ".xml")
+    elif kind == "fcn":
+        ov.save_model(_fcn(int(arg)), str(stem) + ".xml")
+    elif kind == "fcn-onnx":
+        _fcn_onnx(int(arg), path)
+    elif kind == "image":
+        from PIL import Image
+
+        w, h = (int(v) for v in arg.split("x"))
+        rng = np.random.default_rng(0)
+        y, x = np.mgrid[0:h, 0:w]
+        rgb = np.stack([x * 255 // w, y * 255 // h, (x + y) * 255 // (w + h)], -1)
+        rgb = np.clip(rgb + rng.integers(-20, 20, rgb.shape), 0, 255).astype(np.uint8)
+        Image.fromarray(rgb).save(path)
+
+
+def _fcn(size):
+    import numpy as np
+    import openvino as ov
+    import openvino.opset13 as ops
+
+    rng = np.random.default_rng(0)
+    x = ops.parameter([1, 3, size, size], np.float32, name="input")
+    h = x
+    for cin, cout in ((3, 8), (8, 8), (8, 1)):
+        w = ops.constant((rng.standard_normal((cout, cin, 3, 3)) * 0.2).astype(np.float32))
+        h = ops.convolution(h, w, [1, 1], [1, 1], [1, 1], [1, 1])
+        h = ops.relu(h) if cout != 1 else ops.sigmoid(h)
+    h.output(0).get_tensor().set_names({{"output"}})
+    return ov.Model([h], [x], "segmentation")
+
+
+def _fcn_onnx(size, path):
+    import numpy as np
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+
+    rng = np.random.default_rng(0)
+    nodes, inits, prev = [], [], "input"
+    for i, (cin, cout) in enumerate(((3, 8), (8, 8), (8, 1))):
+        w = (rng.standard_normal((cout, cin, 3, 3)) * 0.2).astype(np.float32)
+        inits.append(numpy_helper.from_array(w, f"w{{i}}"))
+        nodes.append(helper.make_node("Conv", [prev, f"w{{i}}"], [f"c{{i}}"], pads=[1, 1, 1, 1]))
+        act = "Relu" if cout != 1 else "Sigmoid"
+        out = f"a{{i}}" if cout != 1 else "output"
+        nodes.append(helper.make_node(act, [f"c{{i}}"], [out]))
+        prev = out
+    graph = helper.make_graph(
+        nodes, "segmentation",
+        [helper.make_tensor_value_info("input", TensorProto.FLOAT, [1, 3, size, size])],
+        [helper.make_tensor_value_info("output", TensorProto.FLOAT, [1, 1, size, size])], inits)
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), str(path))
+
+
+def device_widget(default="AUTO", exclude=None, added=None, description="Device:"):
+    import ipywidgets as widgets
+    import openvino as ov
+
+    options = [d for d in ov.Core().available_devices if d not in (exclude or [])]
+    options += [d for d in ["AUTO"] + list(added or []) if d not in options]
+    return widgets.Dropdown(options=options, value=default if default in options else options[0],
+                            description=description, disabled=False)
+
+
+def collect_telemetry(file=""):
+    """No telemetry from ovlab runs."""
+'''
+
+
+@dataclass
+class CellResult:
+    index: int
+    first_line: str
+    status: str  # "ok" | "error" | "skipped"
+    error: str = ""
+
+
+@dataclass
+class NotebookResult:
+    name: str
+    cells: list[CellResult] = field(default_factory=list)
+
+    @property
+    def failed(self) -> list[CellResult]:
+        return [c for c in self.cells if c.status == "error"]
+
+    @property
+    def ran_fully(self) -> bool:
+        return not self.failed
+
+
+def prepare(source: Path, work: Path) -> Path:
+    """Copy the notebook into ``work`` with the three changes of the module docstring."""
+    import nbformat
+
+    nb = nbformat.read(source, as_version=4)
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.source = "\n".join(
+                f"# [ovlab] skipped: {line.strip()}" if line.lstrip().startswith(("%pip", "!pip"))
+                else line for line in cell.source.split("\n"))
+            cell.outputs, cell.execution_count = [], None
+    nb.cells.insert(0, nbformat.v4.new_code_cell("%load_ext ovlab"))
+    work.mkdir(parents=True, exist_ok=True)
+    (work / "notebook_utils.py").write_text(
+        textwrap.dedent(NOTEBOOK_UTILS).format(local_files=LOCAL_FILES))
+    target = work / source.name
+    nbformat.write(nb, target)
+    return target
+
+
+def execute(path: Path, timeout: int = 900) -> NotebookResult:
+    """Run the prepared notebook with nbclient (errors recorded, not fatal), cell by cell."""
+    import os
+
+    import nbformat
+    from nbclient import NotebookClient
+
+    nb = nbformat.read(path, as_version=4)
+    env_path = os.environ.get("PYTHONPATH", "")
+    os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env_path) if p)
+    client = NotebookClient(nb, timeout=timeout, kernel_name="python3", allow_errors=True,
+                            resources={"metadata": {"path": str(path.parent)}})
+    client.execute()
+    result = NotebookResult(path.stem)
+    for i, cell in enumerate(nb.cells):
+        if cell.cell_type != "code":
+            continue
+        first = next((line for line in cell.source.split("\n") if line.strip()), "")
+        errors = [o for o in cell.outputs if o.get("output_type") == "error"]
+        if errors:
+            err = f"{errors[0].get('ename')}: {str(errors[0].get('evalue')).splitlines()[0:1]}"
+            result.cells.append(CellResult(i, first[:70], "error", err))
+        elif all(line.startswith("# [ovlab] skipped") or not line.strip()
+                 for line in cell.source.split("\n")):
+            result.cells.append(CellResult(i, first[:70], "skipped"))
+        else:
+            result.cells.append(CellResult(i, first[:70], "ok"))
+    return result
+
+
+def run(names: list[str], source: Path, work: Path) -> list[NotebookResult]:
+    results = []
+    for name in names:
+        path = source / NOTEBOOKS[name]
+        if not path.is_file():
+            print(f"{name}: not present at {path}")
+            continue
+        folder = work / name
+        shutil.rmtree(folder, ignore_errors=True)
+        result = execute(prepare(path, folder))
+        results.append(result)
+        report(result)
+    return results
+
+
+def report(result: NotebookResult) -> None:
+    ok = sum(c.status == "ok" for c in result.cells)
+    print(f"== {result.name}: {ok} ok, {len(result.failed)} failed, "
+          f"{sum(c.status == 'skipped' for c in result.cells)} skipped, of "
+          f"{len(result.cells)} code cells{' (ran fully)' if result.ran_fully else ''}")
+    for cell in result.cells:
+        mark = {"ok": "  ok ", "error": "FAIL ", "skipped": "skip "}[cell.status]
+        print(f"  {mark} [{cell.index:>3}] {cell.first_line}")
+        if cell.error:
+            print(f"         {cell.error}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("names", nargs="*", choices=[[], *NOTEBOOKS], default=[])
+    parser.add_argument("--source", type=Path, default=DEFAULT_SOURCE)
+    parser.add_argument("--work", type=Path, default=DEFAULT_WORK)
+    parser.add_argument("--json", type=Path, help="also write the results here")
+    args = parser.parse_args(argv)
+    results = run(args.names or list(NOTEBOOKS), args.source, args.work)
+    if args.json:
+        args.json.write_text(json.dumps(
+            {r.name: [c.__dict__ for c in r.cells] for r in results}, indent=1))
+    return 0 if results and all(r.ran_fully for r in results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
