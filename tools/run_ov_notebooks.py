@@ -26,7 +26,10 @@ weights, so the numbers a notebook prints are not the real model's):
 - ``segmentation.xml/.bin`` and ``segmentation.onnx`` (1x3x512x512 -> 1x1x512x512): a small
   fully convolutional net of the same input and output shapes (three 3x3 convolutions, ReLU,
   sigmoid), as IR and as ONNX;
-- ``v3-small_224_1.0_float.xml/.bin`` (hello-world's MobileNetV3): zoo ``mobilenet-v2``;
+- ``v3-small_224_1.0_float.xml/.bin`` (hello-world's MobileNetV3, a TensorFlow model that
+  takes 1x224x224x3 NHWC): zoo ``mobilenet-v2`` behind a PrePostProcessor that takes NHWC;
+- ``imagenet_2012.txt``: 1000 synthetic ``nXXXXXXXX class i`` lines (the zoo's weights are
+  random, so real class names would mean nothing);
 - the sample images ``coco_hollywood.jpg``, ``coco.jpg``, ``coco_bike.jpg``: a synthetic RGB
   picture of the same size (seeded noise over colour gradients), written with Pillow.
 """
@@ -58,14 +61,15 @@ NOTEBOOKS = {
 LOCAL_FILES = {
     "classification.xml": "zoo:mobilenet-v2",
     "classification.bin": "zoo:mobilenet-v2",
-    "v3-small_224_1.0_float.xml": "zoo:mobilenet-v2",
-    "v3-small_224_1.0_float.bin": "zoo:mobilenet-v2",
+    "v3-small_224_1.0_float.xml": "zoo-nhwc:mobilenet-v2",
+    "v3-small_224_1.0_float.bin": "zoo-nhwc:mobilenet-v2",
     "segmentation.xml": "fcn:512",
     "segmentation.bin": "fcn:512",
     "segmentation.onnx": "fcn-onnx:512",
     "coco_hollywood.jpg": "image:994x663",
     "coco.jpg": "image:640x427",
     "coco_bike.jpg": "image:640x480",
+    "imagenet_2012.txt": "labels:1000",
 }
 
 # Our notebook_utils.py: the names the notebooks import from the real one, written anew.
@@ -99,6 +103,16 @@ def _write(recipe, path):
     if kind == "zoo":
         import ovlab
         ov.save_model(ovlab.zoo.load(arg), str(stem) + ".xml")
+    elif kind == "zoo-nhwc":
+        import ovlab
+        from openvino.preprocess import PrePostProcessor
+
+        ppp = PrePostProcessor(ovlab.zoo.load(arg))
+        ppp.input().tensor().set_layout(ov.Layout("NHWC"))
+        ppp.input().model().set_layout(ov.Layout("NCHW"))
+        ov.save_model(ppp.build(), str(stem) + ".xml")
+    elif kind == "labels":
+        path.write_text("".join(f"n{{i:08d}} class {{i}}\\n" for i in range(int(arg))))
     elif kind == "fcn":
         ov.save_model(_fcn(int(arg)), str(stem) + ".xml")
     elif kind == "fcn-onnx":
@@ -167,12 +181,29 @@ def collect_telemetry(file=""):
 '''
 
 
+# Model formats whose readers ovlab does not simulate (it reads OpenVINO IR and ONNX).
+OTHER_FORMATS = (".pdmodel", ".pdiparams", ".pb", ".tflite")
+
+
 @dataclass
 class CellResult:
     index: int
     first_line: str
     status: str  # "ok" | "error" | "skipped"
     error: str = ""
+    cause: str = ""  # for errors: "ovlab", or why it is not ovlab's (see classify)
+
+
+def classify(error: str, after_failure: bool) -> str:
+    """Whose failure a cell's error is: a package the environment lacks, a model format ovlab
+    does not read, a consequence of an earlier failed cell, or ovlab's ("ovlab")."""
+    if error.startswith("ModuleNotFoundError") and "openvino" not in error:
+        return "environment (a package that is not installed)"
+    if "no local stand-in" in error and error.split(" (no network")[0].endswith(OTHER_FORMATS):
+        return "model format ovlab does not read (IR and ONNX only)"
+    if after_failure and (error.startswith("NameError") or "Could not open the file" in error):
+        return "follows from an earlier failed cell"
+    return "ovlab"
 
 
 @dataclass
@@ -187,6 +218,10 @@ class NotebookResult:
     @property
     def ran_fully(self) -> bool:
         return not self.failed
+
+    @property
+    def ovlab_failures(self) -> list[CellResult]:
+        return [c for c in self.failed if c.cause == "ovlab"]
 
 
 def prepare(source: Path, work: Path) -> Path:
@@ -222,6 +257,7 @@ def execute(path: Path, timeout: int = 900) -> NotebookResult:
     client = NotebookClient(nb, timeout=timeout, kernel_name="python3", allow_errors=True,
                             resources={"metadata": {"path": str(path.parent)}})
     client.execute()
+    nbformat.write(nb, path)  # the executed copy, outputs and all, beside its inputs
     result = NotebookResult(path.stem)
     for i, cell in enumerate(nb.cells):
         if cell.cell_type != "code":
@@ -229,8 +265,12 @@ def execute(path: Path, timeout: int = 900) -> NotebookResult:
         first = next((line for line in cell.source.split("\n") if line.strip()), "")
         errors = [o for o in cell.outputs if o.get("output_type") == "error"]
         if errors:
-            err = f"{errors[0].get('ename')}: {str(errors[0].get('evalue')).splitlines()[0:1]}"
-            result.cells.append(CellResult(i, first[:70], "error", err))
+            lines = [x for x in str(errors[0].get("evalue")).splitlines() if x.strip()]
+            # OpenVINO's messages start with where the check sits; the last line says what
+            err = f"{errors[0].get('ename')}: {lines[-1] if lines else ''}"[:300]
+            after = any(c.status == "error" for c in result.cells)
+            whole = f"{errors[0].get('ename')}: {errors[0].get('evalue')}"
+            result.cells.append(CellResult(i, first[:70], "error", err, classify(whole, after)))
         elif all(line.startswith("# [ovlab] skipped") or not line.strip()
                  for line in cell.source.split("\n")):
             result.cells.append(CellResult(i, first[:70], "skipped"))
@@ -264,6 +304,7 @@ def report(result: NotebookResult) -> None:
         print(f"  {mark} [{cell.index:>3}] {cell.first_line}")
         if cell.error:
             print(f"         {cell.error}")
+            print(f"         cause: {cell.cause}")
 
 
 def main(argv: list[str] | None = None) -> int:
