@@ -31,7 +31,19 @@ weights, so the numbers a notebook prints are not the real model's):
 - ``imagenet_2012.txt``: 1000 synthetic ``nXXXXXXXX class i`` lines (the zoo's weights are
   random, so real class names would mean nothing);
 - the sample images ``coco_hollywood.jpg``, ``coco.jpg``, ``coco_bike.jpg``: a synthetic RGB
-  picture of the same size (seeded noise over colour gradients), written with Pillow.
+  picture of the same size (seeded noise over colour gradients), written with Pillow;
+- ``person-detection-0202`` (async-api, fetched with ``omz_downloader``: 1x3x512x512 ->
+  1x1x200x7 detections): a small net of the same shapes (32x32 average pooling, a 1x1
+  convolution to 7 channels, a 256->200 MatMul, sigmoid), as IR;
+- the async-api video (``CEO Pat Gelsinger on Leading Intel.mp4``): 860 synthetic 640x360
+  frames at 30 fps (a moving square), written with OpenCV; the notebook skips 800 of them, so
+  2 s of video remain.
+
+Two more things are served, as downloads too: the notebooks' fetch of ``notebook_utils.py``
+from GitHub (``requests.get`` of that URL returns our stand-in), and ``! omz_downloader ...``
+shell lines, which call the stand-in's ``omz_downloader``. The stand-in's ``VideoPlayer`` is the
+real one's behaviour written anew: a thread reads frames at the video's rate, sleeping between
+them (on ovlab, on the simulated clock), and ``next()`` returns the latest.
 """
 
 from __future__ import annotations
@@ -70,6 +82,9 @@ LOCAL_FILES = {
     "coco.jpg": "image:640x427",
     "coco_bike.jpg": "image:640x480",
     "imagenet_2012.txt": "labels:1000",
+    "person-detection-0202.xml": "det:512",
+    "person-detection-0202.bin": "det:512",
+    "CEO Pat Gelsinger on Leading Intel.mp4": "video:640x360x30x860",
 }
 
 # Our notebook_utils.py: the names the notebooks import from the real one, written anew.
@@ -111,6 +126,10 @@ def _write(recipe, path):
         ppp.input().tensor().set_layout(ov.Layout("NHWC"))
         ppp.input().model().set_layout(ov.Layout("NCHW"))
         ov.save_model(ppp.build(), str(stem) + ".xml")
+    elif kind == "det":
+        ov.save_model(_detector(int(arg)), str(stem) + ".xml")
+    elif kind == "video":
+        _video(path, *(int(v) for v in arg.split("x")))
     elif kind == "labels":
         path.write_text("".join(f"n{{i:08d}} class {{i}}\\n" for i in range(int(arg))))
     elif kind == "fcn":
@@ -164,6 +183,157 @@ def _fcn_onnx(size, path):
         [helper.make_tensor_value_info("input", TensorProto.FLOAT, [1, 3, size, size])],
         [helper.make_tensor_value_info("output", TensorProto.FLOAT, [1, 1, size, size])], inits)
     onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), str(path))
+
+
+def _detector(size):
+    import numpy as np
+    import openvino as ov
+    import openvino.opset13 as ops
+
+    rng = np.random.default_rng(1)
+    x = ops.parameter([1, 3, size, size], np.float32, name="image")
+    h = ops.avg_pool(x, [32, 32], [0, 0], [0, 0], [32, 32], True)
+    w = ops.constant((rng.standard_normal((7, 3, 1, 1)) * 0.05).astype(np.float32))
+    h = ops.convolution(h, w, [1, 1], [0, 0], [0, 0], [1, 1])
+    cells = (size // 32) ** 2
+    h = ops.reshape(h, ops.constant(np.array([1, 7, cells], np.int64)), False)
+    m = ops.constant((rng.standard_normal((cells, 200)) * 0.05).astype(np.float32))
+    h = ops.transpose(ops.matmul(h, m, False, False), ops.constant(np.array([0, 2, 1])))
+    h = ops.sigmoid(ops.reshape(h, ops.constant(np.array([1, 1, 200, 7], np.int64)), False))
+    h.output(0).get_tensor().set_names({{"detection_out"}})
+    return ov.Model([h], [x], "person-detection-0202")
+
+
+def _video(path, w, h, fps, frames):
+    import cv2
+    import numpy as np
+
+    out = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"mp4v"), fps, (w, h))
+    for i in range(frames):
+        frame = np.full((h, w, 3), 40, np.uint8)
+        x = (i * 7) % (w - 60)
+        frame[100:160, x:x + 60] = (0, 200, 255)
+        out.write(frame)
+    out.release()
+
+
+def local_path(url_or_path):
+    """The local stand-in file of a download URL (written on first use), or None."""
+    from urllib.parse import unquote
+
+    name = unquote(str(url_or_path).rstrip("/").rsplit("/", 1)[-1])
+    if name not in LOCAL_FILES:
+        return None
+    path = Path("data") / name
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        _write(LOCAL_FILES[name], path)
+    return path
+
+
+def serve_downloads():
+    """``requests.get`` of notebook_utils.py returns this file (no network in ovlab runs)."""
+    import requests
+
+    real_get = requests.get
+
+    class _Response:
+        status_code = 200
+
+        def __init__(self, text):
+            self.text = text
+            self.content = text.encode()
+
+        def raise_for_status(self):
+            pass
+
+    def get(url, *args, **kwargs):
+        if str(url).endswith("/notebook_utils.py"):
+            return _Response(Path(__file__).read_text())
+        return real_get(url, *args, **kwargs)
+
+    requests.get = get
+
+
+def omz_downloader(command):
+    """``omz_downloader --name N --precision P --output_dir D``: the stand-in of model N."""
+    import shlex
+
+    args = shlex.split(command)
+    opts = dict(zip(args[1::2], args[2::2]))
+    name, precision = opts["--name"], opts.get("--precision", "FP32")
+    folder = Path(opts.get("--output_dir", ".")) / "intel" / name / precision
+    download_file(f"omz://{{name}}.xml", f"{{name}}.xml", folder)
+    print(f"[ovlab] {{name}}: the local stand-in is in {{folder}} (tools/run_ov_notebooks.py)")
+
+
+class VideoPlayer:
+    """openvino_notebooks' VideoPlayer, written anew: a thread reads the frames at the video's
+    rate (sleeping between them) and ``next()`` returns the latest one, None once it ended."""
+
+    def __init__(self, source, size=None, flip=False, fps=None, skip_first_frames=0,
+                 width=1280, height=720):
+        import threading
+
+        import cv2
+
+        self._cv2 = cv2
+        local = local_path(source) if isinstance(source, str) else None
+        self._cap = cv2.VideoCapture(str(local) if local else source)
+        if not self._cap.isOpened():
+            raise RuntimeError(f"Cannot open {{'camera' if isinstance(source, int) else ''}} "
+                               f"{{source}}")
+        self._cap.set(cv2.CAP_PROP_POS_FRAMES, skip_first_frames)
+        self._input_fps = self._cap.get(cv2.CAP_PROP_FPS)
+        if self._input_fps <= 0:
+            self._input_fps = 60
+        self._output_fps = fps if fps is not None else self._input_fps
+        self._flip, self._size = flip, size
+        _, self._frame = self._cap.read()
+        self._lock = threading.Lock()
+        self._thread = None
+        self._stop = False
+
+    def start(self):
+        import threading
+
+        self._stop = False
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def stop(self):
+        self._stop = True
+        if self._thread is not None:
+            self._thread.join()
+        self._cap.release()
+
+    def _run(self):
+        import time
+
+        prev = 0
+        while not self._stop:
+            t1 = time.time()
+            ret, frame = self._cap.read()
+            if not ret:
+                break
+            if 1 / self._output_fps < time.time() - prev:
+                prev = time.time()
+                with self._lock:
+                    self._frame = frame
+            t2 = time.time()
+            time.sleep(max(0, 1 / self._input_fps - (t2 - t1)))
+        self._frame = None
+
+    def next(self):
+        with self._lock:
+            if self._frame is None:
+                return None
+            frame = self._frame.copy()
+        if self._size is not None:
+            frame = self._cv2.resize(frame, self._size, interpolation=self._cv2.INTER_AREA)
+        if self._flip:
+            frame = self._cv2.flip(frame, 1)
+        return frame
 
 
 def device_widget(default="AUTO", exclude=None, added=None, description="Device:"):
@@ -224,6 +394,19 @@ class NotebookResult:
         return [c for c in self.failed if c.cause == "ovlab"]
 
 
+def _line(line: str) -> str:
+    """One code line as the copy has it (see the module docstring)."""
+    bare = line.strip()
+    if bare.startswith(("%pip", "!pip", "! pip")):
+        return f"# [ovlab] skipped: {bare}"
+    if bare.startswith("!") and ("omz_downloader" in bare or bare.lstrip("! ") ==
+                                 "$download_command"):
+        command = "download_command" if "$download_command" in bare else repr(bare.lstrip("! "))
+        indent = line[:len(line) - len(line.lstrip())]
+        return f"{indent}__import__('notebook_utils').omz_downloader({command})  # [ovlab] {bare}"
+    return line
+
+
 def prepare(source: Path, work: Path) -> Path:
     """Copy the notebook into ``work`` with the three changes of the module docstring."""
     import nbformat
@@ -231,11 +414,11 @@ def prepare(source: Path, work: Path) -> Path:
     nb = nbformat.read(source, as_version=4)
     for cell in nb.cells:
         if cell.cell_type == "code":
-            cell.source = "\n".join(
-                f"# [ovlab] skipped: {line.strip()}" if line.lstrip().startswith(("%pip", "!pip"))
-                else line for line in cell.source.split("\n"))
+            cell.source = "\n".join(_line(line) for line in cell.source.split("\n"))
             cell.outputs, cell.execution_count = [], None
-    nb.cells.insert(0, nbformat.v4.new_code_cell("%load_ext ovlab"))
+    nb.cells.insert(0, nbformat.v4.new_code_cell(
+        "%load_ext ovlab\n"
+        "__import__('notebook_utils').serve_downloads()  # downloads from local stand-ins"))
     work.mkdir(parents=True, exist_ok=True)
     (work / "notebook_utils.py").write_text(
         textwrap.dedent(NOTEBOOK_UTILS).format(local_files=LOCAL_FILES))

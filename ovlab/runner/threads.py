@@ -14,10 +14,11 @@ moves it (``time.sleep``, ``wait()``, ``infer()``...) in microseconds of wall ti
    at one time run in the order they were set; a thread the script starts runs until it first
    parks before the clock moves. So helpers interleave with the main thread at the simulated
    times they would on hardware, and the same seed gives the same interleaving.
-3. When the main thread waits on the helper's side of things instead (it is blocked in
+3. When the main thread waits on the helper's side of things instead (the script called
    ``Thread.join``, an ``Event``/``Queue`` wait...), simulated time passes as wall time would:
    after ``s`` of wall time (``s / realtime`` when paced) the helper moves the clock to its
-   wake-up itself, if no simulated event is due before it, and wakes.
+   wake-up itself, running what falls due meanwhile (completion callbacks then run on the
+   helper thread, as they run on OpenVINO's own threads on hardware), and wakes.
 4. Caps keep a wrong guess from hanging: the main thread waits at most ``SETTLE_CAP_S`` of wall
    time for a woken helper to park (a helper that computes or blocks longer runs on freely until
    its next sleep), and a parked helper wakes, without moving the clock, once the clock has not
@@ -48,14 +49,22 @@ _WAITING = {("threading", "wait"), ("threading", "_wait_for_tstate_lock"), ("thr
             ("threading", "acquire"), ("queue", "get"), ("queue", "put"), ("queue", "join")}
 
 
-def blocked(ident: int | None) -> bool:
-    """True when thread ``ident`` waits in ``threading``/``queue`` (join, Event, Queue...)."""
+def _stem(frame: Any) -> str:
+    return frame.f_code.co_filename.rsplit("/", 1)[-1].rsplit("\\", 1)[-1].removesuffix(".py")
+
+
+def blocked(ident: int | None, by_script: bool = False) -> bool:
+    """True when thread ``ident`` waits in ``threading``/``queue`` (join, Event, Queue...);
+    with ``by_script``, only a wait the script itself called (not one inside the kernel's
+    output machinery or another real-time package, which only pauses for wall time)."""
     frame = sys._current_frames().get(ident) if ident is not None else None
-    if frame is None:
+    if frame is None or (_stem(frame), frame.f_code.co_name) not in _WAITING:
         return False
-    code = frame.f_code
-    stem = code.co_filename.rsplit("/", 1)[-1].rsplit("\\", 1)[-1].removesuffix(".py")
-    return (stem, code.co_name) in _WAITING
+    if not by_script:
+        return True
+    while frame is not None and _stem(frame) in ("threading", "queue"):
+        frame = frame.f_back
+    return frame is not None and not _is_real_module(frame.f_globals.get("__name__") or "")
 
 
 class _Helper:
@@ -185,7 +194,8 @@ class Scheduler:
             if clock.now != seen:
                 seen, seen_at = clock.now, now_wall
                 continue
-            waits = (clock._depth == 0 and now_wall - start >= grace and blocked(self.owner))
+            waits = (clock._depth == 0 and now_wall - start >= grace
+                     and blocked(self.owner, by_script=True))
             if not waits and now_wall - seen_at < SETTLE_CAP_S:
                 continue
             with self._cond:
@@ -193,8 +203,12 @@ class Scheduler:
                     break  # the main thread woke it meanwhile
                 helper.state, helper.ticket = "running", None
                 self.busy = True
-                if waits and clock.env.peek() > due and not self.closed:
-                    clock.env.jump(due)  # the main thread waits: time passes for it too
+                advance = waits and not self.closed
+            if advance:  # the main thread waits for us: time passes for it too
+                try:
+                    clock.sleep(max(0.0, due - clock.now))  # what falls due meanwhile runs
+                except RuntimeError:
+                    pass  # the main thread entered the clock meanwhile: it moves it
             return
         with self._cond:
             if helper.state == "woken":
