@@ -66,10 +66,14 @@ print("exit status:", run.returncode)
 #
 # **The display thread.** The script's main thread paces with `time.sleep(0.030)`: that moves
 # the simulated clock. The display thread sleeps `1/30 s` in a loop: a sleep in *another* thread
-# never moves the clock; it waits until the main thread has moved it that far (or that much
-# wall time has passed, so it cannot hang when the main thread stops). The main thread's
-# timeline is therefore the same with or without the display thread, and the run prints the
-# same text every time.
+# is a wake-up on the simulated clock, `1/30 s` ahead. Whenever the main thread moves the clock
+# (its sleeps, `wait_all()`, a full queue), it stops at each wake-up on the way, lets the display
+# thread run until it sleeps again, and goes on. So the display thread wakes every `1/30 s` of
+# *simulated* time and draws each result at the first frame after it arrived, as it would on the
+# laptop; it only reads, so the main thread's timeline is the same with or without it, and the
+# run prints the same text every time. When the main thread waits for the display thread
+# instead (`thread.join()`), the display thread's sleep passes as wall time would, so neither
+# waits for the other for ever.
 
 # %% [markdown]
 # ## In this notebook: `%load_ext ovlab`
@@ -112,7 +116,7 @@ with contextlib.redirect_stderr(sys.stdout):
 # | `ov.Core()` | the devices of your machine | the `laptop` preset (`--platform` / `install(platform=)`) |
 # | `time.time()`, `perf_counter()`, `monotonic()` | wall clock | the simulated clock (`time.time()` starts at 2026-01-01 00:00 UTC) |
 # | `time.sleep(s)` in the main thread | waits `s` | advances the simulated clock by `s` |
-# | `time.sleep(s)` in another thread | waits `s` | waits for the main thread to move the clock `s` (at most `s` of wall time) |
+# | `time.sleep(s)` in another thread | waits `s` | a wake-up `s` ahead on the simulated clock: the main thread's waits stop there and let the thread run |
 # | a missing `.../googlenet-v1-tf.xml` | error | the zoo model of that name, with a note on stderr |
 # | `openvino.runtime` | removed in 2026 | absent too |
 # | numerics | the device's kernels | NumPy in the device's precision |
@@ -127,7 +131,8 @@ with contextlib.redirect_stderr(sys.stdout):
 #   the real clock back.
 # - Time measured with `time.*` is simulated time, so the figures a script prints are the
 #   virtual hardware's, and the same on every run.
-# - Helper threads that sleep neither hang nor change the main thread's timeline.
+# - A helper thread that sleeps wakes at the simulated times it would on hardware, between
+#   the main thread's steps, and never changes the main thread's timeline.
 
 # %% [markdown]
 # ## Exercises

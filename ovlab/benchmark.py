@@ -31,8 +31,11 @@ What differs, and why:
 - The sync loop runs its one request as ``infer()`` does (the synchronous path, without the
   asynchronous hand-off a device may charge), without computing the outputs ``infer()`` would
   return (real NumPy work nobody reads in a benchmark).
-- Only the options listed by ``-h`` exist; others (``-nstreams``, ``-i``, ``-shape``...) are
-  reported as unrecognized.
+- Every option of the real tool's parser is accepted (``tests/test_benchmark_cli.py`` compares
+  the two parsers when the wheel is installed). ``-nstreams``, ``-shape``, ``-cdir`` and
+  ``-latency_percentile`` mean what they mean there; the options listed in ``NOT_HERE`` (input
+  files, reports, configs...) stop the run with an error naming the option and pointing to the
+  real tool, which runs on ovlab too: ``python -m ovlab run benchmark_app ...``.
 """
 
 from __future__ import annotations
@@ -179,6 +182,79 @@ def _str2bool(text: str) -> bool:
     raise argparse.ArgumentTypeError("Boolean value expected.")
 
 
+# The real tool's options that ovlab's benchmark does not reproduce: the parser takes them (so a
+# command line copied from the real tool is understood), and the run stops with an error naming
+# the option and why. kind: how argparse takes its value.
+_REAL_TOOL = "the real benchmark_app runs on ovlab with 'python -m ovlab run benchmark_app ...'"
+NOT_HERE: dict[tuple[str, ...], tuple[str, str]] = {
+    ("-i", "--paths_to_input"): ("append", "ovlab benchmark fills inputs with random values"),
+    ("-max_irate", "--maximum_inference_rate"): ("value", "rate limiting is not reproduced"),
+    ("-data_shape",): ("value", "dynamic-shape data sets are not reproduced"),
+    ("-layout",): ("value", "input layouts are not reproduced (inputs are taken as [N,C,H,W])"),
+    ("-extensions", "--extensions"): ("value", "custom-op extensions are not simulated"),
+    ("-c", "--path_to_cldnn_config"): ("value", "GPU OpenCL kernel configs are not simulated"),
+    ("-lfile", "--load_from_file"): ("optional", "compiled blobs are not read from files"),
+    ("-inference_only", "--inference_only"): ("optional",
+                                              "ovlab benchmark always measures inference only"),
+    ("-no_warmup",): ("flag", "the warm-up inference is always run"),
+    ("-ip", "--input_precision"): ("value", "input precision conversion is not reproduced"),
+    ("-op", "--output_precision"): ("value", "output precision conversion is not reproduced"),
+    ("-iop", "--input_output_precision"): ("value", "precision conversion is not reproduced"),
+    ("--mean_values",): ("value", "mean/scale preprocessing is not reproduced"),
+    ("--scale_values",): ("value", "mean/scale preprocessing is not reproduced"),
+    ("-nthreads", "--number_threads"): ("value", "thread counts are not a knob of ovlab's CPUs"),
+    ("-pin", "--infer_threads_pinning"): ("value", "thread pinning is not simulated"),
+    ("-report_type", "--report_type"): ("value", "statistics reports are not written"),
+    ("-report_folder", "--report_folder"): ("value", "statistics reports are not written"),
+    ("-json_stats", "--json_stats"): ("optional", "statistics reports are not written"),
+    ("-pcsort", "--perf_counts_sort"): ("value", "sorted counters are not printed (use -pc)"),
+    ("-pcseq", "--pcseq"): ("optional", "latency groups by data shape are not reproduced"),
+    ("-exec_graph_path", "--exec_graph_path"): ("value", "execution graphs are not dumped"),
+    ("-dump_config",): ("value", "configs are not dumped"),
+    ("-load_config",): ("value", "configs are not loaded from files"),
+}
+
+
+def _refuse_not_here(args: argparse.Namespace) -> None:
+    for flags, (_, reason) in NOT_HERE.items():
+        dest = flags[-1].lstrip("-")
+        if getattr(args, dest, None) is not None:
+            raise BenchmarkError(f"{' / '.join(flags)} is not available in 'ovlab benchmark': "
+                                 f"{reason}; {_REAL_TOOL}")
+
+
+def _apply_shape(model: Any, text: str) -> dict[str, list[int]]:
+    """``-shape``: ``[1,3,224,224]`` for every input or ``name[...],name[...]``; static only."""
+    import re
+
+    found = re.findall(r"([^\[\],]*)\[([^\]]*)\]", text)
+    if not found or "".join(f"{n}[{d}]" for n, d in found).replace(",", "") != \
+            text.replace(",", "").replace(" ", ""):
+        raise BenchmarkError(f"-shape {text!r}: expected [1,3,224,224] or name[1,3,224,224],...")
+    shapes: dict[str, list[int]] = {}
+    for name, dims in found:
+        try:
+            values = [int(d) for d in dims.split(",") if d.strip()]
+        except ValueError:
+            raise BenchmarkError(f"-shape {text!r}: ovlab benchmark takes static shapes only "
+                                 f"(dynamic ones need -data_shape, which it does not reproduce)"
+                                 ) from None
+        ports = [p for p in model.inputs if not name or name in p.get_names()
+                 or p.get_node().get_friendly_name() == name]
+        if not ports:
+            raise BenchmarkError(f"-shape: the model has no input named {name!r}")
+        for port in ports:
+            shapes[port.get_any_name()] = values
+    model.reshape(shapes)
+    return shapes
+
+
+def _set_streams(config: dict[str, Any], device_name: str, text: str) -> None:
+    """``-nstreams``: a number for the target device, or ``DEV:N,...`` per device (on
+    AUTO/MULTI/HETERO as DEVICE_PROPERTIES), like ``-infer_precision``."""
+    _set_per_device(config, device_name, text, "NUM_STREAMS")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The options: benchmark_app's main ones plus ovlab's ``--platform`` and ``--seed``."""
     p = _Parser(prog="ovlab benchmark", add_help=False,
@@ -205,10 +281,30 @@ def build_parser() -> argparse.ArgumentParser:
                    help="Optional. Batch size: reshape the model's inputs to it.")
     p.add_argument("-pc", "--perf_counts", type=_str2bool, nargs="?", const=True, default=None,
                    help="Optional. Report performance counters.")
-    p.add_argument("-infer_precision", "--infer_precision", default=None,
+    p.add_argument("-infer_precision", default=None,
                    help="Optional. Inference precision: 'f32', or per device "
                         "'CPU:bf16,GPU:f32' (with AUTO/MULTI/HETERO only the per-device form "
                         "reaches the devices, as in the real tool).")
+    p.add_argument("-nstreams", "--number_streams", default=None,
+                   help="Optional. Number of streams (a number, or DEV:N,DEV:N); needs -hint "
+                        "none, as in the real tool.")
+    p.add_argument("-shape", default="",
+                   help="Optional. Static input shapes to reshape the model to: [1,3,224,224] "
+                        "for every input, or name[1,3,224,224],other[...].")
+    p.add_argument("-cdir", "--cache_dir", default="",
+                   help="Optional. A folder for the model cache (CACHE_DIR).")
+    p.add_argument("-latency_percentile", "--latency_percentile", type=int, default=50,
+                   help="Optional. The latency percentile to report (1-100, default 50: median).")
+    for flags, (kind, _why) in NOT_HERE.items():
+        if kind == "flag":
+            p.add_argument(*flags, action="store_true", default=None, help=argparse.SUPPRESS)
+        elif kind == "optional":
+            p.add_argument(*flags, nargs="?", const=True, default=None, help=argparse.SUPPRESS)
+        elif kind == "append":
+            p.add_argument(*flags, action="append", nargs="+", default=None,
+                           help=argparse.SUPPRESS)
+        else:
+            p.add_argument(*flags, default=None, help=argparse.SUPPRESS)
     p.add_argument("--platform", default="laptop",
                    help="ovlab: the virtual platform: a preset (" + ", ".join(_preset_names())
                         + "), this-machine (your CPU, measured with the real openvino on first "
@@ -444,6 +540,10 @@ def _set_infer_precision(config: dict[str, Any], device_name: str, text: str) ->
     """benchmark_app's ``-infer_precision``: ``f32`` for a hardware device, or
     ``DEV:prec,...``; on AUTO/MULTI/HETERO the per-device values become DEVICE_PROPERTIES and a
     bare value is dropped (the real tool's ``parse_value_for_virtual_device`` does the same)."""
+    _set_per_device(config, device_name, text, "INFERENCE_PRECISION_HINT")
+
+
+def _set_per_device(config: dict[str, Any], device_name: str, text: str, key: str) -> None:
     devices = parse_devices(device_name)
     bare: str | None = None
     named: dict[str, str] = {}
@@ -462,9 +562,9 @@ def _set_infer_precision(config: dict[str, Any], device_name: str, text: str) ->
         if named:
             props = config.setdefault("DEVICE_PROPERTIES", {})
             for dev, value in named.items():
-                props.setdefault(dev, {})["INFERENCE_PRECISION_HINT"] = value
+                props.setdefault(dev, {})[key] = value
     elif target in named or bare is not None:
-        config["INFERENCE_PRECISION_HINT"] = named.get(target, bare)
+        config[key] = named.get(target, bare)
 
 
 def compiled_property_lines(compiled) -> list[str]:
@@ -569,6 +669,15 @@ def _run(argv: list[str], log: _Log, core: Any) -> BenchmarkReport:
     if not args.path_to_model:
         raise BenchmarkError("the following arguments are required: -m/--path_to_model "
                              "(see: ovlab benchmark -h)")
+    _refuse_not_here(args)
+    if not 1 <= args.latency_percentile <= 100:
+        raise BenchmarkError("The percentile value is incorrect. The applicable values range is "
+                             "[1, 100].")
+    if args.perf_hint != "none" and args.number_streams is not None:
+        raise BenchmarkError("-nstreams, -nthreads and -pin options are fine tune options. To use "
+                             "them you should explicitely set -hint option to none. This is not "
+                             "OpenVINO limitation (those options can be used in OpenVINO "
+                             "together), but a benchmark_app UI rule.")
     api = args.api_type or ("sync" if args.perf_hint == "latency" else "async")
     niter = args.number_iterations
     if api == "sync" and args.time is None and niter and args.number_infer_requests \
@@ -602,6 +711,10 @@ def _run(argv: list[str], log: _Log, core: Any) -> BenchmarkReport:
     perf_counts = bool(args.perf_counts)
     if args.infer_precision:
         _set_infer_precision(device_config, device_name, args.infer_precision)
+    if args.number_streams is not None:
+        _set_streams(device_config, device_name, args.number_streams)
+    if args.cache_dir:
+        core.set_property({"CACHE_DIR": args.cache_dir})
     if args.batch_size:
         log.warning("Batch size is set. Auto batching will be disabled")
         device_config["ALLOW_AUTO_BATCHING"] = False
@@ -635,6 +748,14 @@ def _run(argv: list[str], log: _Log, core: Any) -> BenchmarkReport:
         t0 = clock.now
         model.reshape(shapes)
         log.info(f"Reshape model took {(clock.now - t0) * 1000:.2f} ms")
+
+    if args.shape:
+        t0 = clock.now
+        shapes = _apply_shape(model, args.shape)
+        log.info("Reshaping model: " + ", ".join(
+            f"'{k}': [{','.join(str(d) for d in v)}]" for k, v in shapes.items()))
+        log.info(f"Reshape model took {(clock.now - t0) * 1000:.2f} ms")
+        batch = int(args.batch_size or model._batch_size())
 
     # ------------------------------ 6. Configuring input of the model --------------------------
     log.step()
@@ -708,7 +829,7 @@ def _run(argv: list[str], log: _Log, core: Any) -> BenchmarkReport:
     else:
         times, total_s, iteration = _async_loop(requests, clock, niter, duration_s, nireq)
     fps = batch * iteration / total_s
-    median = _percentile(times, 50)
+    median = _percentile(times, args.latency_percentile)  # the real tool's "median" variable
     avg = sum(times) / len(times)
 
     # ------------------------------ 11. Dumping statistics report ------------------------------
@@ -726,7 +847,11 @@ def _run(argv: list[str], log: _Log, core: Any) -> BenchmarkReport:
     log.info(f"Duration:         {total_s * 1000:.2f} ms")
     if "MULTI" not in device_name:
         log.info("Latency:")
-        log.info(f"   Median:        {format_latency(median, avg)}")
+        if args.latency_percentile == 50:
+            log.info(f"   Median:        {format_latency(median, avg)}")
+        else:
+            log.info(f"   {args.latency_percentile} percentile:     "
+                     f"{format_latency(median, avg)}")
         log.info(f"   Average:       {format_latency(avg, avg)}")
         log.info(f"   Min:           {format_latency(times[0], avg)}")
         log.info(f"   Max:           {format_latency(times[-1], avg)}")

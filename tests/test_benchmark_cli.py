@@ -508,3 +508,59 @@ def test_hetero_does_not_take_a_hint():
     assert "Start inference asynchronously, 1 inference requests" in rep.text
     assert "[ INFO ] Latency:" in rep.lines
     assert_consistent(rep)
+
+
+# --- every option of the real tool ---------------------------------------------------------------
+def _real_parser_options() -> dict[str, object]:
+    """The real benchmark_app's options, read from its argparse parser (the wheel's
+    ``openvino/tools/benchmark/parameters.py``), by option string."""
+    parameters = pytest.importorskip("openvino.tools.benchmark.parameters",
+                                     reason="the openvino wheel is not installed")
+    parser = parameters.parse_args()
+    return {flag: action for action in parser._actions for flag in action.option_strings}
+
+
+def test_every_real_benchmark_app_option_is_accepted():
+    real = _real_parser_options()
+    ours = {flag: action for action in benchmark.build_parser()._actions
+            for flag in action.option_strings}
+    assert set(real) - set(ours) == set()
+    for flag, action in real.items():
+        mine = ours[flag]
+        assert mine.dest == action.dest, flag  # the same option, under both of its spellings
+        if action.choices is not None and mine.help != "==SUPPRESS==":
+            assert set(action.choices) <= set(mine.choices), flag
+    assert set(ours) - set(real) == {"--platform", "--seed"}  # ovlab's own two
+
+
+@pytest.mark.parametrize("flag", sorted({f[0] for f in benchmark.NOT_HERE}))
+def test_options_ovlab_does_not_reproduce_fail_naming_the_option(flag):
+    kind = next(k for flags, (k, _) in benchmark.NOT_HERE.items() if flags[0] == flag)
+    argv = ["-m", "mlp", "-niter", "4", flag] + ([] if kind == "flag" else ["x"])
+    with pytest.raises(BenchmarkError, match=re.escape(flag) + ".*ovlab run benchmark_app"):
+        run(argv)
+
+
+def test_nstreams_needs_hint_none_and_sets_the_streams():
+    with pytest.raises(BenchmarkError, match="-nstreams, -nthreads and -pin options are fine"):
+        run(["-m", "mlp", "-niter", "4", "-nstreams", "2"])
+    report = run(["-m", "mlp", "-niter", "8", "-hint", "none", "-nstreams", "2"])
+    assert "[ INFO ]   NUM_STREAMS: 2" in report.lines
+
+
+def test_shape_reshapes_and_latency_percentile_is_reported():
+    report = run(["-m", "mlp", "-niter", "16", "-shape", "[4,16]", "-latency_percentile", "90"])
+    assert any(line.startswith("[ INFO ] Reshaping model: ") and "[4,16]" in line
+               for line in report.lines), report.lines
+    percentile = [line for line in report.lines if "90 percentile:" in line]
+    assert len(percentile) == 1 and not any("Median:" in line for line in report.lines)
+    with pytest.raises(BenchmarkError, match="percentile value is incorrect"):
+        run(["-m", "mlp", "-niter", "4", "-latency_percentile", "101"])
+    with pytest.raises(BenchmarkError, match="static shapes only"):
+        run(["-m", "mlp", "-niter", "4", "-shape", "[?,16]"])
+
+
+def test_cdir_compiles_through_the_model_cache(tmp_path):
+    first = run(["-m", "mlp", "-niter", "4", "-d", "GPU", "-cdir", str(tmp_path / "c")])
+    assert (tmp_path / "c").is_dir() and any((tmp_path / "c").iterdir())
+    assert first.count == 4

@@ -230,11 +230,16 @@ class Model(Named):
             return key
         raise TypeError(f"{what}() takes an index or a tensor name, got {key!r}")
 
-    def input(self, i_or_name: int | str | None = None) -> Output:
-        return self._find(self.inputs, i_or_name, "input")
+    def input(self, i_or_name: int | str | None = None, *, index: int | None = None,
+              tensor_name: str | None = None) -> Output:
+        """``input()``, ``input(index)``, ``input(tensor_name)``: positional or by keyword."""
+        key = index if index is not None else tensor_name if tensor_name is not None else i_or_name
+        return self._find(self.inputs, key, "input")
 
-    def output(self, i_or_name: int | str | None = None) -> Output:
-        return self._find(self.outputs, i_or_name, "output")
+    def output(self, i_or_name: int | str | None = None, *, index: int | None = None,
+               tensor_name: str | None = None) -> Output:
+        key = index if index is not None else tensor_name if tensor_name is not None else i_or_name
+        return self._find(self.outputs, key, "output")
 
     def get_parameter_index(self, parameter: Parameter) -> int:
         return next((i for i, p in enumerate(self._parameters) if p is parameter), -1)

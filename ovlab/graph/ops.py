@@ -242,6 +242,19 @@ class Parameter(Node):
         self._attrs["element_type"] = as_type(element_type)
         self._validate()
 
+    def get_layout(self) -> Any:
+        """The layout of this input (kept in its output's rt_info, as ``set_layout`` puts it)."""
+        from ..layout import layout_of  # the Layout type lives beside the API, above the graph
+
+        return layout_of(self.output(0))
+
+    def set_layout(self, layout: Any) -> None:
+        from ..layout import Layout
+
+        self.output(0).get_rt_info()["layout"] = Layout(layout).to_string()
+
+    layout = property(get_layout, set_layout)
+
     def __repr__(self) -> str:
         t = self._attrs["element_type"].get_type_name()
         return (f"<Parameter: '{self.get_friendly_name()}' "
@@ -314,6 +327,19 @@ class Result(Node):
         if len(args) == 1 and not kwargs:  # openvino.op.Result(output)
             args = (RESULT, [as_output(args[0])])
         super().__init__(*args, **kwargs)
+
+    def get_layout(self) -> Any:
+        """The layout of this output (kept in its input's rt_info, where ``set_layout`` puts it)."""
+        from ..layout import layout_of
+
+        return layout_of(self.input_value(0))
+
+    def set_layout(self, layout: Any) -> None:
+        from ..layout import Layout
+
+        self.input_value(0).get_rt_info()["layout"] = Layout(layout).to_string()
+
+    layout = property(get_layout, set_layout)
 
 
 def _constant_args(args: tuple, array: Any, tensor: Any, shared_memory: bool | None,

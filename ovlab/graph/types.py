@@ -315,6 +315,8 @@ class Dimension:
         text = text.strip()
         if text in ("?", "-1"):
             return 0, -1
+        if not text:
+            return 0, 0  # Dimension("") is the static 0, as in the wheel (benchmark_app's -b)
         if ".." in text:
             a, _, b = text.partition("..")
             return int(a or 0), int(b) if b else -1
@@ -324,6 +326,10 @@ class Dimension:
     @staticmethod
     def dynamic() -> Dimension:
         return Dimension()
+
+    def __len__(self) -> int:
+        """``len(dim)``: the static length, as the wheel's binding gives (benchmark_app uses it)."""
+        return self.get_length()
 
     def get_length(self) -> int:
         if self.is_dynamic:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 USAGE = """usage: python -m ovlab run [--platform P] [--seed N] [--realtime F] script.py [args...]
        python -m ovlab run [--platform P] [--seed N] [--realtime F] -m module [args...]
+       python -m ovlab run [--platform P] [--seed N] [--realtime F] benchmark_app [args...]
 
 Run unmodified OpenVINO code on ovlab's virtual devices: 'import openvino' is served by ovlab,
 time.time/perf_counter/monotonic/sleep follow the simulated clock, ov.Core() is the platform's.
@@ -29,6 +30,8 @@ options:
   --seed N       seed of the timing jitter (default 0): same seed, same timeline
   --realtime F   pace simulated time at F x wall time (default: as fast as possible)
   -m module      run a module as a script (python -m module), e.g. -m pytest tests/
+  benchmark_app  a console script of the installed openvino wheel's pure-Python tools: the
+                 real tool on ovlab's devices (-m openvino.tools.benchmark.main runs it too)
   -h, --help     show this message and exit"""
 
 
@@ -125,6 +128,9 @@ def main(argv: Sequence[str]) -> int:
 
 
 def _run(run: RunArgs) -> int:
+    entry = _wheel_console_script(run)
+    if entry is not None:
+        return _run_entry(run, *entry)
     if run.module is not None:
         try:
             found = importlib.util.find_spec(run.module)
@@ -160,6 +166,39 @@ def _run(run: RunArgs) -> int:
             sys.path[0:1] = [saved_path0]
         sys.stdout.flush()
     return 0
+
+
+def _wheel_console_script(run: RunArgs) -> tuple[str, str] | None:
+    """The wheel tool to run as its console script: ``benchmark_app`` (no such file), or
+    ``-m openvino.tools.benchmark.main`` (a module with no ``__main__`` block of its own)."""
+    from . import wheel_tools
+
+    if run.module is not None and wheel_tools.is_tool(run.module):
+        return wheel_tools.console_script(module=run.module)
+    if run.script is not None and not os.path.exists(run.script) and os.sep not in run.script:
+        return wheel_tools.console_script(name=run.script)
+    return None
+
+
+def _run_entry(run: RunArgs, name: str, value: str) -> int:
+    """Run a console script of the wheel (e.g. benchmark_app) as its launcher does."""
+    from . import wheel_tools
+
+    saved_argv = sys.argv[:]
+    sys.argv = [name, *run.args]
+    try:
+        return _exit_status(wheel_tools.run_console_script(value))
+    except SystemExit as exc:
+        return _exit_status(exc.code)
+    except KeyboardInterrupt:
+        traceback.print_exc()
+        return 130
+    except BaseException as exc:  # noqa: BLE001 - report like python, without our frames
+        _print_traceback(exc)
+        return 1
+    finally:
+        sys.argv = saved_argv
+        sys.stdout.flush()
 
 
 def _exit_status(code: object) -> int:

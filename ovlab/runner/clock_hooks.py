@@ -11,11 +11,11 @@ simulated milliseconds and no wall time. While the runner is installed:
   kernel's) advances the clock by ``s``, running every inference, callback and compile due
   meanwhile, exactly like ``core.clock.sleep(s)``.
 - ``time.sleep(s)`` in **any other thread** (a display loop that redraws every 1/30 s while the
-  main thread submits requests, as the seed's ``auto-test.py`` has) never moves the clock. It
-  waits until the main thread has moved the clock ``s`` further, or until ``s`` of wall time
-  has passed (``s / realtime`` when paced), whichever comes first. So a helper thread can
-  neither change the main thread's timeline (same output with or without it) nor deadlock when
-  the main thread stops advancing the clock (joining that thread, waiting on a key...).
+  main thread submits requests, as the seed's ``auto-test.py`` has) is a wake-up on the
+  simulated clock at ``now + s``: the main thread's blocking calls stop there and let the
+  helper run until it sleeps again, so it wakes at the simulated times it would on hardware
+  (``threads.py`` states the whole rule, with what happens when the main thread is blocked
+  elsewhere and the caps that keep it from hanging).
 - A ``time.sleep`` inside a completion callback returns at once: callbacks run inside the
   simulated event loop, which cannot step itself, so simulated callbacks take no time (on
   real hardware the sleep would delay that request's completion and the callback thread).
@@ -29,17 +29,25 @@ calls belong to the thread that installed the runner.
 
 Modules that did ``from time import perf_counter`` *before* the runner was installed keep the
 real function (the runner installs itself before the script runs, so this only concerns
-libraries imported earlier in a notebook). ``datetime.now()`` and timeouts of
-``threading``/``queue`` waits stay real.
+libraries imported earlier in a notebook).
+
+``datetime.datetime.now()``, ``utcnow()`` and ``today()`` follow the clock too (benchmark_app
+times its compile with ``datetime.utcnow()``): while the runner is installed
+``datetime.datetime`` is a subclass whose three constructors read the session clock for
+callers outside the real-time packages; ``isinstance(x, datetime.datetime)`` stays true for
+every datetime. Modules that did ``from datetime import datetime`` before the runner keep the
+real class. Timeouts of ``threading``/``queue`` waits stay real.
 """
 
 from __future__ import annotations
 
+import datetime as _dt
 import sys
 import threading
 import time
 from typing import Any
 
+from . import threads
 from .session import EPOCH_ORIGIN, Session
 
 HOOKED = ("time", "time_ns", "perf_counter", "perf_counter_ns", "monotonic", "monotonic_ns",
@@ -55,14 +63,17 @@ REAL_TIME_PACKAGES = frozenset({
     "execnet", "simpy", "ovlab", "anyio", "prompt_toolkit", "nbclient", "nbval", "playwright",
 })
 
-_POLL_S = 0.002  # how often a helper thread's sleep looks at the clock (wall seconds)
 _session: Session | None = None
+_scheduler: threads.Scheduler | None = None
+
+
+def _real_module(name: str) -> bool:
+    return name.partition(".")[0] in REAL_TIME_PACKAGES
 
 
 def _real_caller() -> bool:
     """True when the function that called the hook belongs to a real-time package."""
-    name = sys._getframe(2).f_globals.get("__name__") or ""
-    return name.partition(".")[0] in REAL_TIME_PACKAGES
+    return _real_module(sys._getframe(2).f_globals.get("__name__") or "")
 
 
 def sim_time() -> float:
@@ -119,8 +130,8 @@ def _check_seconds(seconds: Any) -> float:
 
 def sim_sleep(seconds: Any) -> None:
     """``time.sleep()`` under the runner (see the module docstring for threads)."""
-    session = _session
-    if session is None or _real_caller():
+    session, scheduler = _session, _scheduler
+    if session is None or scheduler is None or _real_caller():
         REAL["sleep"](seconds)
         return
     seconds = _check_seconds(seconds)
@@ -128,22 +139,50 @@ def sim_sleep(seconds: Any) -> None:
         if getattr(session.clock, "_depth", 0):
             return  # inside a completion callback: see "callbacks" in the module docstring
         session.clock.sleep(seconds)
+    elif seconds == 0:
+        REAL["sleep"](0)  # a yield, as on hardware: no wake-up to wait for
     else:
-        follow_clock(session, seconds)
+        scheduler.sleep(seconds)
 
 
-def follow_clock(session: Session, seconds: float) -> None:
-    """A helper thread's sleep: wait for the owner to move the clock ``seconds`` on, at most
-    ``seconds`` of wall time (scaled by the session's realtime factor)."""
-    target = session.clock.now + seconds
-    wall_limit = seconds / (session.clock.realtime or 1.0)
-    deadline = REAL["monotonic"]() + wall_limit
-    while session.clock.now < target:
-        left = deadline - REAL["monotonic"]()
-        if left <= 0:
-            return
-        REAL["sleep"](min(left, _POLL_S))
+_REAL_DATETIME = _dt.datetime
 
+
+class _SimDatetimeType(type):
+    """Keeps ``isinstance(x, datetime.datetime)`` true for real datetimes while the simulated
+    class stands in its place (arithmetic on a subclass returns the real class)."""
+
+    def __instancecheck__(cls, obj: Any) -> bool:
+        return isinstance(obj, _REAL_DATETIME)
+
+    def __subclasscheck__(cls, sub: type) -> bool:
+        return issubclass(sub, _REAL_DATETIME)
+
+
+class SimDatetime(_REAL_DATETIME, metaclass=_SimDatetimeType):
+    """``datetime.datetime`` under the runner: ``now``/``utcnow``/``today`` read the clock."""
+
+    @classmethod
+    def now(cls, tz: _dt.tzinfo | None = None) -> _dt.datetime:
+        if _session is None or _real_caller():
+            return _REAL_DATETIME.now(tz)
+        return cls.fromtimestamp(EPOCH_ORIGIN + _session.clock.now, tz)
+
+    @classmethod
+    def utcnow(cls) -> _dt.datetime:
+        if _session is None or _real_caller():
+            return _REAL_DATETIME.now(_dt.timezone.utc).replace(tzinfo=None)
+        return cls.fromtimestamp(EPOCH_ORIGIN + _session.clock.now,
+                                 _dt.timezone.utc).replace(tzinfo=None)
+
+    @classmethod
+    def today(cls) -> _dt.datetime:
+        if _session is None or _real_caller():
+            return _REAL_DATETIME.today()
+        return cls.fromtimestamp(EPOCH_ORIGIN + _session.clock.now)
+
+
+SimDatetime.__module__, SimDatetime.__qualname__ = "datetime", "datetime"  # pickles as the real
 
 _HOOKS = {"time": sim_time, "time_ns": sim_time_ns, "perf_counter": sim_perf_counter,
           "perf_counter_ns": sim_perf_counter_ns, "monotonic": sim_monotonic,
@@ -152,18 +191,24 @@ _HOOKS = {"time": sim_time, "time_ns": sim_time_ns, "perf_counter": sim_perf_cou
 
 def install(session: Session) -> None:
     """Point ``time.*`` at ``session``'s clock."""
-    global _session
+    global _session, _scheduler
+    uninstall()
     _session = session
+    _scheduler = threads.Scheduler(session.clock, session.owner, REAL["monotonic"], REAL["sleep"])
+    threads.install(_scheduler, _real_module)
     for name, fn in _HOOKS.items():
         setattr(time, name, fn)
+    _dt.datetime = SimDatetime  # type: ignore[misc]
 
 
 def uninstall() -> None:
     """Give ``time`` its real functions back."""
-    global _session
+    global _session, _scheduler
+    threads.uninstall()
     for name, fn in REAL.items():
         setattr(time, name, fn)
-    _session = None
+    _dt.datetime = _REAL_DATETIME  # type: ignore[misc]
+    _session = _scheduler = None
 
 
 def installed() -> bool:

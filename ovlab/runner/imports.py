@@ -2,8 +2,9 @@
 
 Nothing is written into site-packages. While the hook is installed, ``import openvino`` and its
 served submodules (``served.py``) come from ovlab, ahead of any real ``openvino`` on the path;
-other ``openvino.*`` names (``openvino.runtime``, ``openvino.tools``...) fail with
-``ModuleNotFoundError`` saying what is served. Real ``openvino`` modules already imported are
+the wheel's pure-Python tools (``openvino.tools.*``, ``wheel_tools.py``) are loaded from the
+installed wheel's source files on top of them; other ``openvino.*`` names
+(``openvino.runtime``...) fail with ``ModuleNotFoundError`` saying what is served. Real ``openvino`` modules already imported are
 put aside at install and put back at uninstall, so the real runtime is shadowed only while
 the hook is in place.
 """
@@ -15,7 +16,7 @@ import importlib.machinery
 import sys
 import types
 
-from . import served
+from . import served, wheel_tools
 
 
 def _is_openvino(name: str) -> bool:
@@ -28,6 +29,10 @@ class OpenVINOFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     def find_spec(self, fullname: str, path=None, target=None):
         if not _is_openvino(fullname):
             return None
+        if wheel_tools.is_tool(fullname):
+            tool = wheel_tools.find_spec(fullname)
+            if tool is not None:
+                return tool
         if not served.can_serve(fullname):
             raise ModuleNotFoundError(served.missing_message(fullname), name=fullname)
         return importlib.machinery.ModuleSpec(fullname, self,
@@ -51,7 +56,7 @@ def install() -> None:
     """Put the finder first on ``sys.meta_path`` and set aside imported real ``openvino``."""
     if FINDER in sys.meta_path:
         return
-    for name in [n for n in sys.modules if _is_openvino(n)]:
+    for name in [n for n in list(sys.modules) if _is_openvino(n)]:
         _stashed[name] = sys.modules.pop(name)
     sys.meta_path.insert(0, FINDER)
 
@@ -60,8 +65,9 @@ def uninstall() -> None:
     """Remove the finder and the served modules; give back the real ones set aside."""
     while FINDER in sys.meta_path:
         sys.meta_path.remove(FINDER)
-    for name in [n for n in sys.modules if _is_openvino(n)]:
-        if getattr(sys.modules[name], "__loader__", None) is FINDER:  # only what we served
+    for name in [n for n in list(sys.modules) if _is_openvino(n)]:
+        loader = getattr(sys.modules[name], "__loader__", None)
+        if loader is FINDER or isinstance(loader, wheel_tools.WheelSourceLoader):  # ours only
             del sys.modules[name]
     sys.modules.update(_stashed)
     _stashed.clear()

@@ -94,6 +94,8 @@ def can_serve(fullname: str) -> bool:
         return True
     if fullname.startswith("openvino.opset"):
         return fullname[len("openvino."):] in NAMES["opsets"]
+    if fullname in _UTILS:
+        return True
     target = _ovlab_target(fullname)
     if target is None:
         return False
@@ -112,6 +114,9 @@ def missing_message(fullname: str) -> str:
         f"openvino.opset1 .. openvino.{list(NAMES['opsets'])[-1]}"
     if fullname == "openvino.runtime" or fullname.startswith("openvino.runtime."):
         why = "openvino.runtime was removed in OpenVINO 2026: import from openvino directly"
+    elif fullname == "openvino.tools" or fullname.startswith("openvino.tools."):
+        why = ("the wheel's pure-Python tools are loaded from an installed openvino wheel, and "
+               "none has this module; ovlab's own benchmark is 'python -m ovlab benchmark'")
     else:
         why = f"ovlab serves {served}"
     return f"No module named '{fullname}' ({why})"

@@ -26,9 +26,12 @@ def zoo_name_for(path: str | Path) -> tuple[str, str] | None:
     from .. import zoo
 
     p = Path(path)
-    if p.suffix.lower() not in (".xml", ".onnx", ".bin", ".blob"):
+    # a zoo name made a path (benchmark_app makes '-m googlenet-v1' absolute) counts too; a bare
+    # name is a zoo name already, which read_model takes without this fallback
+    named_path = p.name in zoo.names() and len(p.parts) > 1
+    if p.suffix.lower() not in (".xml", ".onnx", ".bin", ".blob") and not named_path:
         return None
-    candidates = [p.stem] + [p.stem[: -len(s)] for s in FRAMEWORK_SUFFIXES if p.stem.endswith(s)]
+    candidates = [p.name if named_path else p.stem] + [p.stem[: -len(s)] for s in FRAMEWORK_SUFFIXES if p.stem.endswith(s)]
     name = next((c for c in candidates if c in zoo.names()), None)
     if name is None:
         return None

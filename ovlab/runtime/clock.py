@@ -134,6 +134,10 @@ class _PacedEnvironment(simpy.Environment):
         self._anchor_sim = 0.0
         self._anchor_wall = 0.0
         self._cancelled = 0  # cancelled timers still in the heap
+        # Wake-ups kept outside the model (the runner's helper threads, runner/threads.py): an
+        # object with ``due`` (the earliest, or INF), ``busy`` (a woken one still runs) and
+        # ``advance_to(t)`` (run those due up to ``t`` before the clock moves past it).
+        self.side = None
 
     def anchor(self) -> None:
         self._anchor_sim = self.now
@@ -153,8 +157,11 @@ class _PacedEnvironment(simpy.Environment):
         return queue[0][0] if queue else INF
 
     def step(self) -> None:
-        if self._cancelled or self.pace:
+        if self._cancelled or self.pace or self.side is not None:
             t = self.peek()  # drops cancelled timers at the head: they never move the clock
+            side = self.side
+            if side is not None and (side.busy or side.due <= t):
+                side.advance_to(t)
             if self.pace and t != INF:
                 self.wait_wall(t)
         super().step()
@@ -179,6 +186,18 @@ class _PacedEnvironment(simpy.Environment):
                 self._cancelled -= 1
             if not queue or queue[0][0] > until:
                 return False
+            side = self.side  # the runner's helper threads run what falls due before it
+            if side is not None and (side.busy or side.due <= queue[0][0]):
+                side.advance_to(queue[0][0])  # may schedule events and cancel timers
+                while self._cancelled and queue:
+                    head = queue[0][3]
+                    if type(head) is not Timer or not head.cancelled:
+                        break
+                    heappop(queue)
+                    head.callbacks = None
+                    self._cancelled -= 1
+                if not queue:
+                    return False
             if self.pace:
                 self.wait_wall(queue[0][0])
             self._now, _, _, head = heappop(queue)
@@ -190,6 +209,13 @@ class _PacedEnvironment(simpy.Environment):
                 exc.__cause__ = head._value
                 raise exc
         return True
+
+    def jump(self, t: float) -> None:
+        """Move the clock to ``t``, nothing being due before it (paced: at its wall time)."""
+        if self.pace:
+            self.wait_wall(t)
+        if t > self._now:
+            self._now = t
 
     def wait_wall(self, t: float) -> None:
         """Paced: sleep until the wall time at which simulated time ``t`` is due."""
@@ -272,10 +298,10 @@ class Clock:
     def _arrive(self, target: float) -> None:
         """Move the clock to ``target`` (no event is due before it)."""
         env = self.env
-        if env.pace:  # paced: the end of the wait is due at a wall time too
-            env.wait_wall(target)
-        if target > env._now:
-            env._now = target
+        side = env.side
+        if side is not None and (side.busy or side.due <= target):
+            side.advance_to(target)
+        env.jump(target)  # paced: the end of the wait is due at a wall time too
 
     def run_until(self, event: simpy.Event | Signal, what: str = "the awaited event") -> Any:
         """Run the event loop until ``event`` has been processed; return its value."""

@@ -91,14 +91,15 @@ def test_a_display_thread_neither_deadlocks_nor_changes_the_main_timeline():
     assert span_with == span_alone == pytest.approx(40 * 0.030 + 3, abs=0.05)
 
 
-def test_a_helper_thread_sleep_waits_for_the_main_thread_or_wall_time():
+def test_a_helper_thread_sleep_passes_while_the_main_thread_joins_it():
     session = ovlab.install()
     woke = []
     thread = threading.Thread(target=lambda: (time.sleep(0.3), woke.append(session.clock.now)))
     start = time.perf_counter()
     thread.start()
-    thread.join(timeout=30)  # the main thread does not move the clock: the wall limit ends it
-    assert woke == [start]  # simulated time did not pass for anyone
+    thread.join(timeout=30)  # the main thread waits for the helper: its sleep takes its time
+    assert not thread.is_alive()
+    assert woke == [pytest.approx(start + 0.3)]
 
 
 def test_sleep_inside_a_completion_callback_takes_no_simulated_time():
@@ -113,3 +114,19 @@ def test_sleep_inside_a_completion_callback_takes_no_simulated_time():
     request.start_async()
     request.wait()
     assert done and request.latency < 100  # ms: the callback's sleep did not block the request
+
+
+def test_datetime_now_follows_the_clock_and_stays_a_datetime():
+    import datetime
+
+    real_class = datetime.datetime
+    ovlab.install()
+    start = datetime.datetime.utcnow()
+    assert start == real_class(2026, 1, 1)  # EPOCH_ORIGIN, in UTC
+    time.sleep(90)
+    assert (datetime.datetime.utcnow() - start).total_seconds() == pytest.approx(90)
+    assert (datetime.datetime.now() - datetime.datetime.today()).total_seconds() == 0
+    later = start + datetime.timedelta(days=1)  # arithmetic gives the real class back
+    assert isinstance(later, datetime.datetime) and isinstance(start, real_class)
+    ovlab.uninstall()
+    assert datetime.datetime is real_class

@@ -13,6 +13,7 @@ from ovlab.runner.zoo_paths import zoo_name_for
     ("alexnet.onnx", ("alexnet", "FP32")),
     ("my_model.xml", None),
     ("googlenet-v1", None),  # a bare name is a zoo name already, not a file
+    ("/home/me/googlenet-v1", ("googlenet-v1", "FP32")),  # benchmark_app makes -m absolute
 ])
 def test_zoo_name_for(path, expected):
     assert zoo_name_for(path) == expected
