@@ -27,7 +27,7 @@ def _hint(view) -> str:
 def _title(view, full, base: str) -> str:
     if view.complete:
         return base
-    return f"{base} · running: t = {view.now:.1f} s"
+    return f"{base} · running: {view.clock_text}"
 
 
 def _y_range(panel, y_range) -> list[float]:

@@ -257,7 +257,7 @@ class Dashboard:
         full = self.full
         parts = []
         if not view.complete:
-            parts.append(f"<b>running</b>: t = {view.now:.1f} s, {s['requests']} of "
+            parts.append(f"<b>running</b>: {view.clock_text}, {s['requests']} of "
                          f"{full.niter} requests done")
         parts.append(f"OPTIMAL_NUMBER_OF_INFER_REQUESTS {full.optimal_requests}, queue of "
                      f"{full.queue_size}")
@@ -277,8 +277,9 @@ class Dashboard:
             if versus:
                 lines.append("simulated vs analytic: " + html.escape("; ".join(versus)))
         elif view.complete:
-            lines.append("analytic model: drawn for one device (and AUTO's helper); this run "
-                         "used several at once")
+            why = ("this run used several at once" if view.target is None
+                   else f"there is none for {view.target}")
+            lines.append(f"analytic model: drawn for one device (and AUTO's helper); {why}")
         if self.pinned is not None and self.knobs.compare.value != "off" and s["requests"]:
             lines.append(f"A = {html.escape(self.pinned.label)}, B = this run: "
                          + html.escape(compare_text(self.pinned, view)))

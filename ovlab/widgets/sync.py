@@ -17,6 +17,31 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
+
+def plain(value: Any) -> Any:
+    """``value`` with every NumPy array (and scalar) as a plain list (number).
+
+    A FigureWidget keeps what it is given in its Python-side trace properties and sends NumPy
+    arrays to the browser as typed arrays. After each update the browser answers with the
+    properties plotly.js filled in (``_js2py_traceDeltas``), and it spells a typed array that
+    differs from the model's copy as an object ``{"0": .., "1": ..}``; plotly's handler then
+    meets that object against the NumPy array it holds and raises
+    ``ValueError: The truth value of an array ... is ambiguous`` inside ipywidgets' set_state,
+    once per update, into JupyterLab's log console. Plain lists compare as lists on both
+    sides, so the dashboards give FigureWidgets lists only.
+    """
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
 
 def schema(spec: dict[str, Any]) -> list[tuple]:
     """The structure of a figure spec: each trace's type, axes, fill and orientation."""
@@ -28,7 +53,7 @@ def new_figure(spec: dict[str, Any]):
     """A FigureWidget showing ``spec``, remembering its structure for :func:`update_in_place`."""
     import plotly.graph_objects as go
 
-    widget = go.FigureWidget(spec)
+    widget = go.FigureWidget(plain(spec))
     widget._ovlab_schema = schema(spec)
     return widget
 
@@ -45,9 +70,9 @@ def update_in_place(widget, spec: dict[str, Any]) -> bool:
     """
     if getattr(widget, "_ovlab_schema", None) != schema(spec):
         return False
-    layout = {k: v for k, v in spec["layout"].items() if k != "template"}
+    layout = plain({k: v for k, v in spec["layout"].items() if k != "template"})
     with widget.batch_update():
-        for old, new in zip(widget.data, spec["data"], strict=True):
+        for old, new in zip(widget.data, plain(spec["data"]), strict=True):
             old.update({k: v for k, v in new.items() if k != "type"}, overwrite=True)
         widget.layout.update(layout, overwrite=True)
     return True

@@ -1,0 +1,61 @@
+"""The dashboards' FigureWidgets hold no NumPy arrays, so the browser's answer to an update
+(``_js2py_traceDeltas``) never raises in ipywidgets' set_state (the hidden tracebacks that piled
+up in JupyterLab's log console on every dashboard interaction)."""
+
+import numpy as np
+import plotly.graph_objects as go
+import pytest
+
+import ovlab
+from ovlab.widgets.sync import new_figure, plain, update_in_place
+
+
+def _arrays(value, path=()):
+    if isinstance(value, np.ndarray):
+        yield path
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield from _arrays(v, path + (k,))
+    elif isinstance(value, (list, tuple)):
+        for i, v in enumerate(value):
+            yield from _arrays(v, path + (i,))
+
+
+def _typed_array_delta(widget):
+    """What the browser sends after an update whose y it holds as a Float64Array: plotly.js's
+    widget spells a typed array as an object of indices."""
+    deltas = [{"uid": t.uid, "y": {str(i): float(v) for i, v in enumerate(t.y or [])}}
+              for t in widget.data]
+    return {"_js2py_traceDeltas": {"trace_deltas": deltas,
+                                   "trace_edit_id": widget._last_trace_edit_id}}
+
+
+def test_plain_turns_arrays_into_lists():
+    spec = {"data": [{"x": np.arange(3), "y": np.array([1.5, 2.5]), "n": np.int64(3)}]}
+    out = plain(spec)
+    assert out == {"data": [{"x": [0, 1, 2], "y": [1.5, 2.5], "n": 3}]}
+    assert not list(_arrays(out))
+
+
+def test_a_numpy_trace_is_what_raised_and_a_plain_one_does_not():
+    # the failure itself, with plotly's own widget: a NumPy y meets the browser's typed array
+    raw = go.FigureWidget({"data": [{"type": "scatter", "x": np.arange(5.0),
+                                     "y": np.arange(5.0)}]})
+    with pytest.raises(ValueError, match="truth value of an array"):
+        raw.set_state(_typed_array_delta(raw))
+    fixed = new_figure({"data": [{"type": "scatter", "x": np.arange(5.0), "y": np.arange(5.0)}],
+                        "layout": {}})
+    fixed.set_state({"_js2py_traceDeltas": {
+        "trace_deltas": [{"uid": t.uid, "y": list(t.y)} for t in fixed.data],
+        "trace_edit_id": fixed._last_trace_edit_id}})
+
+
+@pytest.mark.parametrize("make", [ovlab.widgets.TimelineDashboard,
+                                  ovlab.widgets.LatencyDashboard])
+def test_dashboard_figures_hold_no_numpy_arrays(make):
+    dash = make(niter=40) if make is ovlab.widgets.TimelineDashboard else make(niter=200)
+    assert not list(_arrays(dash.figure._widget_data)), "a NumPy array in the widget's data"
+    dash.knobs.timeout.value = 500  # an update in place
+    assert update_in_place(dash.figure, dash._figure_spec(dash.full))
+    assert not list(_arrays(dash.figure._widget_data))
+    assert not list(_arrays(dash.figure._widget_layout))
