@@ -81,8 +81,10 @@ def compare_spec(a, b, *, mode: str = "side", x: str = "iteration", analytic_a=N
             shapes += marks[0]
             notes += marks[1]
     for label, xref in ((f"A: {va.label}", "x"), (f"B: {vb.label}", "x3")):
-        notes.append(dict(xref=f"{xref} domain", yref="paper", x=0.5, y=1.08, showarrow=False,
-                          text=f"<b>{label}</b>", font=dict(size=12)))
+        # above the switch label (which sits on the plot's top edge), never over it
+        notes.append(dict(xref=f"{xref} domain", yref="paper", x=0.5, y=1.0, yanchor="bottom",
+                          yshift=24, showarrow=False, text=f"<b>{label}</b>",
+                          font=dict(size=12)))
     for p in panels:
         notes += p.annotations
     y = [0.0, top]
@@ -101,7 +103,7 @@ def compare_spec(a, b, *, mode: str = "side", x: str = "iteration", analytic_a=N
                     title=dict(text="requests")),
         yaxis4=dict(anchor="x4", range=y, matches="y", showticklabels=False, showgrid=True),
         shapes=shapes, annotations=notes, barmode="overlay", showlegend=True, legend=LEGEND,
-        margin=dict(l=60, r=20, t=90, b=40), height=520, width=960, template="plotly_white",
+        margin=dict(l=60, r=20, t=110, b=40), height=540, autosize=True, template="plotly_white",
         uirevision="keep")
     return {"data": panels[0].traces + panels[1].traces, "layout": layout}
 

@@ -183,7 +183,7 @@ class Dashboard:
                 return
             if change["new"] == "off":
                 self.pinned = self._pinned_analytic = None
-            self.knobs.pin.disabled = change["new"] == "off"
+            self.knobs.set_pin_enabled(change["new"] != "off")
         if not self.player.running and self.full is not None:
             self._frame(self.shown.now if self.shown is not None else math.inf)
 
@@ -199,7 +199,7 @@ class Dashboard:
         if self.full is None:
             return
         self.pinned, self._pinned_analytic = self.full, self.analytic
-        self.knobs.pin.disabled = self.knobs.compare.value == "off"
+        self.knobs.set_pin_enabled(self.knobs.compare.value != "off")
         if self.knobs.compare.value == "off":
             self.knobs.compare.value = "overlay"  # draws
         elif not self.player.running:

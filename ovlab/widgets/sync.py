@@ -15,13 +15,14 @@ old ones' data (seen in the browser test), while a new widget view draws the fig
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
 
 
 def plain(value: Any) -> Any:
-    """``value`` with every NumPy array (and scalar) as a plain list (number).
+    """``value`` with every NumPy array (and scalar) as a plain list (number), NaN as None.
 
     A FigureWidget keeps what it is given in its Python-side trace properties and sends NumPy
     arrays to the browser as typed arrays. After each update the browser answers with the
@@ -37,9 +38,14 @@ def plain(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [plain(v) for v in value]
     if isinstance(value, np.ndarray):
+        if value.dtype.kind == "f" and not np.isfinite(value).all():
+            # NaN is a gap to plotly; JSON has no NaN, so a gap is null (as plotly writes it)
+            return np.where(np.isfinite(value), value.astype(object), None).tolist()
         return value.tolist()
     if isinstance(value, np.generic):
-        return value.item()
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
     return value
 
 

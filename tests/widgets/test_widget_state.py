@@ -2,6 +2,8 @@
 (``_js2py_traceDeltas``) never raises in ipywidgets' set_state (the hidden tracebacks that piled
 up in JupyterLab's log console on every dashboard interaction)."""
 
+import json
+
 import numpy as np
 import plotly.graph_objects as go
 import pytest
@@ -31,10 +33,13 @@ def _typed_array_delta(widget):
 
 
 def test_plain_turns_arrays_into_lists():
-    spec = {"data": [{"x": np.arange(3), "y": np.array([1.5, 2.5]), "n": np.int64(3)}]}
+    spec = {"data": [{"x": np.arange(3), "y": np.array([1.5, np.nan]), "n": np.int64(3),
+                      "z": [float("inf"), 1.0]}]}
     out = plain(spec)
-    assert out == {"data": [{"x": [0, 1, 2], "y": [1.5, 2.5], "n": 3}]}
+    # NaN / inf become null (a gap to plotly): a kernel message must be strict JSON
+    assert out == {"data": [{"x": [0, 1, 2], "y": [1.5, None], "n": 3, "z": [None, 1.0]}]}
     assert not list(_arrays(out))
+    json.dumps(out, allow_nan=False)
 
 
 def test_a_numpy_trace_is_what_raised_and_a_plain_one_does_not():
@@ -55,7 +60,10 @@ def test_a_numpy_trace_is_what_raised_and_a_plain_one_does_not():
 def test_dashboard_figures_hold_no_numpy_arrays(make):
     dash = make(niter=40) if make is ovlab.widgets.TimelineDashboard else make(niter=200)
     assert not list(_arrays(dash.figure._widget_data)), "a NumPy array in the widget's data"
+    json.dumps(dash.figure._widget_data, allow_nan=False)  # strict JSON: no NaN on the wire
     dash.knobs.timeout.value = 500  # an update in place
     assert update_in_place(dash.figure, dash._figure_spec(dash.full))
     assert not list(_arrays(dash.figure._widget_data))
     assert not list(_arrays(dash.figure._widget_layout))
+    json.dumps(dash.figure._widget_data, allow_nan=False)
+    json.dumps(dash.figure._widget_layout, allow_nan=False)
