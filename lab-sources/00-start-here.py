@@ -216,7 +216,8 @@ print("label:", data.labels[0])
 # %% [markdown]
 # Each device computes in its own precision: the CPU in f32, the GPU and the NPU in f16. The
 # INT8 model is what a post-training quantizer (NNCF) writes: `FakeQuantize` on each `MatMul`'s
-# inputs and weights, 256 levels. We run all 540 images in one batch on the workstation's CPU,
+# inputs and weights, 256 levels; a device with `INT8` in its `OPTIMIZATION_CAPABILITIES` runs
+# those layers in int8, another one rounds to the same 256 levels in its own precision. We run all 540 images in one batch on the workstation's CPU,
 # iGPU and NPU, and compare every output with the CPU's FP32 one.
 
 # %%
@@ -232,8 +233,9 @@ for precision in ["FP32", "INT8"]:
         probs = compiled({0: pixels})[compiled.output(0)]
         if reference is None:
             reference = probs
-        computes = (machine.platform.devices[device].inference_precision  # ovlab only
-                    if precision == "FP32" else "int8 (FakeQuantize)")
+        native = machine.platform.devices[device].inference_precision  # ovlab only
+        int8 = "INT8" in machine.get_property(device, "OPTIMIZATION_CAPABILITIES")
+        computes = native if precision == "FP32" else ("int8" if int8 else f"{native}, 256 levels")
         changed = int((probs.argmax(1) != reference.argmax(1)).sum())
         print(f"{precision:5} {device:6} {computes:20} {digits.accuracy(probs):8.2%} "
               f"{np.abs(probs - reference).max():17.4f} {changed:15d}")

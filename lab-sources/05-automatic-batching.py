@@ -80,9 +80,10 @@ print("first five (submit, result) in ms:", [(round(s * 1000, 1), round(r * 1000
 
 # %% [markdown]
 # `ov.experiments.auto_test` runs this loop and prints the script's console lines. Its defaults are
-# the script as committed: GPU, `CACHE_DIR`, LATENCY, `ALLOW_AUTO_BATCHING` YES and
-# `PERFORMANCE_HINT_NUM_REQUESTS` 4. Unlike the latency-graph script of lab 04, this one really
-# builds its queue with the 16 it prints (claim E03).
+# the script as committed: GPU, `CACHE_DIR` (the script's `./cache`, kept in the hidden
+# `./.ovlab-work/`), LATENCY, `ALLOW_AUTO_BATCHING` YES and `PERFORMANCE_HINT_NUM_REQUESTS` 4.
+# Unlike the latency-graph script of lab 04, this one really builds its queue with the 16 it
+# prints (claim E03).
 
 # %%
 core = ov.Core("laptop", seed=0)

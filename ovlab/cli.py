@@ -22,13 +22,15 @@ commands:
                (also spelled benchmark_app; 'ovlab benchmark -h' lists its options)
   calibrate    measure this machine with the real openvino and write a platform file:
                ovlab calibrate -o my-machine.json  ('ovlab calibrate -h' for options)
+  check        the pre-class check: packages, a simulated run, the digits classifier, a
+               dashboard, results; --labs also runs every lab notebook
 
 options:
   -h, --help   show this message and exit
   --version    print the OpenVINO version ovlab emulates and ovlab's own"""
 
 _COMMANDS = {"benchmark": "benchmark", "benchmark_app": "benchmark", "run": "run",
-             "calibrate": "calibrate"}
+             "calibrate": "calibrate", "check": "check"}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -49,6 +51,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     if command == "calibrate":
         return calibrate_main(args[1:])
+    if command == "check":
+        from . import preclass
+
+        return preclass.main(args[1:])
     if command == "run":
         from .runner import cli as runner_cli
 

@@ -355,8 +355,9 @@ def _compare_modes(page, dash, root, shot_dir, stem) -> None:
     before = root.evaluate(SIGNATURE)
     dash.get_by_role("button", name="side by side", exact=True).click()
     _changed(page, root, before)
-    page.wait_for_function("root => " + GD + ".layout.xaxis4 !== undefined", arg=root,
-                           timeout=30_000)
+    # compare mode puts a new figure in place of the old one: wait for it
+    page.wait_for_function("root => { const gd = " + GD + "; return gd && gd.layout && "
+                           "gd.layout.xaxis4 !== undefined; }", arg=root, timeout=30_000)
     assert not pin.is_disabled()
     assert dash.locator(".ovlab-why").first.text_content().strip() == ""
     _settle(page)
