@@ -126,8 +126,8 @@ def three_hour_table(data: dict) -> str:
 
 def readme_memory(data: dict) -> str:
     t = totals(data)
-    return (f"measured {t['date']} on {t['machine']}: every lab under "
-            f"{250 if t['max_mb'] < 250 else int(t['max_mb']) + 1} MB, {t['sum_gb']:.1f} GB for "
+    return (f"measured {t['date']} on {t['machine']}: {t['max_mb']:.0f} MB at most, "
+            f"{t['sum_gb']:.1f} GB for "
             f"all {t['count_words']} open at once, so a learner on Binder's 2 GB should shut a "
             f"lab's kernel down before opening the next; a kernel with the imports alone takes "
             f"{t['baseline_mb']:.0f} MB")
