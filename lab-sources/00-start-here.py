@@ -276,7 +276,7 @@ for precision in ["FP32", "INT8"]:
 # %% [markdown]
 # ## Short tracks
 #
-# All the labs take about five and a half hours. Two shorter paths:
+# All the labs take about six hours (`docs/instructors.md` gives each one's). Two shorter paths:
 #
 # **15 minutes: see AUTO switch and batch.**
 # 1. This lab, down to *A first inference* and *Real weights on a real image* (5 min): you can

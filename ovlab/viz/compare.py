@@ -53,7 +53,7 @@ def compare_spec(a, b, *, mode: str = "side", x: str = "iteration", analytic_a=N
     """The compare figure as plain dicts. ``b`` may be a live cut of ``b_full``.
 
     ``stacked`` (side mode): A's panels above B's instead of beside them, for an output area
-    too narrow for four panels in a row (the dashboards measure it: ``FrameClock.width``)."""
+    too narrow for four panels in a row (the dashboards' "A above B")."""
     va, vb = _view(a), _view(b)
     fb = b_full or vb
     if mode == "overlay":

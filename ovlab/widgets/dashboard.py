@@ -92,7 +92,6 @@ class Dashboard:
         for w in self.knobs.view:
             w.observe(self._on_view, names="value")
         self.knobs.live.observe(self._on_live, names="value")
-        self.clock.observe(self._on_width, names="width")
         self.knobs.pin.on_click(lambda _b: self.pin())
         self.widget = widgets.VBox(
             [widgets.HTML(f"<b>{self.title()}</b> &mdash; {self.model_label} on the "
@@ -226,26 +225,11 @@ class Dashboard:
 
     def _figure_spec(self, view: RunView) -> dict[str, Any]:
         mode = self.knobs.compare.value
-        if mode == "side by side" and self.pinned is not None:
+        if mode in ("side by side", "A above B") and self.pinned is not None:
             return compare_spec(self.pinned, view, b_full=self.full, mode="side", x=self._x(),
                                 analytic_a=self._pinned_analytic, analytic_b=self.analytic,
-                                y_range=self._locked, stacked=self.stacked)
+                                y_range=self._locked, stacked=mode == "A above B")
         return self._spec(view)
-
-    # below this width (px of the dashboard's box) side by side puts A above B
-    SIDE_BY_SIDE_MIN_PX = 1000
-
-    @property
-    def stacked(self) -> bool:
-        """Side by side stacks A above B when the browser reports a box too narrow for four
-        panels in a row (without a browser: in a row, as the static figures)."""
-        return 0 < self.clock.width < self.SIDE_BY_SIDE_MIN_PX
-
-    def _on_width(self, change) -> None:
-        was = 0 < change["old"] < self.SIDE_BY_SIDE_MIN_PX
-        if (self.stacked != was and self.knobs.compare.value == "side by side"
-                and not self.player.running and self.full is not None):
-            self._frame(self.shown.now if self.shown is not None else math.inf)
 
     def locked_range(self, unit: str = "s") -> list[float] | None:
         """The locked latency range in ``unit`` ("s" or "ms"), or None."""

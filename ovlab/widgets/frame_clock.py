@@ -10,9 +10,7 @@ kernel bumps ``sent``; the browser, which handles widget messages in order, answ
 ``drawn = sent`` on its next animation frame, i.e. once it has applied and painted every update
 sent before. The replay draws its next frame only when ``drawn`` has caught up (or after a
 bounded wait). Without a browser (a script, the tests, nbval) nothing ever rendered the widget,
-``alive`` stays False and nothing waits. The same widget reports the width of the dashboard's
-box (``width``), which the kernel cannot know otherwise: side by side compare mode stacks its
-panels when four in a row would not fit.
+``alive`` stays False and nothing waits.
 """
 
 from __future__ import annotations
@@ -33,29 +31,16 @@ class FrameClock(anywidget.AnyWidget):
           model.save_changes();
         });
         model.on("change:sent", ack);
-        // the width the dashboard has (its box's), so that it can stack what does not fit
-        const box = el.parentElement;
-        const measure = () => {
-          const w = box ? Math.round(box.clientWidth) : 0;
-          if (w > 0 && w !== model.get("width")) {
-            model.set("width", w);
-            model.save_changes();
-          }
-        };
-        const observer = new ResizeObserver(measure);
-        if (box) observer.observe(box);
         model.set("alive", true);
         model.set("drawn", model.get("sent"));
         model.save_changes();
-        measure();
-        return () => { model.off("change:sent", ack); observer.disconnect(); };
+        return () => model.off("change:sent", ack);
       }
     };
     """
     sent = traitlets.Int(0).tag(sync=True)
     drawn = traitlets.Int(0).tag(sync=True)
     alive = traitlets.Bool(False).tag(sync=True)
-    width = traitlets.Int(0).tag(sync=True)  # px the dashboard's box has (0: not drawn)
 
     def tick(self) -> None:
         """A frame was sent."""

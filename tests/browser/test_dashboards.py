@@ -15,7 +15,8 @@ live figure's own data (``gd.data``, ``gd.layout``):
 Everywhere: no page error, no browser console error, no entry in JupyterLab's log console
 (where a traceback raised by a widget message lands, out of the learner's sight), and no figure
 wider than its cell's output area, at the width of a 1280-px screen with the file browser open,
-in side by side compare mode too; "pin this run as A" says why it is disabled.
+in side by side and A above B compare modes too; "pin this run as A" says why it is
+disabled.
 
 It measures the time from each widget change to the redrawn figure (12 changes of the timeout to
 values not run before, then the hint and batching) and, for lab 04, the live x10 replay's wall
@@ -361,15 +362,18 @@ def _compare_modes(page, dash, root, shot_dir, stem) -> None:
     assert not pin.is_disabled()
     page.wait_for_function("el => !el.querySelector('.ovlab-why')",  # the reason is gone
                            arg=dash.element_handle(), timeout=10_000)
-    if root.evaluate("el => el.clientWidth") < 1000:  # too narrow for four panels in a row:
-        page.wait_for_function(  # A above B (the dashboard's SIDE_BY_SIDE_MIN_PX)
-            "root => { const gd = " + GD + "; return gd && gd.layout && gd.layout.yaxis3 && "
-            "gd.layout.yaxis3.domain[1] < gd.layout.yaxis.domain[0]; }", arg=root,
-            timeout=30_000)
     _settle(page)
     page.wait_for_timeout(500)
     _shot(dash, shot_dir, f"{stem}-side-by-side.png")
     assert_clean(page, f"{stem} side by side")
+    before = root.evaluate(SIGNATURE)
+    dash.get_by_role("button", name="A above B", exact=True).click()
+    _changed(page, root, before)
+    page.wait_for_function(
+        "root => { const gd = " + GD + "; return gd && gd.layout && gd.layout.yaxis3 && "
+        "gd.layout.yaxis3.domain[1] < gd.layout.yaxis.domain[0]; }", arg=root, timeout=30_000)
+    _settle(page)
+    assert_clean(page, f"{stem} A above B")
     before = root.evaluate(SIGNATURE)
     dash.get_by_role("button", name="off", exact=True).click()
     _changed(page, root, before)

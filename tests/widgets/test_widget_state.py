@@ -69,18 +69,17 @@ def test_dashboard_figures_hold_no_numpy_arrays(make):
     json.dumps(dash.figure._widget_layout, allow_nan=False)
 
 
-def test_side_by_side_stacks_when_the_box_is_narrow():
-    """The browser reports the dashboard's width; below SIDE_BY_SIDE_MIN_PX, A goes above B."""
+def test_a_above_b_stacks_the_compare_panels():
+    """Side by side puts four panels in a row; "A above B" stacks them, for a narrow output."""
     dash = ovlab.widgets.LatencyDashboard(niter=200)
     dash.knobs.compare.value = "side by side"  # pins the run on screen as A
     dash.knobs.timeout.value = 500
     wide = dash.figure.layout
     assert wide.yaxis3.domain == (0.0, 1.0) and wide.xaxis3.domain[0] > 0.5  # in a row
-    dash.clock.width = 800  # what the browser reports for a narrow output area
+    dash.knobs.compare.value = "A above B"
     stacked = dash.figure.layout
     assert stacked.yaxis3.domain[1] < stacked.yaxis.domain[0]  # B below A
     assert stacked.xaxis3.domain == stacked.xaxis.domain
     labels = [a for a in stacked.annotations if a.text.startswith("<b>")]
     assert len(labels) == 2 and labels[0].y > labels[1].y
-    dash.clock.width = 1400
-    assert dash.figure.layout.yaxis3.domain == (0.0, 1.0)
+    assert all(a.yanchor == "bottom" and a.yshift >= 20 for a in labels)  # above the switch label
