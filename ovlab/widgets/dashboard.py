@@ -29,7 +29,7 @@ from ..viz.runview import RunView
 from .frame_clock import FrameClock
 from .knobs import Knobs, inert_knobs
 from .live import LivePlayer
-from .sync import new_figure, update_in_place
+from .sync import Retired, new_figure, update_in_place
 
 
 @contextmanager
@@ -86,6 +86,7 @@ class Dashboard:
         self.player = LivePlayer(self._frame, fps, on_error=self._replay_failed,
                                  ready=self.clock.caught_up)
         self._runs: OrderedDict[tuple, tuple] = OrderedDict()
+        self._retired = Retired()
         self._probe = None
         for w in self.knobs.experiment:
             w.observe(self._on_change, names="value")
@@ -296,7 +297,7 @@ class Dashboard:
         self.figure = new_figure(spec)
         self.widget.children = tuple(self.figure if w is old else w
                                      for w in self.widget.children)
-        old.close()
+        self._retired.retire(old)
 
     def _show_error(self, text: str) -> None:
         self.player.cancel()

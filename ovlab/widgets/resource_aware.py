@@ -32,7 +32,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from ..viz.palette import DEVICE_COLORS
-from .sync import new_figure, update_in_place
+from .sync import Retired, new_figure, update_in_place
 
 PLATFORM = "core-ultra-7-165h"
 DEVICE = "AUTO:GPU,NPU,CPU"
@@ -203,6 +203,7 @@ class ResourceAwareDashboard:
                                                       style=style)
         self.summary = widgets.HTML()
         self.figure = go.FigureWidget()
+        self._retired = Retired()
         self.result: ScenarioResult | None = None
         self.previous: ScenarioResult | None = None  # drawn as a ghost behind the result
         controls = [self.gpu_load, self.gpu_threshold, self.npu_threshold, self.power_mode,
@@ -250,7 +251,7 @@ class ResourceAwareDashboard:
             old, self.figure = self.figure, new_figure(spec)
             self.widget.children = tuple(self.figure if w is old else w
                                          for w in self.widget.children)
-            old.close()
+            self._retired.retire(old)
 
     def summary_text(self) -> str:
         r = self.result

@@ -82,3 +82,20 @@ def update_in_place(widget, spec: dict[str, Any]) -> bool:
             old.update({k: v for k, v in new.items() if k != "type"}, overwrite=True)
         widget.layout.update(layout, overwrite=True)
     return True
+
+
+class Retired:
+    """Close a replaced FigureWidget one replacement later, not at once.
+
+    When a dashboard puts a new FigureWidget in place of the old one, the browser may still be
+    sending the old one's answers (its traceDeltas after its last draw). Closed at once, the
+    kernel no longer knows its comm and logs "No such comm" into JupyterLab's log console;
+    closed at the next replacement, its last messages have long been handled."""
+
+    def __init__(self) -> None:
+        self._widget = None
+
+    def retire(self, widget) -> None:
+        if self._widget is not None:
+            self._widget.close()
+        self._widget = widget

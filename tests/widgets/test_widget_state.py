@@ -83,3 +83,16 @@ def test_a_above_b_stacks_the_compare_panels():
     labels = [a for a in stacked.annotations if a.text.startswith("<b>")]
     assert len(labels) == 2 and labels[0].y > labels[1].y
     assert all(a.yanchor == "bottom" and a.yshift >= 20 for a in labels)  # above the switch label
+
+
+def test_a_replaced_figure_is_closed_one_replacement_later():
+    """Its comm stays open while the browser may still answer for it ("No such comm" in the
+    log console otherwise), and is closed at the next replacement (no leak)."""
+    dash = ovlab.widgets.LatencyDashboard(niter=200)
+    first = dash.figure
+    dash.knobs.compare.value = "side by side"  # other traces: a new figure
+    second = dash.figure
+    assert second is not first and first.comm is not None  # not closed yet
+    dash.knobs.compare.value = "off"  # and back: another new figure
+    assert dash.figure is not second
+    assert first.comm is None and second.comm is not None
