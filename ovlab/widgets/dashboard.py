@@ -94,12 +94,16 @@ class Dashboard:
             w.observe(self._on_view, names="value")
         self.knobs.live.observe(self._on_live, names="value")
         self.knobs.pin.on_click(lambda _b: self.pin())
+        # the box is built after the first run, around the figure that run made: a figure
+        # swapped into a box the browser is still creating could be missed under load (an
+        # empty plot, seen in the browser test)
+        self.widget: widgets.VBox | None = None
+        if run:
+            self.run()
         self.widget = widgets.VBox(
             [widgets.HTML(f"<b>{self.title()}</b> &mdash; {self.model_label} on the "
                           f"<code>{platform}</code> platform, seed {seed}"),
              self.knobs.box(), self.summary, self.clock, self.figure])
-        if run:
-            self.run()
 
     # --- what subclasses provide -----------------------------------------------------------
     def title(self) -> str:
@@ -295,6 +299,9 @@ class Dashboard:
         """Put a new FigureWidget showing ``spec`` in place of the current one."""
         old = self.figure
         self.figure = new_figure(spec)
+        if self.widget is None:  # never shown
+            old.close()
+            return
         self.widget.children = tuple(self.figure if w is old else w
                                      for w in self.widget.children)
         self._retired.retire(old)

@@ -210,12 +210,13 @@ class ResourceAwareDashboard:
                     self.low_power_device]
         for w in controls:
             w.observe(lambda _change: self.run(), names="value")
+        self.widget: widgets.VBox | None = None  # built around the first run's figure
+        if run:
+            self.run()
         self.widget = widgets.VBox([
             widgets.HTML(f"<b>Resource-aware AUTO</b> &mdash; googlenet-v1 FP16 on "
                          f"<code>{DEVICE}</code>, platform <code>{PLATFORM}</code>, seed {seed}"),
             *controls, self.summary, self.figure])
-        if run:
-            self.run()
 
     def settings(self) -> dict[str, Any]:
         return dict(gpu_load=float(self.gpu_load.value), gpu_threshold=int(self.gpu_threshold.value),
@@ -249,6 +250,9 @@ class ResourceAwareDashboard:
         spec = self.spec()
         if not update_in_place(self.figure, spec):
             old, self.figure = self.figure, new_figure(spec)
+            if self.widget is None:  # never shown
+                old.close()
+                return
             self.widget.children = tuple(self.figure if w is old else w
                                          for w in self.widget.children)
             self._retired.retire(old)
