@@ -33,7 +33,8 @@ $(LAB_OVERRIDES): binder/overrides.json $(STAMP)
 
 ## JupyterLab on the labs
 lab: $(STAMP) $(LAB_OVERRIDES)
-	cd labs && ../$(BIN)/jupyter lab $$( [ "$$(id -u)" = 0 ] && echo --allow-root ) 00-start-here.ipynb
+	cd labs && ../$(BIN)/jupyter lab $$( [ "$$(id -u)" = 0 ] && echo --allow-root ) \
+		--LabApp.default_url=/lab/tree/00-start-here.ipynb
 
 ## the whole test suite: unit, conformance, notebooks (nbval), real browser, Binder stand-in
 test: $(STAMP) chromium

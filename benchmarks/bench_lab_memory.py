@@ -9,6 +9,8 @@ keeps open is what can run out. The issue's target is under 250 MB per lab.
     python benchmarks/bench_lab_memory.py              # every lab in labs/
     python benchmarks/bench_lab_memory.py 03 05        # labs whose name starts with 03 or 05
     python benchmarks/bench_lab_memory.py --json out.json
+    python benchmarks/bench_lab_memory.py --record     # into benchmarks/results/labs.json,
+                                                       # which the docs' tables come from
 
 The baseline (a kernel that only imports what every lab imports) is printed first, so the cost
 of a lab's own work can be read as the difference.
@@ -71,10 +73,40 @@ def peak_of(nb: nbformat.NotebookNode) -> tuple[float, float, float]:
     raise RuntimeError("the kernel did not report its peak memory")
 
 
+def machine() -> str:
+    """The CPU and core count, as the docs quote where a figure was measured."""
+    import platform
+
+    name = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                name = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{name}, {os.cpu_count()} vCPUs"
+
+
+def record(results: dict, path: Path = ROOT / "benchmarks" / "results" / "labs.json") -> None:
+    """Merge the peaks into the labs' measurement file (labs not run keep their figures)."""
+    data = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    mem = data.setdefault("memory", {"labs": {}})
+    mem["labs"].update({lab: round(r["peak_mb"], 1) for lab, r in results["labs"].items()})
+    mem["baseline_mb"] = round(results["baseline"], 1)
+    mem["date"] = time.strftime("%Y-%m-%d")
+    mem["machine"] = machine()
+    path.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    print(f"recorded in {path.relative_to(ROOT)}")
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("labs", nargs="*", help="lab number prefixes (default: every lab)")
     parser.add_argument("--json", help="also write the figures to this JSON file")
+    parser.add_argument("--record", action="store_true",
+                        help="put the peaks in benchmarks/results/labs.json (then run "
+                             "tools/lab_tables.py to update the docs)")
     args = parser.parse_args(argv)
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
@@ -100,6 +132,8 @@ def main(argv: list[str]) -> int:
         print(f"{'all labs open at once (sum of peaks)':40} {total:7.1f} MB")
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1) + "\n")
+    if args.record:
+        record(results)
     return 1 if over else 0
 
 

@@ -14,7 +14,9 @@
 #   and `realtime=` pacing.
 # - The records every run leaves (`core.trace`, `to_frame()`), which the later labs plot.
 # - A first inference: GoogLeNet-v1 on the laptop CPU, with the clock before and after.
-# - The table of contents of the labs.
+# - Real weights on real images: a handwritten-digit classifier on the CPU, the GPU and the NPU,
+#   in FP32, f16 and int8, with its accuracy and what each precision changes.
+# - The table of contents of the labs, and two short tracks through them.
 #
 # **Why it matters.** AUTO device selection, automatic batching and HETERO are hard to learn on a
 # real machine: you need an iGPU, a dGPU or an NPU, a 10-second GPU compile hides what happens,
@@ -31,8 +33,9 @@
 #   [Heterogeneous Execution (HETERO)](https://docs.openvino.ai/2025/openvino-workflow/running-inference/inference-devices-and-modes/hetero-execution.html),
 #   [Automatic Batching](https://docs.openvino.ai/2025/openvino-workflow/running-inference/inference-devices-and-modes/automatic-batching.html)
 #   and [performance hints](https://docs.openvino.ai/2025/openvino-workflow/running-inference/optimize-inference/high-level-performance-hints.html);
-# - **the yas-sim article** on AUTO and automatic batching in OpenVINO 2022.1 (in Chinese, "OpenVINO™
-#   2022.1中AUTO插件和自动批处理的最佳实践") and its two scripts, `auto-test.py` and
+# - **the yas-sim article** on AUTO and automatic batching in OpenVINO 2022.1 (in Chinese,
+#   "OpenVINO™ 2022.1中AUTO插件和自动批处理的最佳实践", in English "Best practices for the AUTO
+#   plugin and automatic batching in OpenVINO™ 2022.1") and its two scripts, `auto-test.py` and
 #   `auto-test-latency-graph.py`, in the repository
 #   [yas-sim/openvino-auto-feature-visualization](https://github.com/yas-sim/openvino-auto-feature-visualization).
 #
@@ -190,11 +193,65 @@ print(events[["time_ms", "kind", "device", "model"]].to_string(index=False))
 # on real hardware (exercise 2 measures it). Lab 03 builds on both facts.
 
 # %% [markdown]
+# ## Real weights on a real image
+#
+# GoogLeNet above has random weights: its output is a real tensor, but the "class" means nothing.
+# This one has learned something. `ovlab.digits` is a small classifier (64 pixels -> 32 ReLUs ->
+# 10 digits) trained with scikit-learn on its handwritten digits (8x8 pixels, grey levels 0-16,
+# from the UCI "Optical Recognition of Handwritten Digits" set) by `tools/train_digits.py`. The
+# package ships its weights and the 540 test images it never saw, and builds it as an OpenVINO
+# graph with `ovlab.opset13` (`MatMul`, `Add`, `Relu`, `Softmax`). Here is one test image:
+
+# %%
+from ovlab import digits  # ovlab only: the trained weights and the held-out test images
+
+data = digits.data()
+print(f"{len(data.labels)} test images, {data.images.shape[1]} pixels each; trained with "
+      f"scikit-learn {data.sklearn_version}")
+shades = " .:-=+*#%@"  # grey level 0-16 as a character
+for row in data.images[0].reshape(8, 8):
+    print("".join(shades[v * (len(shades) - 1) // 16] * 2 for v in row))
+print("label:", data.labels[0])
+
+# %% [markdown]
+# Each device computes in its own precision: the CPU in f32, the GPU and the NPU in f16. The
+# INT8 model is what a post-training quantizer (NNCF) writes: `FakeQuantize` on each `MatMul`'s
+# inputs and weights, 256 levels; a device with `INT8` in its `OPTIMIZATION_CAPABILITIES` runs
+# those layers in int8, another one rounds to the same 256 levels in its own precision. We run all 540 images in one batch on the workstation's CPU,
+# iGPU and NPU, and compare every output with the CPU's FP32 one.
+
+# %%
+machine = ov.Core("workstation", seed=0)  # on real hardware: ov.Core()
+pixels = data.inputs()  # float32 [540, 64]
+reference = None
+print(f"{'model':5} {'device':6} {'computes in':20} {'accuracy':>8} {'max |p - p_fp32|':>17}"
+      f" {'answers changed':>15}")
+for precision in ["FP32", "INT8"]:
+    model = digits.model(precision)
+    for device in ["CPU", "GPU.0", "NPU"]:
+        compiled = machine.compile_model(model, device)
+        probs = compiled({0: pixels})[compiled.output(0)]
+        if reference is None:
+            reference = probs
+        native = machine.platform.devices[device].inference_precision  # ovlab only
+        int8 = "INT8" in machine.get_property(device, "OPTIMIZATION_CAPABILITIES")
+        computes = native if precision == "FP32" else ("int8" if int8 else f"{native}, 256 levels")
+        changed = int((probs.argmax(1) != reference.argmax(1)).sum())
+        print(f"{precision:5} {device:6} {computes:20} {digits.accuracy(probs):8.2%} "
+              f"{np.abs(probs - reference).max():17.4f} {changed:15d}")
+
+# %% [markdown]
+# The accuracy is real: 522 of the 540 images are read right on every device. f16 moves the
+# probabilities by less than 0.01; int8 by about 0.1, which is what quantization costs, yet on
+# these images no answer changes. Precision is a knob with a price you can measure; lab 02 shows
+# how AUTO takes it into account when it picks a device.
+
+# %% [markdown]
 # ## The labs
 #
 # | lab | what it shows |
 # |---|---|
-# | [00 · Start here](00-start-here.ipynb) | this page: ovlab, the clock, the records |
+# | [00 · Start here](00-start-here.ipynb) | this page: ovlab, the clock, the records, a real classifier on every device |
 # | [01 · Devices and properties](01-devices-and-properties.ipynb) | `available_devices`, capabilities, `SUPPORTED_PROPERTIES`, property objects and value types, hints and request counts, compile times, custom platforms, common errors |
 # | [02 · AUTO device selection](02-auto-device-selection.ipynb) | how AUTO picks a device: priorities, precisions, exclusions, model priority |
 # | [03 · AUTO's first inference](03-auto-first-inference.ipynb) | the CPU helps while the GPU compiles, then hands over |
@@ -203,12 +260,46 @@ print(events[["time_ms", "kind", "device", "model"]].to_string(index=False))
 # | [06 · CUMULATIVE_THROUGHPUT and MULTI](06-cumulative-throughput-and-multi.ipynb) | several devices at once, DEVICE_PRIORITY and ROUND_ROBIN |
 # | [07 · HETERO](07-hetero.ipynb) | splitting one model across devices: affinities, subgraphs, transfers |
 # | [08 · When a device fails](08-when-a-device-fails.ipynb) | compile and inference failures, AUTO's fallbacks |
+# | [09 · An AI PC in 2026](09-ai-pc-2026.ipynb) | a Core Ultra with an NPU: resource-aware AUTO, the model cache, NPU batching, HETERO over two GPUs |
 # | [10 · Models from files](10-models-from-files.ipynb) | OpenVINO IR in and out, and your own model on the NPU with HETERO |
+# | [11 · Run OpenVINO code](11-run-openvino-code.ipynb) | an unmodified OpenVINO script on the virtual devices (`python -m ovlab run`, `%load_ext ovlab`) |
+# | [12 · How far to trust the numbers](12-how-far-to-trust-the-numbers.ipynb) | the simulator beside the real OpenVINO CPU plugin: what is measured, fitted and predicted |
+#
+# (One row per lab, in order: a new lab adds its row as `| [NN · Title](NN-file.ipynb) | what it
+# shows |`.)
 #
 # Each lab opens with what you will see and the claims it shows, and closes with exercises that
 # the notebook checks for you: replace `None` with your answer and run the cell. Numbers are
 # accepted within the tolerance the check states, and after a try `reveal=True` shows the answer.
 # [CLAIMS.md](CLAIMS.md) explains every claim id.
+
+# %% [markdown]
+# ## Short tracks
+#
+# All the labs take about six hours (`docs/instructors.md` gives each one's). Two shorter paths:
+#
+# **15 minutes: see AUTO switch and batch.**
+# 1. This lab, down to *A first inference* and *Real weights on a real image* (5 min): you can
+#    tell what is simulated from what is real, and read the clock.
+# 2. [Lab 04](04-latency-graph.ipynb)'s dashboard (section 4; run the cells above it first,
+#    10 min): you can point at the moment AUTO hands over from the CPU helper to the GPU, see
+#    requests run in batches of 16 and alone after the batch timer, and say what
+#    `AUTO_BATCH_TIMEOUT` changes.
+#
+# **3 hours: a class on AUTO and batching** (six labs and a break after lab 04; the
+# instructors' guide, `docs/instructors.md`, gives each step's minutes).
+#
+# | step | lab | after it a learner can |
+# |---|---|---|
+# | 1 | [00](00-start-here.ipynb) | tell what is simulated from what is real; read the clock and the records |
+# | 2 | [02](02-auto-device-selection.ipynb) | predict the device AUTO selects from its candidates, precisions and priorities |
+# | 3 | [03](03-auto-first-inference.ipynb) | explain the CPU helper and the handover; read `EXECUTION_DEVICES` and AUTO's log |
+# | 4 | [04](04-latency-graph.ipynb) | read the latency graph under LATENCY and THROUGHPUT and find the switch |
+# | 5 | [05](05-automatic-batching.ipynb) | tell when automatic batching applies and predict waits under the batch timer |
+# | 6 | [08](08-when-a-device-fails.ipynb) | predict AUTO's fallbacks when a device fails, and what reaches the application |
+#
+# Labs 01, 06, 07, 09, 10, 11 and 12 (device properties, several devices at once, HETERO, an AI
+# PC with an NPU, IR files, unmodified scripts, the simulator's accuracy) make a second day.
 
 # %% [markdown]
 # ## Summary

@@ -341,15 +341,15 @@ ov.viz.show(fig)
 #
 # First the cache (claim B09). With `CACHE_DIR` set, a device that can export its compiled model
 # (`EXPORT_IMPORT` in its capabilities) writes a blob at the end of the compile, and the next compile
-# of the same model with the same settings loads it instead. The blobs are files in `./cache`, as
+# of the same model with the same settings loads it instead. The blobs are files in `./.ovlab-work/cache` (a hidden folder beside the notebook), as
 # in OpenVINO (lab 09), which we empty first so that this notebook prints the same every time.
 
 # %%
-shutil.rmtree("cache", ignore_errors=True)  # start without cached blobs
+shutil.rmtree(".ovlab-work/cache", ignore_errors=True)  # start without cached blobs
 cached_core = ov.Core("laptop", seed=0)
 for attempt in [1, 2]:
     t0 = cached_core.clock.now
-    gpu = cached_core.compile_model(model, "GPU", {props.cache_dir: "./cache"})
+    gpu = cached_core.compile_model(model, "GPU", {props.cache_dir: "./.ovlab-work/cache"})
     print(f"GPU compile {attempt}: {cached_core.clock.now - t0:.2f} s, "
           f"LOADED_FROM_CACHE = {gpu.get_property(props.loaded_from_cache)}")
 
@@ -361,9 +361,9 @@ for attempt in [1, 2]:
 
 # %%
 def prepare_cache(c):
-    """Compile the GPU twice with CACHE_DIR, as above: the blob is in ./cache."""
+    """Compile the GPU twice with CACHE_DIR, as above: the blob is in ./.ovlab-work/cache."""
     for _ in range(2):
-        c.compile_model(model, "GPU", {props.cache_dir: "./cache"})
+        c.compile_model(model, "GPU", {props.cache_dir: "./.ovlab-work/cache"})
 
 
 def startup(device_name, config, prepare=None):
@@ -389,7 +389,7 @@ cases = {
     "AUTO:-CPU": startup("AUTO:-CPU", {}),
     "AUTO, ENABLE_STARTUP_FALLBACK=False": startup("AUTO", {intel_auto.enable_startup_fallback: False}),
     "AUTO, CUMULATIVE_THROUGHPUT": startup("AUTO", {hints.performance_mode: CTPUT}),
-    "AUTO, CACHE_DIR with the GPU blob": startup("AUTO", {props.cache_dir: "./cache"}, prepare_cache),
+    "AUTO, CACHE_DIR with the GPU blob": startup("AUTO", {props.cache_dir: "./.ovlab-work/cache"}, prepare_cache),
 }
 pd.DataFrame(cases).transpose()
 

@@ -353,14 +353,16 @@ ov.viz.show(ov.viz.compare_figure(tput_run, short_run))
 # `core.trace.to_chrome_trace(path)` (ovlab only) writes the run as a Chrome trace file: a
 # process per device, a track per stream and per AUTO and BATCH worker, each compile and each
 # batch a slice, each request a bar from submit to result, the switch and the timer's ticks as
-# instants. To open it, download the file (right-click it in JupyterLab's file browser) and drop
-# it on https://ui.perfetto.dev, or load it in Chrome at `chrome://tracing`; zoom from the 15 s of
-# GPU compiles down to the 50 ms of one batch.
+# instants. The cell below writes it to `.ovlab-work/`, a hidden folder beside the notebook, so
+# that your file browser stays clean. To open it, write it where you can see it
+# (`core.trace.to_chrome_trace("04-auto-throughput.trace.json")`), download the file (right-click
+# it in JupyterLab's file browser) and drop it on https://ui.perfetto.dev, or load it in Chrome
+# at `chrome://tracing`; zoom from the 15 s of GPU compiles down to the 50 ms of one batch.
 
 # %%
-trace_json = core.trace.to_chrome_trace("04-auto-throughput.trace.json")  # ovlab only
+trace_json = core.trace.to_chrome_trace(".ovlab-work/04-auto-throughput.trace.json")  # ovlab only
 trace_events = trace_json["traceEvents"]
-print(f"wrote 04-auto-throughput.trace.json with {len(trace_events)} events")
+print(f"wrote .ovlab-work/04-auto-throughput.trace.json with {len(trace_events)} events")
 names = {e["pid"]: e["args"]["name"] for e in trace_events if e["name"] == "process_name"}
 for pid, device in names.items():
     tracks = [e["args"]["name"] for e in trace_events

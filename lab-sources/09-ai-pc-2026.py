@@ -286,7 +286,7 @@ for _, e in events[(events["kind"] == "switch") & (events["time"] >= t0)].iterro
 # empty directory so that this notebook prints the same every time:
 
 # %%
-cache_dir = Path("cache-lab09")
+cache_dir = Path(".ovlab-work/cache-lab09")  # a hidden folder beside the notebook
 shutil.rmtree(cache_dir, ignore_errors=True)  # a fresh cache for this lab
 
 

@@ -23,13 +23,15 @@ commands:
   calibrate    measure this machine with the real openvino and write a platform file:
                ovlab calibrate -o my-machine.json  ('ovlab calibrate -h' for options);
                or fit one to figures from elsewhere: ovlab calibrate --from FILE ... -o out.json
+  check        the pre-class check: packages, a simulated run, the digits classifier, a
+               dashboard, results; --labs also runs every lab notebook
 
 options:
   -h, --help   show this message and exit
   --version    print the OpenVINO version ovlab emulates and ovlab's own"""
 
 _COMMANDS = {"benchmark": "benchmark", "benchmark_app": "benchmark", "run": "run",
-             "calibrate": "calibrate"}
+             "calibrate": "calibrate", "check": "check"}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -50,6 +52,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     if command == "calibrate":
         return calibrate_main(args[1:])
+    if command == "check":
+        from . import preclass
+
+        return preclass.main(args[1:])
     if command == "run":
         from .runner import cli as runner_cli
 

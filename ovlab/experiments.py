@@ -129,9 +129,12 @@ def _run(core, model, device: str, config: dict[str, Any], niter: int, interval:
 def auto_test(core, model, device: str = "GPU", config: dict[str, Any] | None = None,
               niter: int = 40, interval: float = 30, num_ireq: int | None = 16,
               verbose: bool = True, progress=None) -> ExperimentResult:
-    """``auto-test.py``: the submit -> result timeline (``num_ireq=None``: the optimal number)."""
+    """``auto-test.py``: the submit -> result timeline (``num_ireq=None``: the optimal number).
+
+    The default config is the script's, with its ``./cache`` kept in the hidden ``.ovlab-work/``
+    beside the notebook (a lab writes nothing into the learner's file browser)."""
     if config is None:
-        config = {"CACHE_DIR": "./cache", "PERFORMANCE_HINT": "LATENCY",
+        config = {"CACHE_DIR": "./.ovlab-work/cache", "PERFORMANCE_HINT": "LATENCY",
                   "ALLOW_AUTO_BATCHING": "YES", "PERFORMANCE_HINT_NUM_REQUESTS": "4"}
     return _run(core, model, device, config, niter, interval, num_ireq, None, "auto-test",
                 verbose, progress, progress_every=4)

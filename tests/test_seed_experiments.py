@@ -68,7 +68,7 @@ def test_e03_console_lines_and_the_printed_16(latency_runs, googlenet16):
     t = experiments.auto_test(ovlab.Core(), googlenet16, verbose=False)
     assert t.lines[2:] == [
         "Device: GPU",
-        "Config: {'CACHE_DIR': './cache', 'PERFORMANCE_HINT': 'LATENCY', "
+        "Config: {'CACHE_DIR': './.ovlab-work/cache', 'PERFORMANCE_HINT': 'LATENCY', "
         "'ALLOW_AUTO_BATCHING': 'YES', 'PERFORMANCE_HINT_NUM_REQUESTS': '4'}",
         "niter: 40 , interval: 30 ms",
         "OPTIMAL_NUMBER_OF_INFER_REQUESTS 1",

@@ -1,7 +1,9 @@
 """How long each lab is: code cells, words of prose, exercises, and the time a class needs.
 
     python tools/lab_stats.py            # a table of every lab
-    python tools/lab_stats.py --markdown # the same as a Markdown table (docs/instructors.md)
+    python tools/lab_stats.py --markdown # the same as a Markdown table
+    python tools/lab_stats.py --write    # into benchmarks/results/labs.json, which the docs'
+                                         # tables are rendered from (tools/lab_tables.py)
 
 Reading time is the prose (markdown words) at 200 words a minute, the pace the newcomer review
 used; a class also runs the cells, reads the tables and figures, and tries each exercise, so the
@@ -55,8 +57,31 @@ def all_stats(root: Path = ROOT) -> list[LabStats]:
     return [stats(src) for src in sorted((root / "lab-sources").glob("[0-9][0-9]-*.py"))]
 
 
+DATA = ROOT / "benchmarks" / "results" / "labs.json"
+
+
+def as_json(rows: list[LabStats]) -> dict:
+    return {r.lab: {"code_cells": r.code_cells, "words": r.words,
+                    "reading_min": round(r.reading_min, 1), "exercises": r.exercises,
+                    "class_min": r.class_min} for r in rows}
+
+
+def write(rows: list[LabStats], path: Path = DATA) -> None:
+    """Put the stats in the labs' measurement file, beside the memory figures."""
+    import json
+
+    data = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    data["stats"] = as_json(rows)
+    data.setdefault("memory", {"labs": {}, "baseline_mb": 0.0, "date": "", "machine": ""})
+    path.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+
+
 def main(argv: list[str]) -> int:
     rows = all_stats()
+    if "--write" in argv:
+        write(rows)
+        print(f"wrote {DATA.relative_to(ROOT)} ({len(rows)} labs)")
+        return 0
     if "--markdown" in argv:
         print("| lab | code cells | words | reading (min) | exercises | class time (min) |")
         print("|---|---|---|---|---|---|")

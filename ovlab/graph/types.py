@@ -385,9 +385,6 @@ class Dimension:
     def set_symbol(self, symbol: Symbol) -> None:
         self._symbol = symbol
 
-    def __len__(self) -> int:
-        return self.get_length()
-
     @property
     def is_static(self) -> bool:
         return self._lo == self._hi

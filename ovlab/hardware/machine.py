@@ -52,6 +52,15 @@ class Platform:
             raise ValueError(f"power mode must be one of {', '.join(POWER_MODES)}, got {mode!r}")
         self.power_mode = mode
 
+    def device_key(self, name: str) -> str | None:
+        """This platform's key for a device as OpenVINO spells it, or None if it has none.
+
+        ``available_devices`` lists a lone GPU as ``"GPU"`` while the platform (and every record
+        of a run) keys it ``"GPU.0"``: resolving a name here, once, keeps a view from missing a
+        device it ran on (``"GPU"`` is ``"GPU.0"`` where the platform has that).
+        """
+        return resolve_device_name(name, self.devices)
+
     def with_device(self, name: str, spec: DeviceSpec) -> Platform:
         """A copy of this platform with ``name`` added or replaced by ``spec``."""
         devices = dict(self.devices)
@@ -72,3 +81,21 @@ class Platform:
 
     def __repr__(self) -> str:
         return f"<Platform {self.name}: {', '.join(self.devices)}>"
+
+
+def resolve_device_name(name: str | None, keys) -> str | None:
+    """``name`` as one of ``keys`` (device names of a platform or of a run's records): itself,
+    or ``"GPU"`` -> ``"GPU.0"`` (a bare plugin name means its first device, as OpenVINO's
+    device id ``""`` does); None if no key matches."""
+    if not name:
+        return None
+    keys = list(keys)
+    if name in keys:
+        return name
+    if "." not in name:
+        ids = sorted(k for k in keys if k.split(".", 1)[0] == name and "." in k)
+        if ids:
+            return ids[0]
+    if name.endswith(".0") and name[:-2] in keys:
+        return name[:-2]
+    return None

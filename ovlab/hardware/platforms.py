@@ -48,7 +48,7 @@ from .devices import (  # noqa: F401  (re-exported: the catalogue's names)
 )
 from .devices.fitted import FITTED
 from .host import host_platform
-from .machine import POWER_MODES, Platform  # noqa: F401  (re-exported)
+from .machine import POWER_MODES, Platform, resolve_device_name  # noqa: F401  (re-exported)
 from .platform_file import load
 from .power import PowerBudget
 
@@ -61,6 +61,7 @@ ON_DEMAND: dict[str, Callable[[], Platform]] = {"host": lambda: host_platform()}
 def register_platform(name: str, make: Callable[[], Platform]) -> None:
     """Make ``preset(name)`` (and ``ov.Core(platform=name)``) call ``make()``."""
     ON_DEMAND[name] = make
+
 
 
 def preset(name: str) -> Platform:

@@ -36,15 +36,55 @@ def results_dir() -> Path | None:
     return Path(value).expanduser()
 
 
+LEARNER_ENV = "OVLAB_LEARNER"
+_warned_os_user = False
+
+
+def learner_file() -> Path:
+    """Where :func:`set_learner` keeps the name: ``~/.ovlab/learner`` (beside the results)."""
+    return Path.home() / ".ovlab" / "learner"
+
+
+def set_learner(name: str) -> Path:
+    """Set, once, the name your results are recorded under (on a machine without JupyterHub,
+    where every learner may share one login): ``ovlab.labtools.set_learner("ana")``. It is kept
+    in a small file and used by every later check, in every lab."""
+    name = str(name).strip()
+    if not name or any(c in name for c in "\n\r/\\"):
+        raise ValueError(f"a learner name is one line of text without slashes, got {name!r}")
+    path = learner_file()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(name + "\n", encoding="utf-8")
+    return path
+
+
 def learner() -> str:
-    """The learner's name: JupyterHub's user if there is one, else the login name."""
-    for var in ("JUPYTERHUB_USER", "OVLAB_LEARNER"):
-        if os.environ.get(var):
-            return os.environ[var]
+    """The learner's name: JupyterHub's user if there is one; else the name set once with
+    :func:`set_learner` (or ``$OVLAB_LEARNER``); else the login name, with a warning, since on
+    a shared machine every learner would be recorded under it."""
+    global _warned_os_user
+    if os.environ.get("JUPYTERHUB_USER"):
+        return os.environ["JUPYTERHUB_USER"]
+    if os.environ.get(LEARNER_ENV, "").strip():
+        return os.environ[LEARNER_ENV].strip()
     try:
-        return getpass.getuser()
+        name = learner_file().read_text(encoding="utf-8").strip()
+    except OSError:
+        name = ""
+    if name:
+        return name
+    try:
+        name = getpass.getuser()
     except Exception:  # noqa: BLE001 - no login name in some containers
-        return "unknown"
+        name = "unknown"
+    if not _warned_os_user:
+        _warned_os_user = True
+        import warnings
+
+        warnings.warn(f"ovlab records your exercise results as {name!r}, this machine's login "
+                      f"name: if others share it, set your own name once with "
+                      f"ovlab.labtools.set_learner('your name')", stacklevel=3)
+    return name
 
 
 def _now() -> str:
@@ -72,6 +112,9 @@ def record(lab: str, exercise: str, verdict: str, answer: Any, *, revealed: bool
             if verdict == "right" and "first_right" not in entry:
                 entry["first_right"] = _now()
         if revealed:
+            # an answer given with reveal=True was judged before the answer was shown
+            if not entry["revealed"]:
+                entry["revealed_before_right"] = "first_right" not in entry
             entry["revealed"] = True
             entry.setdefault("verdict", "unanswered")
         data["updated"] = _now()
@@ -111,14 +154,18 @@ def collect(paths: Iterable[str | Path]):
                 continue
             who = data.get("learner") or _home_owner(path)
             for number, entry in sorted(data["exercises"].items(), key=lambda kv: kv[0]):
+                verdict = entry.get("verdict", "unanswered")
+                revealed = bool(entry.get("revealed", False))
+                # files from before the order was recorded: revealed and not right now
+                early = entry.get("revealed_before_right", revealed and verdict != "right")
                 rows.append({"learner": who, "lab": data.get("lab", path.stem),
-                             "exercise": number, "verdict": entry.get("verdict", "unanswered"),
-                             "attempts": entry.get("attempts", 0),
-                             "revealed": bool(entry.get("revealed", False)),
+                             "exercise": number, "verdict": verdict,
+                             "attempts": entry.get("attempts", 0), "revealed": revealed,
+                             "revealed_before_right": bool(revealed and early),
                              "first_right": entry.get("first_right", ""),
                              "answer": entry.get("answer", ""), "file": str(path)})
-    columns = ["learner", "lab", "exercise", "verdict", "attempts", "revealed", "first_right",
-               "answer", "file"]
+    columns = ["learner", "lab", "exercise", "verdict", "attempts", "revealed",
+               "revealed_before_right", "first_right", "answer", "file"]
     return pd.DataFrame(rows, columns=columns)
 
 
@@ -131,17 +178,27 @@ def _home_owner(path: Path) -> str:
     return "unknown"
 
 
+def mark(row) -> str:
+    """One exercise's mark, as the instructors' guide defines them: ``?`` if the answer was
+    revealed before a right one; ``✓`` if the learner was right at some point (a later "close"
+    does not undo it); else the latest verdict, ``~`` close or ``✗`` wrong; empty if not
+    tried."""
+    if row.revealed_before_right:
+        return "?"
+    if row.first_right:
+        return "✓"
+    return {"close": "~", "wrong": "✗"}.get(row.verdict, "")
+
+
 def summary(frame):
-    """A learner x (lab, exercise) table of marks: ``✓`` right, ``~`` close, ``✗`` wrong,
-    ``?`` revealed without a right answer, empty when not tried."""
+    """A learner x (lab, exercise) table of marks (:func:`mark`) with each learner's count of
+    ``✓``."""
     if frame.empty:
         return frame
-    marks = {"right": "✓", "close": "~", "wrong": "✗", "unanswered": ""}
-    shown = frame.assign(mark=[("?" if r.revealed and r.verdict != "right" else
-                                marks.get(r.verdict, "")) for r in frame.itertuples()])
+    shown = frame.assign(mark=[mark(r) for r in frame.itertuples()])
     shown["column"] = shown["lab"].str.slice(0, 2) + "." + shown["exercise"].astype(str)
     table = shown.pivot_table(index="learner", columns="column", values="mark",
                               aggfunc="last", fill_value="")
-    table["right"] = (shown[shown["verdict"] == "right"].groupby("learner").size()
+    table["right"] = (shown[shown["mark"] == "✓"].groupby("learner").size()
                       .reindex(table.index, fill_value=0))
     return table

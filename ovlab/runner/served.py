@@ -94,8 +94,6 @@ def can_serve(fullname: str) -> bool:
         return True
     if fullname.startswith("openvino.opset"):
         return fullname[len("openvino."):] in NAMES["opsets"]
-    if fullname in _UTILS:
-        return True
     target = _ovlab_target(fullname)
     if target is None:
         return False

@@ -212,5 +212,6 @@ def to_chrome_trace(trace, path: str | Path | None = None, *,
            "displayTimeUnit": "ms",
            "otherData": {"producer": "ovlab", "clock": "simulated time since the Core was made"}}
     if path is not None:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
         Path(path).write_text(json.dumps(doc, separators=(",", ":")), encoding="utf-8")
     return doc

@@ -201,8 +201,8 @@ class Analytic:
         from ..hardware import cost
         from ..plugins.hardware import model_stats
 
-        target = view.target
-        if target is None or target not in core.platform.devices:
+        target = core.platform.device_key(view.target) if view.target else None
+        if target is None:
             return None
         spec = core.platform.devices[target]
         cfg = view.config

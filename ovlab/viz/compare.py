@@ -48,9 +48,12 @@ def compare_text(a, b) -> str:
 
 
 def compare_spec(a, b, *, mode: str = "side", x: str = "iteration", analytic_a=None,
-                 analytic_b=None, b_full=None, y_range=None,
-                 max_points: int = 1000) -> dict[str, Any]:
-    """The compare figure as plain dicts. ``b`` may be a live cut of ``b_full``."""
+                 analytic_b=None, b_full=None, y_range=None, max_points: int = 1000,
+                 stacked: bool = False) -> dict[str, Any]:
+    """The compare figure as plain dicts. ``b`` may be a live cut of ``b_full``.
+
+    ``stacked`` (side mode): A's panels above B's instead of beside them, for an output area
+    too narrow for four panels in a row (the dashboards' "A above B")."""
     va, vb = _view(a), _view(b)
     fb = b_full or vb
     if mode == "overlay":
@@ -80,30 +83,46 @@ def compare_spec(a, b, *, mode: str = "side", x: str = "iteration", analytic_a=N
         for marks in (switch_marks(view, xaxis, xref, yref), compile_marks(view, xaxis, xref, yref)):
             shapes += marks[0]
             notes += marks[1]
-    for label, xref in ((f"A: {va.label}", "x"), (f"B: {vb.label}", "x3")):
-        notes.append(dict(xref=f"{xref} domain", yref="paper", x=0.5, y=1.08, showarrow=False,
-                          text=f"<b>{label}</b>", font=dict(size=12)))
+    rows = _STACKED if stacked else _BESIDE
+    for label, xref, top in ((f"A: {va.label}", "x", rows["y"][1]),
+                             (f"B: {vb.label}", "x3", rows["y3"][1])):
+        # above the switch label (which sits on the plot's top edge), never over it
+        notes.append(dict(xref=f"{xref} domain", yref="paper", x=0.5, y=top, yanchor="bottom",
+                          yshift=24, showarrow=False, text=f"<b>{label}</b>",
+                          font=dict(size=12)))
     for p in panels:
         notes += p.annotations
     y = [0.0, top]
     layout = dict(
         title=dict(text=compare_text(va, vb), font=dict(size=13)),
-        xaxis=dict(domain=[0.0, 0.38], range=list(xaxis.span(va, va)),
+        xaxis=dict(domain=rows["x"], anchor="y", range=list(xaxis.span(va, va)),
                    title=dict(text=xaxis.title(va)), showgrid=True, zeroline=False),
-        yaxis=dict(range=y, title=dict(text="Latency (sec)"), showgrid=True, zeroline=False),
-        xaxis2=dict(domain=[0.39, 0.48], range=[0, count], showgrid=True, zeroline=False,
-                    title=dict(text="requests")),
-        yaxis2=dict(anchor="x2", range=y, matches="y", showticklabels=False, showgrid=True),
-        xaxis3=dict(domain=[0.52, 0.90], range=list(xaxis.span(vb, fb)),
+        yaxis=dict(domain=rows["y"], anchor="x", range=y, title=dict(text="Latency (sec)"),
+                   showgrid=True, zeroline=False),
+        xaxis2=dict(domain=rows["x2"], anchor="y2", range=[0, count], showgrid=True,
+                    zeroline=False, title=dict(text="requests")),
+        yaxis2=dict(domain=rows["y"], anchor="x2", range=y, matches="y", showticklabels=False,
+                    showgrid=True),
+        xaxis3=dict(domain=rows["x3"], anchor="y3", range=list(xaxis.span(vb, fb)),
                     title=dict(text=xaxis.title(fb)), showgrid=True, zeroline=False),
-        yaxis3=dict(anchor="x3", range=y, matches="y", showgrid=True, zeroline=False),
-        xaxis4=dict(domain=[0.91, 1.0], range=[0, count], showgrid=True, zeroline=False,
-                    title=dict(text="requests")),
-        yaxis4=dict(anchor="x4", range=y, matches="y", showticklabels=False, showgrid=True),
-        shapes=shapes, annotations=notes, barmode="overlay", showlegend=True, legend=LEGEND,
-        margin=dict(l=60, r=20, t=90, b=40), height=520, width=960, template="plotly_white",
-        uirevision="keep")
+        yaxis3=dict(domain=rows["y3"], anchor="x3", range=y, matches="y", showgrid=True,
+                    zeroline=False, **({"title": dict(text="Latency (sec)")} if stacked else {})),
+        xaxis4=dict(domain=rows["x4"], anchor="y4", range=[0, count], showgrid=True,
+                    zeroline=False, title=dict(text="requests")),
+        yaxis4=dict(domain=rows["y3"], anchor="x4", range=y, matches="y",
+                    showticklabels=False, showgrid=True),
+        shapes=shapes, annotations=notes, barmode="overlay", showlegend=True,
+        legend={**LEGEND, "y": -0.08} if stacked else LEGEND,
+        margin=dict(l=60, r=20, t=110, b=40), height=900 if stacked else 540, autosize=True,
+        template="plotly_white", uirevision="keep")
     return {"data": panels[0].traces + panels[1].traces, "layout": layout}
+
+
+# where the four panels go: A's latency and histogram, then B's, in a row or A above B
+_BESIDE = {"x": [0.0, 0.38], "x2": [0.39, 0.48], "x3": [0.52, 0.90], "x4": [0.91, 1.0],
+           "y": [0.0, 1.0], "y3": [0.0, 1.0]}
+_STACKED = {"x": [0.0, 0.79], "x2": [0.81, 1.0], "x3": [0.0, 0.79], "x4": [0.81, 1.0],
+            "y": [0.58, 1.0], "y3": [0.0, 0.42]}
 
 
 def compare_figure(a, b, *, mode: str = "side", x: str = "iteration", analytic_a=None,

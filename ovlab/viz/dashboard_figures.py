@@ -27,7 +27,7 @@ def _hint(view) -> str:
 def _title(view, full, base: str) -> str:
     if view.complete:
         return base
-    return f"{base} · running: t = {view.now:.1f} s"
+    return f"{base} · running: {view.clock_text}"
 
 
 def _y_range(panel, y_range) -> list[float]:
@@ -81,7 +81,7 @@ def latency_dashboard_spec(view, full=None, *, x: str = "iteration", ghost=None,
                     title=dict(text="requests"), showgrid=True, zeroline=False),
         yaxis2=dict(anchor="x2", range=y, matches="y", showticklabels=False, showgrid=True),
         shapes=s2 + s1, annotations=a1 + a2 + panel.annotations, barmode="overlay",
-        showlegend=True, legend=LEGEND, margin=dict(l=60, r=20, t=60, b=40), height=520, width=960,
+        showlegend=True, legend=LEGEND, margin=dict(l=60, r=20, t=60, b=40), height=520, autosize=True,
         template="plotly_white", uirevision="keep")
     return {"data": panel.traces, "layout": layout}
 
@@ -129,6 +129,6 @@ def timeline_dashboard_spec(view, full=None, *, ghost=None, pinned=None, analyti
         yaxis3=dict(domain=[0.0, 0.52], anchor="x3", range=y, matches="y2",
                     showticklabels=False, showgrid=True),
         shapes=shapes, annotations=notes + lat.annotations, barmode="overlay", showlegend=True,
-        legend=LEGEND, margin=dict(l=60, r=20, t=60, b=40), height=600, width=960,
+        legend=LEGEND, margin=dict(l=60, r=20, t=60, b=40), height=600, autosize=True,
         template="plotly_white", uirevision="keep")
     return {"data": wires.traces + lat.traces, "layout": layout}

@@ -113,15 +113,27 @@ def compile_marks(view, x: XAxis, xref: str = "x", yref: str = "paper",
                                f"{total:.1f} s ({len(before)} compile(s))"))
     if running:
         c = max(running, key=lambda s: s.end)  # the one the run waits for
-        done = (now - c.start) / (c.end - c.start) if c.end > c.start else 1.0
+        chain = view.compile_chain(c)  # and those back to back with it: what remains is all
+        start, end = chain[0].start, chain[-1].end
+        done = (now - start) / (end - start) if end > start else 1.0
         shapes.append(dict(type="rect", xref=dom, yref=yref, x0=0, x1=1, y0=0.93, y1=0.99,
                            fillcolor="rgba(0,0,0,0.04)", line=dict(color=COMPILE_BAR, width=1)))
         shapes.append(dict(type="rect", xref=dom, yref=yref, x0=0, x1=max(0.0, min(1.0, done)),
                            y0=0.93, y1=0.99, fillcolor=COMPILE_BAR, line=dict(width=0)))
         notes.append(dict(xref=dom, yref=yref, x=0.01, y=0.96, xanchor="left", showarrow=False,
-                          text=f"{c.label}: {now - c.start:.1f} of {c.end - c.start:.1f} s",
+                          text=_compile_progress(c, chain, now),
                           font=dict(size=11, color="#7a4f00")))
     return shapes, notes
+
+
+def _compile_progress(c, chain, now: float) -> str:
+    """``GPU.0 compiles: 4.2 s left of 7.4 s``, counting the compiles still to come back to
+    back (``compile 1 of 2: 11.6 s left of 14.7 s``): the time until the device can run."""
+    left, total = chain[-1].end - now, chain[-1].end - chain[0].start
+    if len(chain) == 1:
+        return f"{c.label}: {left:.1f} s left of {total:.1f} s"
+    return (f"{c.label} (compile {chain.index(c) + 1} of {len(chain)}): {left:.1f} s left of "
+            f"{total:.1f} s")
 
 
 def _left(view, x: XAxis) -> float:

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from ..hardware.platforms import resolve_device_name
 from .palette import Category, categorize, slots
 
 
@@ -68,6 +69,9 @@ class RunView:
     end: float = 0.0  # the whole run's last result
     target: str | None = None  # the device the run settles on (AUTO's selection)
     now: float = math.inf
+    # the whole run's compiles, kept by every cut: a live frame's progress band counts the
+    # compiles still to come back to back (the batched copy), i.e. what remains
+    planned: list[CompileSpan] = field(default_factory=list)
 
     # --- building -------------------------------------------------------------------------
     @classmethod
@@ -91,12 +95,15 @@ class RunView:
         end = float(frame["result"].max()) if len(frame) else 0.0
         selected = next((e.device for e in result.events
                          if e.kind == "select" and e.detail.get("reason") == "initial"), None)
-        devices = sorted({c.device for c in categories if c.status != "helper"})
-        target = selected or (devices[0] if len(devices) == 1 else None)
+        # the devices the run's requests ran on (not the platform's every slot), and AUTO's
+        # selection named as the records name it ("GPU" -> "GPU.0"), resolved here once
+        ran = sorted({c.device for c in found if c.status != "helper"})
+        target = (resolve_device_name(selected, ran) or selected if selected
+                  else (ran[0] if len(ran) == 1 else None))
         return cls(label or _label(result), result.device, dict(result.config),
                    float(result.interval_ms), len(frame), result.queue_size,
                    result.optimal_requests, frame, categories, compiles, ticks, switch, end,
-                   target)
+                   target, planned=list(compiles))
 
     # --- cutting --------------------------------------------------------------------------
     @property
@@ -132,6 +139,27 @@ class RunView:
         later = np.flatnonzero((f["result"].to_numpy() >= self.switch[0])
                                & ~f["worker"].astype(str).str.startswith("CPU_HELP").to_numpy())
         return int(later[0]) if len(later) else None
+
+    @property
+    def clock_text(self) -> str:
+        """The live replay's clock: ``t = 3.2 s`` since the first submit (the x axis's zero),
+        never negative: before the first submit the devices are still compiling."""
+        if self.now < 0:
+            return f"compiling, first submit in {-self.now:.1f} s"
+        return f"t = {self.now:.1f} s"
+
+    def compile_chain(self, span: CompileSpan) -> list[CompileSpan]:
+        """``span`` and the compiles on its device that run back to back with it (GPU
+        THROUGHPUT compiles the model, then its batched copy): what the run waits for."""
+        same = sorted((c for c in (self.planned or self.compiles) if c.device == span.device),
+                      key=lambda c: c.start)
+        i = same.index(span)
+        lo = hi = i
+        while lo > 0 and same[lo].start - same[lo - 1].end < 1e-3:
+            lo -= 1
+        while hi + 1 < len(same) and same[hi + 1].start - same[hi].end < 1e-3:
+            hi += 1
+        return same[lo:hi + 1]
 
     def running_compiles(self) -> list[CompileSpan]:
         """Compiles that had started but not ended at ``now``."""

@@ -29,7 +29,7 @@ from ..viz.runview import RunView
 from .frame_clock import FrameClock
 from .knobs import Knobs, inert_knobs
 from .live import LivePlayer
-from .sync import new_figure, update_in_place
+from .sync import Retired, new_figure, update_in_place
 
 
 @contextmanager
@@ -86,6 +86,7 @@ class Dashboard:
         self.player = LivePlayer(self._frame, fps, on_error=self._replay_failed,
                                  ready=self.clock.caught_up)
         self._runs: OrderedDict[tuple, tuple] = OrderedDict()
+        self._retired = Retired()
         self._probe = None
         for w in self.knobs.experiment:
             w.observe(self._on_change, names="value")
@@ -93,12 +94,16 @@ class Dashboard:
             w.observe(self._on_view, names="value")
         self.knobs.live.observe(self._on_live, names="value")
         self.knobs.pin.on_click(lambda _b: self.pin())
+        # the box is built after the first run, around the figure that run made: a figure
+        # swapped into a box the browser is still creating could be missed under load (an
+        # empty plot, seen in the browser test)
+        self.widget: widgets.VBox | None = None
+        if run:
+            self.run()
         self.widget = widgets.VBox(
             [widgets.HTML(f"<b>{self.title()}</b> &mdash; {self.model_label} on the "
                           f"<code>{platform}</code> platform, seed {seed}"),
              self.knobs.box(), self.summary, self.clock, self.figure])
-        if run:
-            self.run()
 
     # --- what subclasses provide -----------------------------------------------------------
     def title(self) -> str:
@@ -183,7 +188,7 @@ class Dashboard:
                 return
             if change["new"] == "off":
                 self.pinned = self._pinned_analytic = None
-            self.knobs.pin.disabled = change["new"] == "off"
+            self.knobs.set_pin_enabled(change["new"] != "off")
         if not self.player.running and self.full is not None:
             self._frame(self.shown.now if self.shown is not None else math.inf)
 
@@ -199,7 +204,7 @@ class Dashboard:
         if self.full is None:
             return
         self.pinned, self._pinned_analytic = self.full, self.analytic
-        self.knobs.pin.disabled = self.knobs.compare.value == "off"
+        self.knobs.set_pin_enabled(self.knobs.compare.value != "off")
         if self.knobs.compare.value == "off":
             self.knobs.compare.value = "overlay"  # draws
         elif not self.player.running:
@@ -225,10 +230,10 @@ class Dashboard:
 
     def _figure_spec(self, view: RunView) -> dict[str, Any]:
         mode = self.knobs.compare.value
-        if mode == "side by side" and self.pinned is not None:
+        if mode in ("side by side", "A above B") and self.pinned is not None:
             return compare_spec(self.pinned, view, b_full=self.full, mode="side", x=self._x(),
                                 analytic_a=self._pinned_analytic, analytic_b=self.analytic,
-                                y_range=self._locked)
+                                y_range=self._locked, stacked=mode == "A above B")
         return self._spec(view)
 
     def locked_range(self, unit: str = "s") -> list[float] | None:
@@ -257,7 +262,7 @@ class Dashboard:
         full = self.full
         parts = []
         if not view.complete:
-            parts.append(f"<b>running</b>: t = {view.now:.1f} s, {s['requests']} of "
+            parts.append(f"<b>running</b>: {view.clock_text}, {s['requests']} of "
                          f"{full.niter} requests done")
         parts.append(f"OPTIMAL_NUMBER_OF_INFER_REQUESTS {full.optimal_requests}, queue of "
                      f"{full.queue_size}")
@@ -277,8 +282,9 @@ class Dashboard:
             if versus:
                 lines.append("simulated vs analytic: " + html.escape("; ".join(versus)))
         elif view.complete:
-            lines.append("analytic model: drawn for one device (and AUTO's helper); this run "
-                         "used several at once")
+            why = ("this run used several at once" if view.target is None
+                   else f"there is none for {view.target}")
+            lines.append(f"analytic model: drawn for one device (and AUTO's helper); {why}")
         if self.pinned is not None and self.knobs.compare.value != "off" and s["requests"]:
             lines.append(f"A = {html.escape(self.pinned.label)}, B = this run: "
                          + html.escape(compare_text(self.pinned, view)))
@@ -293,9 +299,12 @@ class Dashboard:
         """Put a new FigureWidget showing ``spec`` in place of the current one."""
         old = self.figure
         self.figure = new_figure(spec)
+        if self.widget is None:  # never shown
+            old.close()
+            return
         self.widget.children = tuple(self.figure if w is old else w
                                      for w in self.widget.children)
-        old.close()
+        self._retired.retire(old)
 
     def _show_error(self, text: str) -> None:
         self.player.cancel()

@@ -87,15 +87,32 @@ class Knobs:
                                             value="iteration", description="x",
                                             style={"description_width": "20px",
                                                    "button_width": "80px"})
-        self.compare = widgets.ToggleButtons(options=["off", "overlay", "side by side"],
+        # "A above B": the two panels stacked, for an output area too narrow for four panels
+        # in a row (the kernel cannot know the browser's width; the figures autosize to it)
+        self.compare = widgets.ToggleButtons(options=["off", "overlay", "side by side",
+                                                      "A above B"],
                                              value="off", description="compare with A",
                                              style={"description_width": "110px",
                                                     "button_width": "100px"},
                                              tooltip="A = the run on screen when you turn "
                                                      "compare on")
-        self.pin = widgets.Button(description="pin this run as A", disabled=True,
+        self.pin = widgets.Button(description="pin this run as A",
                                   layout=widgets.Layout(width="150px"))
+        self.pin_why = widgets.HTML(layout=widgets.Layout(margin="0 0 0 8px"))
+        self.set_pin_enabled(False)
         self.show_x_axis = x_axis
+
+    PIN_OFF = "turn compare on (overlay, side by side, A above B) to pin a run as A"
+
+    def set_pin_enabled(self, enabled: bool) -> None:
+        """Enable "pin this run as A", or disable it saying why: on the button (its tooltip)
+        and beside it, since a browser may show no tooltip over a disabled button."""
+        self.pin.disabled = not enabled
+        self.pin.tooltip = ("keep the run on screen as A; the next runs are B" if enabled
+                            else self.PIN_OFF)
+        self.pin_why.value = ("" if enabled else
+                              f"<span class='ovlab-why' style='color:#777;font-size:12px'>"
+                              f"{self.PIN_OFF}</span>")
 
     @property
     def experiment(self) -> list[widgets.Widget]:
@@ -111,7 +128,8 @@ class Knobs:
     def box(self) -> widgets.Widget:
         row1 = [self.live, self.speed, self.lock_y] + ([self.x_axis] if self.show_x_axis else [])
         return widgets.VBox([*self.experiment, self.inert, widgets.HBox(row1),
-                             widgets.HBox([self.compare, self.pin])])
+                             widgets.HBox([self.compare, self.pin, self.pin_why],
+                                          layout=widgets.Layout(flex_flow="row wrap"))])
 
     def config(self) -> dict[str, Any]:
         """The compile config the widgets describe (strings, as the yas-sim scripts pass them)."""

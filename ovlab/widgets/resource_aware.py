@@ -32,7 +32,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from ..viz.palette import DEVICE_COLORS
-from .sync import new_figure, update_in_place
+from .sync import Retired, new_figure, update_in_place
 
 PLATFORM = "core-ultra-7-165h"
 DEVICE = "AUTO:GPU,NPU,CPU"
@@ -203,18 +203,20 @@ class ResourceAwareDashboard:
                                                       style=style)
         self.summary = widgets.HTML()
         self.figure = go.FigureWidget()
+        self._retired = Retired()
         self.result: ScenarioResult | None = None
         self.previous: ScenarioResult | None = None  # drawn as a ghost behind the result
         controls = [self.gpu_load, self.gpu_threshold, self.npu_threshold, self.power_mode,
                     self.low_power_device]
         for w in controls:
             w.observe(lambda _change: self.run(), names="value")
+        self.widget: widgets.VBox | None = None  # built around the first run's figure
+        if run:
+            self.run()
         self.widget = widgets.VBox([
             widgets.HTML(f"<b>Resource-aware AUTO</b> &mdash; googlenet-v1 FP16 on "
                          f"<code>{DEVICE}</code>, platform <code>{PLATFORM}</code>, seed {seed}"),
             *controls, self.summary, self.figure])
-        if run:
-            self.run()
 
     def settings(self) -> dict[str, Any]:
         return dict(gpu_load=float(self.gpu_load.value), gpu_threshold=int(self.gpu_threshold.value),
@@ -248,9 +250,12 @@ class ResourceAwareDashboard:
         spec = self.spec()
         if not update_in_place(self.figure, spec):
             old, self.figure = self.figure, new_figure(spec)
+            if self.widget is None:  # never shown
+                old.close()
+                return
             self.widget.children = tuple(self.figure if w is old else w
                                          for w in self.widget.children)
-            old.close()
+            self._retired.retire(old)
 
     def summary_text(self) -> str:
         r = self.result

@@ -15,7 +15,38 @@ old ones' data (seen in the browser test), while a new widget view draws the fig
 
 from __future__ import annotations
 
+import math
 from typing import Any
+
+import numpy as np
+
+
+def plain(value: Any) -> Any:
+    """``value`` with every NumPy array (and scalar) as a plain list (number), NaN as None.
+
+    A FigureWidget keeps what it is given in its Python-side trace properties and sends NumPy
+    arrays to the browser as typed arrays. After each update the browser answers with the
+    properties plotly.js filled in (``_js2py_traceDeltas``), and it spells a typed array that
+    differs from the model's copy as an object ``{"0": .., "1": ..}``; plotly's handler then
+    meets that object against the NumPy array it holds and raises
+    ``ValueError: The truth value of an array ... is ambiguous`` inside ipywidgets' set_state,
+    once per update, into JupyterLab's log console. Plain lists compare as lists on both
+    sides, so the dashboards give FigureWidgets lists only.
+    """
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if isinstance(value, np.ndarray):
+        if value.dtype.kind == "f" and not np.isfinite(value).all():
+            # NaN is a gap to plotly; JSON has no NaN, so a gap is null (as plotly writes it)
+            return np.where(np.isfinite(value), value.astype(object), None).tolist()
+        return value.tolist()
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
 
 
 def schema(spec: dict[str, Any]) -> list[tuple]:
@@ -28,7 +59,7 @@ def new_figure(spec: dict[str, Any]):
     """A FigureWidget showing ``spec``, remembering its structure for :func:`update_in_place`."""
     import plotly.graph_objects as go
 
-    widget = go.FigureWidget(spec)
+    widget = go.FigureWidget(plain(spec))
     widget._ovlab_schema = schema(spec)
     return widget
 
@@ -45,9 +76,26 @@ def update_in_place(widget, spec: dict[str, Any]) -> bool:
     """
     if getattr(widget, "_ovlab_schema", None) != schema(spec):
         return False
-    layout = {k: v for k, v in spec["layout"].items() if k != "template"}
+    layout = plain({k: v for k, v in spec["layout"].items() if k != "template"})
     with widget.batch_update():
-        for old, new in zip(widget.data, spec["data"], strict=True):
+        for old, new in zip(widget.data, plain(spec["data"]), strict=True):
             old.update({k: v for k, v in new.items() if k != "type"}, overwrite=True)
         widget.layout.update(layout, overwrite=True)
     return True
+
+
+class Retired:
+    """Close a replaced FigureWidget one replacement later, not at once.
+
+    When a dashboard puts a new FigureWidget in place of the old one, the browser may still be
+    sending the old one's answers (its traceDeltas after its last draw). Closed at once, the
+    kernel no longer knows its comm and logs "No such comm" into JupyterLab's log console;
+    closed at the next replacement, its last messages have long been handled."""
+
+    def __init__(self) -> None:
+        self._widget = None
+
+    def retire(self, widget) -> None:
+        if self._widget is not None:
+            self._widget.close()
+        self._widget = widget

@@ -12,6 +12,12 @@ live figure's own data (``gd.data``, ``gd.layout``):
   other run's switch line or summary, is never blank while the GPU compiles, and grows its
   summary with the run.
 
+Everywhere: no page error, no browser console error, no entry in JupyterLab's log console
+(where a traceback raised by a widget message lands, out of the learner's sight), and no figure
+wider than its cell's output area, at the width of a 1280-px screen with the file browser open,
+in side by side and A above B compare modes too; "pin this run as A" says why it is
+disabled.
+
 It measures the time from each widget change to the redrawn figure (12 changes of the timeout to
 values not run before, then the hint and batching) and, for lab 04, the live x10 replay's wall
 time and figure updates per second. Figures go to ``artifacts/browser/timings.json`` (the README
@@ -95,6 +101,56 @@ SAMPLER = """root => {
   }, 100);
   return performance.now();
 }"""
+
+
+# every plotly figure in a cell's output, wider than that output area (beyond 1 px)
+CLIPPED = """() => [...document.querySelectorAll('.jp-OutputArea-output .js-plotly-plot')]
+  .filter(gd => gd.offsetParent !== null)
+  .map(gd => {
+    const out = gd.closest('.jp-OutputArea-output').getBoundingClientRect();
+    const svg = gd.querySelector('.main-svg') || gd;
+    const plot = svg.getBoundingClientRect();
+    const title = (gd.layout && gd.layout.title && (gd.layout.title.text || gd.layout.title))
+      || '';
+    return {title: String(title).slice(0, 80), plot_left: Math.round(plot.left),
+            plot_right: Math.round(plot.right), output_left: Math.round(out.left),
+            output_right: Math.round(out.right)};
+  })
+  .filter(r => r.plot_right > r.output_right + 1 || r.plot_left < r.output_left - 1)"""
+
+# JupyterLab's log console badge: "N new messages, M log entries for <notebook>" (hidden: none)
+LOG_BADGE = """() => {
+  const item = document.querySelector('.jp-LogConsoleStatusItem');
+  if (!item || item.classList.contains('lm-mod-hidden')) return '';
+  const el = item.querySelector('[title]');
+  return el ? el.getAttribute('title') : (item.textContent || '').trim();
+}"""
+
+
+def log_console_entries(page) -> list[str]:
+    """The entries of JupyterLab's log console for the notebook on screen (hidden tracebacks
+    from widget messages land there, not in a cell), opened to read them; [] if none."""
+    badge = page.evaluate(LOG_BADGE)
+    if not badge or badge.startswith("0 "):
+        return []
+    page.click("li.lm-MenuBar-item:has-text('View')")
+    page.click("li.lm-Menu-item:has-text('Show Log Console')")
+    page.wait_for_selector(".jp-LogConsolePanel", timeout=10_000)
+    page.wait_for_timeout(500)
+    texts = page.locator(".jp-LogConsolePanel .jp-OutputArea-output").all_text_contents()
+    return [badge] + [t.strip()[:300] for t in texts] if texts else [badge]
+
+
+def assert_clean(page, where: str) -> None:
+    """No page error, no browser console error, no figure wider than its output area, nothing
+    in JupyterLab's log console."""
+    assert not page.errors, (where, page.errors)
+    errors = [m for m in page.console if m.startswith("error:")]
+    assert not errors, (where, errors)
+    clipped = page.evaluate(CLIPPED)
+    assert not clipped, (where, "figures wider than their output area", clipped)
+    entries = log_console_entries(page)
+    assert not entries, (where, "JupyterLab's log console", entries)
 
 
 def wait_kernel_ready(page, timeout=90_000):
@@ -188,7 +244,8 @@ def _open_and_run(lab, page, notebook):
     expected = sum("raises-exception" in c.get("metadata", {}).get("tags", [])
                    for c in nb["cells"] if c["cell_type"] == "code")
     assert len(texts) == expected and all("Error" in t for t in texts), texts
-    page.set_viewport_size({"width": 1400, "height": 1800})  # the whole dashboard in view
+    # the whole dashboard in view, at the width of a 1280-px screen with the file browser open
+    page.set_viewport_size({"width": 1280, "height": 1800})
     dash = page.locator(".widget-vbox", has=page.locator(".widget-toggle-buttons")).first
     dash.scroll_into_view_if_needed()
     dash.locator(".js-plotly-plot").first.wait_for(state="visible", timeout=60_000)
@@ -279,11 +336,51 @@ def test_dashboard(lab, page, shot_dir, notebook):
     page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']")
     page.wait_for_timeout(500)
 
+    assert_clean(page, f"{stem} after the knob changes")
+    _compare_modes(page, dash, root, shot_dir, stem)
+
     if stem.startswith("04"):
         timings["live x10"] = _live_run(page, dash, root, shot_dir, stem)
 
     _save_timings(stem, timings, shot_dir)
-    assert not page.errors, page.errors
+    assert_clean(page, f"{stem} at the end")
+
+
+def _compare_modes(page, dash, root, shot_dir, stem) -> None:
+    """"pin this run as A" is disabled until compare is on, and says why; side by side fits
+    the output area (checked by assert_clean); back to off."""
+    pin = dash.get_by_role("button", name="pin this run as A", exact=True)
+    assert pin.is_disabled()
+    assert "compare on" in (pin.get_attribute("title") or ""), pin.get_attribute("title")
+    assert "turn compare on" in dash.locator(".ovlab-why").first.text_content()
+    _settle(page)
+    before = root.evaluate(SIGNATURE)
+    dash.get_by_role("button", name="side by side", exact=True).click()
+    _changed(page, root, before)
+    # compare mode puts a new figure in place of the old one: wait for it
+    page.wait_for_function("root => { const gd = " + GD + "; return gd && gd.layout && "
+                           "gd.layout.xaxis4 !== undefined; }", arg=root, timeout=30_000)
+    assert not pin.is_disabled()
+    page.wait_for_function("el => !el.querySelector('.ovlab-why')",  # the reason is gone
+                           arg=dash.element_handle(), timeout=10_000)
+    _settle(page)
+    page.wait_for_timeout(500)
+    _shot(dash, shot_dir, f"{stem}-side-by-side.png")
+    assert_clean(page, f"{stem} side by side")
+    before = root.evaluate(SIGNATURE)
+    dash.get_by_role("button", name="A above B", exact=True).click()
+    _changed(page, root, before)
+    page.wait_for_function(
+        "root => { const gd = " + GD + "; return gd && gd.layout && gd.layout.yaxis3 && "
+        "gd.layout.yaxis3.domain[1] < gd.layout.yaxis.domain[0]; }", arg=root, timeout=30_000)
+    _settle(page)
+    assert_clean(page, f"{stem} A above B")
+    before = root.evaluate(SIGNATURE)
+    dash.get_by_role("button", name="off", exact=True).click()
+    _changed(page, root, before)
+    _settle(page)
+    assert pin.is_disabled()
+    dash.locator(".ovlab-why").first.wait_for(timeout=10_000)  # and says why again
 
 
 @pytest.mark.skipif(not OTHER_LABS, reason="no lab builds the resource-aware dashboard")
@@ -310,7 +407,7 @@ def test_resource_aware_dashboard(lab, page, shot_dir, notebook):
     _save_timings(stem, {"other app's GPU load (6 changes)": {
         "median": round(sorted(changes)[len(changes) // 2] * 1000),
         "p95": round(_p95(changes) * 1000), "max": round(max(changes) * 1000)}}, shot_dir)
-    assert not page.errors, page.errors
+    assert_clean(page, stem)
 
 
 @pytest.mark.skipif(not LLM_LABS, reason="no lab builds the LLM serving dashboard")
@@ -339,7 +436,7 @@ def test_llm_serving_dashboard(lab, page, shot_dir, notebook):
     _text_has(page, root, SUMMARY, "mean TTFT")
     _save_timings(stem, {"knob changes (3)": {
         "median": round(sorted(changes)[1] * 1000), "max": round(max(changes) * 1000)}}, shot_dir)
-    assert not page.errors, page.errors
+    assert_clean(page, stem)
 
 
 def _live_run(page, dash, root, shot_dir, stem) -> dict:

@@ -170,3 +170,52 @@ def test_lab_10s_toy_model_is_the_labs_own(tmp_path):
     types = [[op.get_type_name() for op in ov.Core().read_model(path).get_ordered_ops()]
              for path in (tmp_path / "lab/my_model.xml", tmp_path / "mine.xml")]
     assert types[0] == types[1]
+
+
+# --- the marks the instructors' guide documents --------------------------------------------------
+def _marks(tmp_path, monkeypatch, steps, who="cho"):
+    monkeypatch.setenv("OVLAB_RESULTS_DIR", str(tmp_path / who / ".ovlab" / "results"))
+    monkeypatch.setenv("OVLAB_LEARNER", who)
+    for answer, reveal in steps:
+        check(answer, 3.97, explain="e", hint="h", lab="03-demo", exercise=1, reveal=reveal,
+              tolerance=0.1)
+    table = results.summary(results.collect([tmp_path / who / ".ovlab" / "results"]))
+    return table.loc[who, "03.1"], table.loc[who, "right"]
+
+
+def test_reveal_then_right_is_a_question_mark(tmp_path, monkeypatch, capsys):
+    # a wrong answer with reveal=True, then the revealed answer typed in: "?", not a right one
+    assert _marks(tmp_path, monkeypatch, [(10.2, True), (3.97, False)]) == ("?", 0)
+
+
+def test_right_then_close_stays_right(tmp_path, monkeypatch, capsys):
+    # right first, then a worse try: the learner knew it; the mark and the count say so
+    assert _marks(tmp_path, monkeypatch, [(4.0, False), (4.2, False)]) == ("✓", 1)
+    # right, then revealed: still right (the answer was found before it was shown)
+    assert _marks(tmp_path, monkeypatch, [(3.97, False), (None, True)], who="dan") == ("✓", 1)
+    # close and never right: "~", 0 right
+    assert _marks(tmp_path, monkeypatch, [(4.2, False)], who="eve") == ("~", 0)
+
+
+def test_the_learner_is_the_hub_user_else_the_name_set_once_else_the_os_user(tmp_path,
+                                                                             monkeypatch):
+    import warnings
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.delenv("OVLAB_LEARNER", raising=False)
+    monkeypatch.delenv("JUPYTERHUB_USER", raising=False)
+    monkeypatch.setattr(results, "_warned_os_user", False)
+    monkeypatch.setattr(results.getpass, "getuser", lambda: "root")
+    with pytest.warns(UserWarning, match="set_learner"):
+        assert results.learner() == "root"
+    results.set_learner("ana")
+    assert (tmp_path / ".ovlab" / "learner").read_text().strip() == "ana"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert results.learner() == "ana"
+        monkeypatch.setenv("OVLAB_LEARNER", "ben")
+        assert results.learner() == "ben"
+        monkeypatch.setenv("JUPYTERHUB_USER", "cho")
+        assert results.learner() == "cho"
+    with pytest.raises(ValueError, match="one line"):
+        results.set_learner("a/b")

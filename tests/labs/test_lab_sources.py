@@ -59,3 +59,25 @@ def test_an_unchanged_lab_rebuilds_to_the_same_bytes(tool, tmp_path):
     assert first == second, "two builds of the same source differ (ids, metadata or outputs)"
     stored = (ROOT / "labs" / "00-start-here.ipynb").read_bytes()
     assert first == stored, "labs/00-start-here.ipynb is stale: run python tools/run_labs.py 00"
+
+
+# a path a lab writes to (a cache, a trace file, a folder it empties), given as a string literal
+WRITTEN_PATH = re.compile(r"""(?:CACHE_DIR["']?\s*:|cache_dir\s*:|to_chrome_trace\(|rmtree\(|"""
+                          r"""cache_dir\s*=\s*Path\()\s*["']([^"']+)["']""")
+
+
+@pytest.mark.parametrize("src", SOURCES, ids=[s.stem for s in SOURCES])
+def test_labs_write_only_to_a_hidden_folder(src):
+    """Running a lab leaves the learner's file browser as it was: caches and trace files go to
+    the hidden .ovlab-work/ beside the notebook (or a temporary folder)."""
+    code = "\n".join(c.source for c in jupytext.read(src).cells if c.cell_type == "code")
+    for path in WRITTEN_PATH.findall(code):
+        assert path.removeprefix("./").startswith(".ovlab-work/"), f"{src.name} writes {path!r}"
+
+
+def test_the_seed_experiments_default_cache_is_hidden():
+    import inspect
+
+    from ovlab import experiments
+
+    assert '"CACHE_DIR": "./.ovlab-work/cache"' in inspect.getsource(experiments.auto_test)

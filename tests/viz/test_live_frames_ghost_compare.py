@@ -43,13 +43,16 @@ def test_while_the_gpu_compiles_the_plot_shows_helper_points_and_a_progress_band
     helper = next(t for t in spec["data"] if t["name"].startswith("CPU · AUTO's CPU helper"))
     assert len(helper["y"]) > 50
     notes = [x["text"] for x in spec["layout"]["annotations"]]
-    assert any(n.startswith("GPU.0 compiles: 3.2 of 7.4 s") for n in notes), notes
+    # the band counts both compiles back to back (the model, then its batch-16 copy): what
+    # remains until the GPU can run, not the first compile's share
+    assert any(n.startswith("GPU.0 compiles (compile 1 of 2): 11.5 s left of 14.7 s")
+               for n in notes), notes
     bars = [s for s in spec["layout"]["shapes"] if s["type"] == "rect" and s["y0"] == 0.93]
     filled = max(bars, key=lambda s: s["fillcolor"] != "rgba(0,0,0,0.04)")
-    assert filled["x1"] == pytest.approx((3.0 + 0.214) / 7.36, abs=0.01)
+    assert filled["x1"] == pytest.approx((3.0 + 0.214) / 14.72, abs=0.01)
     # the second compile (the batch-16 model) is named as such while it runs
     spec = latency_dashboard_spec(view.at(10.0), view, analytic=a)
-    assert any("the batch-16 model: 2.9 of 7.4 s" in x["text"]
+    assert any("the batch-16 model (compile 2 of 2): 4.5 s left of 14.7 s" in x["text"]
                for x in spec["layout"]["annotations"])
     # the summary of a frame is the summary of its requests only
     assert view.at(3.0).stats()["requests"] == len(helper["y"])
@@ -61,8 +64,20 @@ def test_a_gpu_run_is_never_blank_while_it_compiles(gpu_timeline):
     assert first < -14  # GPU THROUGHPUT compiles twice before the first submit
     spec = timeline_dashboard_spec(view.at(first + 2.0), view, analytic=a)
     notes = [x["text"] for x in spec["layout"]["annotations"]]
-    assert any(n.startswith("GPU.0 compiles: 2.0 of 7.4 s") for n in notes)
-    assert "running" in spec["layout"]["title"]["text"]
+    # 12.7 s of compiling remain (two compiles back to back), not "2.0 of 7.4 s"
+    assert any(n.startswith("GPU.0 compiles (compile 1 of 2): 12.7 s left of 14.7 s")
+               for n in notes), notes
+    # the clock never reads negative: before the first submit it counts down to it
+    title = spec["layout"]["title"]["text"]
+    assert title.endswith("running: compiling, first submit in 12.7 s") and "= -" not in title
+    late = timeline_dashboard_spec(view.at(-7.0), view, analytic=a)
+    notes = [x["text"] for x in late["layout"]["annotations"]]
+    assert any("(compile 2 of 2): 7.0 s left of 14.7 s" in n for n in notes), notes
+    bars = [s for s in late["layout"]["shapes"] if s["type"] == "rect" and s["y0"] == 0.93]
+    filled = max(bars, key=lambda s: s["fillcolor"] != "rgba(0,0,0,0.04)")
+    assert filled["x1"] == pytest.approx((-7.0 - first) / (0.0 - first), abs=0.01)
+    assert "running: t = 1.0 s" in timeline_dashboard_spec(view.at(1.0), view,
+                                                           analytic=a)["layout"]["title"]["text"]
     done = timeline_dashboard_spec(view, analytic=a)
     assert any(n["text"].startswith("before the first submit: GPU.0 compiled for 14.7 s")
                for n in done["layout"]["annotations"])

@@ -1,0 +1,187 @@
+"""Render every lab figure the docs quote (class time, kernel memory) from one measurement.
+
+``benchmarks/results/labs.json`` holds the measurement: ``stats`` (code cells, words, exercises,
+class time per lab, from the sources: ``python tools/lab_stats.py --write``) and ``memory`` (each
+lab kernel's peak after Run All, with where and when: ``python benchmarks/bench_lab_memory.py
+--record``). This tool writes the tables and sentences built from it into ``docs/instructors.md``
+(between ``<!-- labs:... -->`` markers) and the time and memory columns of the README's lab
+table, so that the two documents can never disagree again (they did: lab 01 at 177 MB in one,
+232 MB in the other).
+
+    python tools/lab_tables.py           # rewrite the docs from the JSON
+    python tools/lab_tables.py --check   # exit 1 and name the file if a doc is stale
+
+``tests/labs/test_lab_tables.py`` runs the check, and checks the JSON's stats against the
+sources. A new lab needs a row in ``OBJECTIVES`` and in the README's table.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "benchmarks" / "results" / "labs.json"
+INSTRUCTORS = ROOT / "docs" / "instructors.md"
+README = ROOT / "README.md"
+
+# what a learner can do after each lab (the instructors' table); one entry per lab
+OBJECTIVES = {
+    "00": ("start here", "tell what is simulated from what is real; read the clock and the "
+           "records; run a trained classifier on CPU, GPU and NPU in their precisions"),
+    "01": ("devices and properties", "list devices, read capabilities and properties, predict "
+           "request counts"),
+    "02": ("AUTO device selection", "predict AUTO's device from the candidates, precisions and "
+           "model priorities"),
+    "03": ("AUTO's first inference", "explain the CPU helper, read `EXECUTION_DEVICES` and "
+           "AUTO's log, judge `benchmark_app` numbers"),
+    "04": ("the latency graph", "read the yas-sim latency graph under LATENCY and THROUGHPUT, "
+           "find the switch"),
+    "05": ("automatic batching", "tell when batching applies, predict waits under the periodic "
+           "timer"),
+    "06": ("CUMULATIVE_THROUGHPUT and MULTI", "spread a model over devices, predict which "
+           "device runs a request"),
+    "07": ("HETERO", "split a model with affinities, count subgraphs and transfers, fix a bad "
+           "split"),
+    "08": ("when a device fails", "predict AUTO's fallbacks and what reaches the application"),
+    "09": ("an AI PC in 2026", "run resource-aware AUTO, the model cache, NPU batching and "
+           "pipeline-parallel HETERO on a Core Ultra"),
+    "10": ("models from files", "save and read IR, bring a model to the NPU with HETERO"),
+    "11": ("run OpenVINO code", "run an unmodified OpenVINO script on the virtual devices "
+           "(`python -m ovlab run`, `%load_ext ovlab`)"),
+    "12": ("how far to trust the numbers", "tell which of ovlab's numbers are measured, fitted "
+           "or predicted, and how far each holds"),
+}
+
+# the 3-hour class (docs/instructors.md and lab 00): the labs, in order
+THREE_HOURS = ["00", "02", "03", "04", "05", "08"]
+FIFTEEN_MINUTES = "00 (to the digits) and lab 04's dashboard"
+WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
+         8: "eight", 9: "nine", 10: "ten", 11: "eleven", 12: "twelve", 13: "thirteen",
+         14: "fourteen", 15: "fifteen", 16: "sixteen"}
+
+
+def load(path: Path = DATA) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def _labs(data: dict) -> list[str]:
+    return sorted(data["stats"])
+
+
+def _peak(data: dict, lab: str) -> str:
+    mb = data["memory"]["labs"].get(lab)
+    return f"{mb:.0f}" if mb is not None else "not measured"
+
+
+def instructors_table(data: dict) -> str:
+    lines = ["| lab | what a learner can do after it | code cells | reading (min) | exercises | "
+             "class time (min) | kernel peak (MB) |", "|---|---|---|---|---|---|---|"]
+    for lab in _labs(data):
+        s = data["stats"][lab]
+        title, goal = OBJECTIVES.get(lab[:2], (lab[3:].replace("-", " "), "see the lab's opening"))
+        lines.append(f"| {lab[:2]} {title} | {goal} | {s['code_cells']} | "
+                     f"{s['reading_min']:.0f} | {s['exercises']} | {s['class_min']} | "
+                     f"{_peak(data, lab)} |")
+    return "\n".join(lines)
+
+
+def totals(data: dict) -> dict:
+    labs = _labs(data)
+    minutes = sum(data["stats"][lab]["class_min"] for lab in labs)
+    mem = data["memory"]
+    measured = [mem["labs"][lab] for lab in labs if lab in mem["labs"]]
+    return {"count": len(labs), "count_words": WORDS.get(len(labs), str(len(labs))),
+            "hours": minutes / 60.0, "sum_gb": sum(measured) / 1024.0,
+            "max_mb": max(measured) if measured else 0.0, "baseline_mb": mem["baseline_mb"],
+            "date": mem["date"], "machine": mem["machine"]}
+
+
+def instructors_summary(data: dict) -> str:
+    t = totals(data)
+    return (f"The whole set is about {t['hours']:.1f} hours. A learner who keeps every lab open "
+            f"needs the sum of the peaks, about {t['sum_gb']:.1f} GB for the {t['count_words']} "
+            f"labs (measured {t['date']} on {t['machine']}; a kernel with ovlab, NumPy, pandas "
+            f"and plotly imported and nothing run takes {t['baseline_mb']:.0f} MB); JupyterLab "
+            f"keeps one kernel per open notebook, so ask learners to shut a lab's kernel down "
+            f"(*Kernel → Shut Down Kernel*) before opening the next, or let the hub cull idle "
+            f"kernels (below).")
+
+
+def three_hour_table(data: dict) -> str:
+    by_prefix = {lab[:2]: lab for lab in _labs(data)}
+    lines = ["| step | lab | minutes | after it a learner can |", "|---|---|---|---|"]
+    total = 0
+    for i, prefix in enumerate(THREE_HOURS, 1):
+        lab = by_prefix[prefix]
+        minutes = data["stats"][lab]["class_min"]
+        total += minutes
+        title, goal = OBJECTIVES[prefix]
+        lines.append(f"| {i} | {prefix} {title} | {minutes} | {goal} |")
+    lines.append(f"| | total (with a 10-minute break after lab 04) | {total + 10} | |")
+    return "\n".join(lines)
+
+
+def readme_memory(data: dict) -> str:
+    t = totals(data)
+    return (f"measured {t['date']} on {t['machine']}: {t['max_mb']:.0f} MB at most, "
+            f"{t['sum_gb']:.1f} GB for "
+            f"all {t['count_words']} open at once, so a learner on Binder's 2 GB should shut a "
+            f"lab's kernel down before opening the next; a kernel with the imports alone takes "
+            f"{t['baseline_mb']:.0f} MB")
+
+
+def _between(text: str, name: str, body: str, path: Path) -> str:
+    begin, end = f"<!-- labs:{name} -->", f"<!-- /labs:{name} -->"
+    pattern = re.compile(re.escape(begin) + r".*?" + re.escape(end), re.S)
+    if not pattern.search(text):
+        raise SystemExit(f"{path.name}: no {begin} ... {end} markers")
+    inline = "\n" not in body
+    return pattern.sub(lambda _m: f"{begin}{body}{end}" if inline
+                       else f"{begin}\n{body}\n{end}", text)
+
+
+def render_instructors(text: str, data: dict) -> str:
+    text = _between(text, "table", instructors_table(data), INSTRUCTORS)
+    text = _between(text, "summary", instructors_summary(data), INSTRUCTORS)
+    return _between(text, "three-hours", three_hour_table(data), INSTRUCTORS)
+
+
+def render_readme(text: str, data: dict) -> str:
+    out = []
+    for line in text.splitlines(keepends=True):
+        m = re.match(r"\| \[(\d\d) [^\]]*\]\(labs/(\d\d-[^)]+)\.ipynb\) \|", line)
+        if m and m.group(2) in data["stats"]:
+            lab = m.group(2)
+            cells = line.rstrip("\n").split(" | ")
+            # | title | what you see | claims | time | memory | online |
+            cells[3] = f"{data['stats'][lab]['class_min']} min"
+            cells[4] = f"{_peak(data, lab)} MB"
+            line = " | ".join(cells) + "\n"
+        out.append(line)
+    return _between("".join(out), "memory", readme_memory(data), README)
+
+
+def main(argv: list[str]) -> int:
+    data = load()
+    stale = []
+    for path, render in ((INSTRUCTORS, render_instructors), (README, render_readme)):
+        old = path.read_text(encoding="utf-8")
+        new = render(old, data)
+        if new != old:
+            stale.append(path)
+            if "--check" not in argv:
+                path.write_text(new, encoding="utf-8")
+    if "--check" in argv and stale:
+        print("stale (run python tools/lab_tables.py):",
+              ", ".join(str(p.relative_to(ROOT)) for p in stale))
+        return 1
+    for path in stale:
+        print("rewrote", path.relative_to(ROOT))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
