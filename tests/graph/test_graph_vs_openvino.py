@@ -66,9 +66,20 @@ def test_probe_mlp(core, rng):
 
 
 def test_zoo_like_block(core, rng):
+    # its FakeQuantize runs on the real CPU's int8 kernels: exact with VNNI (AVX-512 or AVX-VNNI),
+    # not on AVX2 alone, whose u8 x s8 pairs saturate at int16 (4.5e-2 of the output measured on
+    # an AVX2-only AMD EPYC, 2026-11-27): the tolerance holds on any x86-64 machine, and the
+    # exact figure is checked where the host has VNNI
     x = rng.standard_normal((2, 8, 15, 15)).astype(np.float32)
     y = rng.standard_normal((2, 4, 15, 15)).astype(np.float32)
-    compare(core, lambda o, p: gb.zoo_block(o, p, batch=2), [x, y])
+    rtol = 1e-4 if _host_has_vnni() else 8e-2
+    compare(core, lambda o, p: gb.zoo_block(o, p, batch=2), [x, y], rtol)
+
+
+def _host_has_vnni() -> bool:
+    from ovlab.hardware.host import describe
+
+    return bool(describe().flags & {"avx512_vnni", "avx_vnni"})
 
 
 def _pool_pair(kind, args, x):

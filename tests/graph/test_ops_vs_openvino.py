@@ -141,6 +141,18 @@ SPECIAL = [cid for cid, c in CASES.items()
            if c.special != "none" and any(k in ("f", "pos", "unit") for _, k in c.inputs)]
 
 
+# The real CPU plugin's NaN / infinity results for these ops depend on its JIT kernels: on an
+# AVX2-only AMD EPYC (2026-11-27) Gelu(erf) gives inf at inf where the AVX-512 kernels give NaN,
+# and Greater / GreaterEqual compare NaN as ordered (False) where AVX-512 gives True
+ISA_DEPENDENT = {"gelu[erf]", "greater", "greater_equal"}
+
+
+def _host_has_avx512() -> bool:
+    from ovlab.hardware.host import describe
+
+    return "avx512f" in describe().flags
+
+
 @pytest.mark.parametrize("case_id", SPECIAL)
 def test_special_values_match_openvino_without_warnings(core, case_id):
     case = CASES[case_id]
@@ -152,7 +164,18 @@ def test_special_values_match_openvino_without_warnings(core, case_id):
         ours = ours_m._evaluate(dict(enumerate(inputs)))
         ours16 = ours_m._evaluate(dict(enumerate(inputs)), "f16")
     for i, (o, t) in enumerate(zip(ours, theirs, strict=True)):
-        if case.special == "warn":  # only where neither side met a NaN or an infinity
+        if case_id in ISA_DEPENDENT and not _host_has_avx512():
+            # ovlab's special values are the AVX-512 kernels' (where they were measured); the
+            # AVX2 kernels give others (also where x * 2 overflows, near 3e38): compare every
+            # element whose inputs are finite and moderate
+            finite = np.ones(o.shape, bool)
+            for a in inputs:
+                if a.dtype.kind == "f":
+                    with np.errstate(invalid="ignore"):
+                        finite &= np.broadcast_to(np.abs(a) < 1e30, o.shape)
+            assert finite.any(), case_id
+            assert_same(o[finite], t[finite], max(case.rtol, 1e-4), f"{case_id} output {i}")
+        elif case.special == "warn":  # only where neither side met a NaN or an infinity
             both = np.isfinite(o) & np.isfinite(t)
             assert_same(o[both], t[both], max(case.rtol, 1e-4), f"{case_id} output {i}")
         else:
