@@ -56,7 +56,6 @@ KNOWN_DIFFERENCES: dict[str, str] = {
     "openvino:Model.__enter__": "Model as a context manager (releases the C++ model) not offered",
     "openvino:Model.__exit__": "Model as a context manager (releases the C++ model) not offered",
     "openvino:Model.__init__": "Model() with no arguments (an empty model to fill) not offered",
-    "openvino.preprocess:*": _KEYWORDS,
     "openvino:InferRequest.[gs]et_*": _KEYWORDS,
     "openvino:InferRequest.userdata": "InferRequest.userdata (AsyncInferQueue keeps its own)",
     "openvino:InferRequest.__init__": "copy-constructing an InferRequest not offered",
@@ -65,7 +64,7 @@ KNOWN_DIFFERENCES: dict[str, str] = {
     "openvino:Core.*": _KEYWORDS + " (add_extension's extension objects are stand-ins)",
     "openvino:OVAny.__*item__": "OVAny indexing (of list/dict values) not offered",
     "openvino:OVAny.__len__": "OVAny len() (of list/dict values) not offered",
-    "openvino:PartialShape.*": "PartialShape.relaxes/refines/dynamic() and item assignment "
+    "openvino:PartialShape.*": "PartialShape.dynamic() (dynamic rank) and item assignment "
                                "(ovlab models are static)",
     "openvino:ProfilingInfo.__init__": "ProfilingInfo() built by hand (only requests make them)",
     "openvino:Tensor.*": "Tensor(type, shape, pointer), ROI tensors (other, begin, end), "
