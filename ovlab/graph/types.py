@@ -470,6 +470,15 @@ class PartialShape:
     def same_scheme(self, shape: Any) -> bool:
         return PartialShape(shape) == self
 
+    def relaxes(self, shape: Any) -> bool:
+        """Every shape ``shape`` allows, this one allows too (dimension by dimension)."""
+        o = PartialShape(shape)
+        return len(o) == len(self) and all(a.relaxes(b) for a, b in zip(self, o, strict=True))
+
+    def refines(self, shape: Any) -> bool:
+        """The converse of :meth:`relaxes`."""
+        return PartialShape(shape).relaxes(self)
+
     def get_min_shape(self) -> Shape:
         return Shape(d._lo for d in self._dimensions)
 

@@ -241,10 +241,16 @@ class PrePostProcessor:
                 return i
         raise RuntimeError(f"PrePostProcessor: the model has no {what} named '{key}'")
 
-    def input(self, key: Any = None) -> InputInfo:
+    def input(self, *args: Any, tensor_name: str | None = None,
+              input_index: int | None = None) -> InputInfo:
+        """``input()``, ``input(tensor_name)`` or ``input(input_index)``."""
+        key = _one_key(args, tensor_name, input_index, "input")
         return self._inputs.setdefault(self._index(self._model.inputs, key, "input"), InputInfo())
 
-    def output(self, key: Any = None) -> OutputInfo:
+    def output(self, *args: Any, tensor_name: str | None = None,
+               output_index: int | None = None) -> OutputInfo:
+        """``output()``, ``output(tensor_name)`` or ``output(output_index)``."""
+        key = _one_key(args, tensor_name, output_index, "output")
         return self._outputs.setdefault(self._index(self._model.outputs, key, "output"),
                                         OutputInfo())
 
@@ -264,3 +270,12 @@ class PrePostProcessor:
 
     def __repr__(self) -> str:
         return f"<PrePostProcessor of '{self._model.get_friendly_name()}'>"
+
+
+def _one_key(args: tuple, tensor_name: str | None, index: int | None, what: str) -> Any:
+    """The one port key of ``PrePostProcessor.input/output`` (positional or by keyword)."""
+    given = [*args, *(k for k in (tensor_name, index) if k is not None)]
+    if len(given) > 1:
+        raise TypeError(f"PrePostProcessor.{what}() takes one tensor name or index, "
+                        f"got {len(given)}")
+    return given[0] if given else None

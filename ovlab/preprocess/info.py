@@ -57,8 +57,8 @@ class InputTensorInfo:
         self.shape: list[int] | None = None
         self.spatial: tuple[int, int] | None = None
 
-    def set_element_type(self, element_type: Any) -> InputTensorInfo:
-        self.element_type = as_type(element_type)
+    def set_element_type(self, type: Any) -> InputTensorInfo:  # noqa: A002 - the real name
+        self.element_type = as_type(type)
         return self
 
     def set_layout(self, layout: Layout | str) -> InputTensorInfo:
@@ -80,12 +80,12 @@ class InputTensorInfo:
     def set_color_format(self, *args: Any, **kwargs: Any) -> InputTensorInfo:
         raise _unsimulated("set_color_format")
 
-    def set_memory_type(self, *args: Any) -> InputTensorInfo:
+    def set_memory_type(self, memory_type: str) -> InputTensorInfo:
         raise _unsimulated("set_memory_type")
 
-    def set_from(self, value: Any) -> InputTensorInfo:
+    def set_from(self, tensor: Any) -> InputTensorInfo:
         """Take the element type and shape of an array or Tensor."""
-        data = value.data if hasattr(value, "data") and hasattr(value, "get_shape") else value
+        data = tensor.data if hasattr(tensor, "data") and hasattr(tensor, "get_shape") else tensor
         self.element_type = as_type(data.dtype)
         self.shape = list(data.shape)
         return self
@@ -97,47 +97,50 @@ class PreProcessSteps:
     def __init__(self) -> None:
         self.steps: list[tuple[str, Any]] = []
 
-    def convert_element_type(self, element_type: Any = None) -> PreProcessSteps:
-        self.steps.append(("convert_element_type",
-                           None if element_type is None else as_type(element_type)))
+    def convert_element_type(self, type: Any = None) -> PreProcessSteps:  # noqa: A002 - the real name
+        self.steps.append(("convert_element_type", None if type is None else as_type(type)))
         return self
 
-    def convert_layout(self, layout: Any = None) -> PreProcessSteps:
+    def convert_layout(self, dst_layout: Any = None, dims: Any = None) -> PreProcessSteps:
+        """To a layout (``dst_layout``) or by a permutation (``dims``, or a list given first)."""
+        layout = dims if dims is not None else dst_layout
         if isinstance(layout, (list, tuple)):
             self.steps.append(("convert_layout_order", [int(i) for i in layout]))
         else:
             self.steps.append(("convert_layout", None if layout is None else Layout(layout)))
         return self
 
-    def resize(self, algorithm: ResizeAlgorithm, height: int | None = None,
-               width: int | None = None) -> PreProcessSteps:
-        if not isinstance(algorithm, ResizeAlgorithm):
-            raise TypeError(f"resize(): expected a ResizeAlgorithm, got {algorithm!r}")
-        size = None if height is None else (int(height), int(width))
-        self.steps.append(("resize", (algorithm, size)))
+    def resize(self, alg: ResizeAlgorithm, dst_height: int | None = None,
+               dst_width: int | None = None) -> PreProcessSteps:
+        if not isinstance(alg, ResizeAlgorithm):
+            raise TypeError(f"resize(): expected a ResizeAlgorithm, got {alg!r}")
+        size = None if dst_height is None else (int(dst_height), int(dst_width))
+        self.steps.append(("resize", (alg, size)))
         return self
 
-    def mean(self, value: float | list[float]) -> PreProcessSteps:
-        self.steps.append(("mean", value))
+    def mean(self, value: float | list[float] | None = None, *,
+             values: list[float] | None = None) -> PreProcessSteps:
+        self.steps.append(("mean", values if values is not None else value))
         return self
 
-    def scale(self, value: float | list[float]) -> PreProcessSteps:
-        self.steps.append(("scale", value))
+    def scale(self, value: float | list[float] | None = None, *,
+              values: list[float] | None = None) -> PreProcessSteps:
+        self.steps.append(("scale", values if values is not None else value))
         return self
 
-    def convert_color(self, *args: Any) -> PreProcessSteps:
+    def convert_color(self, dst_format: Any) -> PreProcessSteps:
         raise _unsimulated("convert_color")
 
     def reverse_channels(self) -> PreProcessSteps:
         raise _unsimulated("reverse_channels")
 
-    def crop(self, *args: Any) -> PreProcessSteps:
+    def crop(self, begin: list[int], end: list[int]) -> PreProcessSteps:
         raise _unsimulated("crop")
 
-    def pad(self, *args: Any) -> PreProcessSteps:
+    def pad(self, pads_begin: Any, pads_end: Any, value: Any, mode: Any) -> PreProcessSteps:
         raise _unsimulated("pad")
 
-    def custom(self, *args: Any) -> PreProcessSteps:
+    def custom(self, operation: Any) -> PreProcessSteps:
         raise _unsimulated("custom")
 
 
@@ -176,8 +179,8 @@ class OutputTensorInfo:
         self.element_type: Type | None = None
         self.layout: Layout | None = None
 
-    def set_element_type(self, element_type: Any) -> OutputTensorInfo:
-        self.element_type = as_type(element_type)
+    def set_element_type(self, type: Any) -> OutputTensorInfo:  # noqa: A002 - the real name
+        self.element_type = as_type(type)
         return self
 
     def set_layout(self, layout: Layout | str) -> OutputTensorInfo:
@@ -189,19 +192,20 @@ class PostProcessSteps:
     def __init__(self) -> None:
         self.steps: list[tuple[str, Any]] = []
 
-    def convert_element_type(self, element_type: Any = None) -> PostProcessSteps:
-        self.steps.append(("convert_element_type",
-                           None if element_type is None else as_type(element_type)))
+    def convert_element_type(self, type: Any = None) -> PostProcessSteps:  # noqa: A002 - the real name
+        self.steps.append(("convert_element_type", None if type is None else as_type(type)))
         return self
 
-    def convert_layout(self, layout: Any = None) -> PostProcessSteps:
+    def convert_layout(self, dst_layout: Any = None, dims: Any = None) -> PostProcessSteps:
+        """To a layout (``dst_layout``) or by a permutation (``dims``, or a list given first)."""
+        layout = dims if dims is not None else dst_layout
         if isinstance(layout, (list, tuple)):
             self.steps.append(("convert_layout_order", [int(i) for i in layout]))
         else:
             self.steps.append(("convert_layout", None if layout is None else Layout(layout)))
         return self
 
-    def custom(self, *args: Any) -> PostProcessSteps:
+    def custom(self, operation: Any) -> PostProcessSteps:
         raise _unsimulated("custom")
 
 

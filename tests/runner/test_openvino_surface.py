@@ -24,6 +24,7 @@ import fnmatch
 import importlib
 import inspect
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -56,7 +57,6 @@ KNOWN_DIFFERENCES: dict[str, str] = {
     "openvino:Model.__enter__": "Model as a context manager (releases the C++ model) not offered",
     "openvino:Model.__exit__": "Model as a context manager (releases the C++ model) not offered",
     "openvino:Model.__init__": "Model() with no arguments (an empty model to fill) not offered",
-    "openvino.preprocess:*": _KEYWORDS,
     "openvino:InferRequest.[gs]et_*": _KEYWORDS,
     "openvino:InferRequest.userdata": "InferRequest.userdata (AsyncInferQueue keeps its own)",
     "openvino:InferRequest.__init__": "copy-constructing an InferRequest not offered",
@@ -65,12 +65,11 @@ KNOWN_DIFFERENCES: dict[str, str] = {
     "openvino:Core.*": _KEYWORDS + " (add_extension's extension objects are stand-ins)",
     "openvino:OVAny.__*item__": "OVAny indexing (of list/dict values) not offered",
     "openvino:OVAny.__len__": "OVAny len() (of list/dict values) not offered",
-    "openvino:PartialShape.*": "PartialShape.relaxes/refines/dynamic() and item assignment "
+    "openvino:PartialShape.*": "PartialShape.dynamic() (dynamic rank) and item assignment "
                                "(ovlab models are static)",
     "openvino:ProfilingInfo.__init__": "ProfilingInfo() built by hand (only requests make them)",
     "openvino:Tensor.*": "Tensor(type, shape, pointer), ROI tensors (other, begin, end), "
                          "str_data, settable shape/bytes_data not offered yet",
-    "openvino:Version.*": "Version's build_number/description/major/minor/patch fields",
     "openvino:save_model": _KEYWORDS + " (IR writing, issue 12)",
     "openvino:serialize": _KEYWORDS + " (IR writing, issue 12)",
     "openvino:set_batch": _KEYWORDS,
@@ -159,6 +158,16 @@ def callable_gaps(obj, signatures: list | None, drop_self: bool) -> list[str]:
     return gaps
 
 
+def _set_in_init(cls: type, name: str) -> bool:
+    """True when ``cls.__init__`` assigns ``self.<name>`` (an instance attribute serves a real
+    read-only property as well)."""
+    try:
+        source = inspect.getsource(cls.__init__)
+    except (OSError, TypeError):
+        return False
+    return re.search(rf"self\.{re.escape(name)}\s*[,=]", source) is not None
+
+
 def surface_gaps(snapshot: dict) -> dict[str, str]:
     """``{"module:name[.member]": what differs}`` between the snapshot and ovlab's served API."""
     from ovlab.runner import standins
@@ -200,7 +209,8 @@ def surface_gaps(snapshot: dict) -> dict[str, str]:
                     try:
                         raw = inspect.getattr_static(value, member)
                     except AttributeError:
-                        out[mkey] = "missing"
+                        if not (mdesc["kind"] == "property" and _set_in_init(value, member)):
+                            out[mkey] = "missing"
                         continue
                     if mdesc["kind"] in ("method", "staticmethod", "classmethod"):
                         if member == "__ne__" or (member == "__eq__" and
