@@ -28,19 +28,20 @@ PACKAGE = "ovlab"
 
 #: lowest first; each a (layer, top-level modules or packages of ovlab) pair
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    ("base", ("_errors", "_version", "extension")),
-    ("graph", ("graph", "opset", "opset13", "layout", "layout_helpers", "properties",
-               "preprocess", "zoo")),
+    ("base", ("_errors", "_version", "extension", "exceptions")),
+    ("graph", ("graph", "opset", "opset13", "op", "layout", "layout_helpers", "properties",
+               "preprocess", "zoo", "digits")),
     ("frontends", ("frontends",)),
     ("hardware", ("hardware",)),
-    ("runtime", ("runtime", "trace")),
+    ("runtime", ("runtime", "trace", "utils")),
     ("plugins", ("plugins",)),
+    ("genai", ("genai",)),  # OpenVINO GenAI beside the runtime: pipelines on a Core
     ("tools", ("runner", "benchmark", "experiments", "workloads", "labtools")),
     ("calibration", ("calibration",)),
     ("viz", ("viz",)),
     ("widgets", ("widgets",)),
     ("facade", ()),  # ovlab/__init__.py: the public API, re-exported from every layer below
-    ("labs", ("exercises", "cli", "__main__")),  # code that uses the public API, as learners do
+    ("labs", ("exercises", "cli", "__main__", "preclass")),  # code that uses the public API, as learners do
 ]
 FACADE = PACKAGE
 

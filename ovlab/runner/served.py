@@ -127,7 +127,7 @@ def build(fullname: str) -> types.ModuleType:
     if fullname == "openvino_genai":
         from . import served_genai
 
-        return served_genai.build()
+        return served_genai.build(Core)
     short = fullname[len("openvino."):]
     if short in NAMES["opsets"]:
         return _opset_module(short)

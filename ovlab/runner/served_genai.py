@@ -19,12 +19,14 @@ UNSIMULATED = "this GenAI pipeline (ovlab simulates text generation with LLMs: L
               "ContinuousBatchingPipeline)"
 
 
-def build() -> types.ModuleType:
+def build(make_core: Any) -> types.ModuleType:
+    """The module; ``make_core`` makes a Core of the session (``served.Core``, handed in)."""
     from .. import genai
-    from . import served, session
+    from . import session
+    from .standins import standin
 
     # a Core of the session while one is installed; after uninstall, ovlab.genai's default
-    genai.pipeline.set_core_factory(lambda: served.Core() if session.current() else None,
+    genai.pipeline.set_core_factory(lambda: make_core() if session.current() else None,
                                     note_paths=lambda: session.current() is not None)
     known = set(NAMES["top"])
     mod = types.ModuleType("openvino_genai", "OpenVINO GenAI's Python API, served by ovlab on "
@@ -37,7 +39,7 @@ def build() -> types.ModuleType:
         if hasattr(genai, name) and not name.startswith("_"):
             return getattr(genai, name)
         if name in known:
-            return served.unsupported(f"openvino_genai.{name}", UNSIMULATED)
+            return standin(f"openvino_genai.{name}", UNSIMULATED)
         raise AttributeError(f"module 'openvino_genai' has no attribute '{name}'")
 
     mod.__getattr__ = __getattr__  # type: ignore[attr-defined]

@@ -5,7 +5,7 @@ OpenCL or VA-API, custom ops written in Python or loaded from libraries, model c
 frameworks, unloading the native libraries...) is served under its real name so that imports
 work, and raises ``NotImplementedError`` naming the feature when it is *used* -- called or
 instantiated -- never at import. This module is the one list of them: the runner's served
-modules (``served.py``) and the surface test (``tests/runner/test_openvino_surface.py``) read it.
+modules (``served.py``, ``served_genai.py`` with GenAI's pipelines other than text generation) and the surface test (``tests/runner/test_openvino_surface.py``) read it.
 """
 
 from __future__ import annotations
@@ -44,10 +44,11 @@ def feature(qualname: str) -> str:
 
 
 @functools.cache
-def standin(qualname: str) -> type:
+def standin(qualname: str, what: str | None = None) -> type:
     """A stand-in for the real class or function ``qualname``: importing it works, and calling
-    or instantiating it raises ``NotImplementedError`` naming the feature."""
-    message = MESSAGE.format(qualname=qualname, what=feature(qualname))
+    or instantiating it raises ``NotImplementedError`` naming the feature (``what``, else the
+    one :data:`UNSIMULATED` gives)."""
+    message = MESSAGE.format(qualname=qualname, what=what or feature(qualname))
 
     class Unsupported:
         __doc__ = message
