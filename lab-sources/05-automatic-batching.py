@@ -27,9 +27,8 @@
 #
 # The `laptop` platform is the article's machine (Core i7-1165G7 CPU and Iris Xe iGPU) and the
 # model is GoogLeNet-v1 in FP16, as in the script. The script's `CACHE_DIR` is `./cache`, a real
-# directory of compiled blobs as in OpenVINO (lab 09); here it is `./.ovlab-work/cache`, a hidden
-# folder beside the notebook, which we empty first, so that this notebook starts from no cache
-# and prints the same every time.
+# directory of compiled blobs as in OpenVINO (lab 09); here it is the hidden `.ovlab-work/cache`,
+# emptied first so that this notebook prints the same every time.
 
 # %%
 import shutil
@@ -80,10 +79,9 @@ print("first five (submit, result) in ms:", [(round(s * 1000, 1), round(r * 1000
 
 # %% [markdown]
 # `ov.experiments.auto_test` runs this loop and prints the script's console lines. Its defaults are
-# the script as committed: GPU, `CACHE_DIR` (the script's `./cache`, kept in the hidden
-# `./.ovlab-work/`), LATENCY, `ALLOW_AUTO_BATCHING` YES and `PERFORMANCE_HINT_NUM_REQUESTS` 4.
-# Unlike the latency-graph script of lab 04, this one really builds its queue with the 16 it
-# prints (claim E03).
+# the script as committed: GPU, `CACHE_DIR`, LATENCY, `ALLOW_AUTO_BATCHING` YES and
+# `PERFORMANCE_HINT_NUM_REQUESTS` 4. Unlike the latency-graph script of lab 04, this one really
+# builds its queue with the 16 it prints (claim E03).
 
 # %%
 core = ov.Core("laptop", seed=0)
