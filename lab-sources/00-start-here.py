@@ -264,6 +264,7 @@ for precision in ["FP32", "INT8"]:
 # | [10 · Models from files](10-models-from-files.ipynb) | OpenVINO IR in and out, and your own model on the NPU with HETERO |
 # | [11 · Run OpenVINO code](11-run-openvino-code.ipynb) | an unmodified OpenVINO script on the virtual devices (`python -m ovlab run`, `%load_ext ovlab`) |
 # | [12 · How far to trust the numbers](12-how-far-to-trust-the-numbers.ipynb) | the simulator beside the real OpenVINO CPU plugin: what is measured, fitted and predicted |
+# | [13 · Batching for LLMs](13-batching-for-llms.ipynb) | OpenVINO GenAI: an LLM's prefill and decode, and one chat stream served one at a time, by BATCH (refused) and by continuous batching, with split-fuse and prefix caching |
 #
 # (One row per lab, in order: a new lab adds its row as `| [NN · Title](NN-file.ipynb) | what it
 # shows |`.)

@@ -53,6 +53,8 @@ OBJECTIVES = {
            "(`python -m ovlab run`, `%load_ext ovlab`)"),
     "12": ("how far to trust the numbers", "tell which of ovlab's numbers are measured, fitted "
            "or predicted, and how far each holds"),
+    "13": ("batching for LLMs", "tell why BATCH refuses an LLM, read TTFT and TPOT, predict "
+           "how continuous batching, split-fuse and prefix caching change them"),
 }
 
 # the 3-hour class (docs/instructors.md and lab 00): the labs, in order
