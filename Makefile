@@ -40,7 +40,7 @@ lab: $(STAMP) $(LAB_OVERRIDES)
 test: $(STAMP) chromium
 	$(BIN)/ruff check .
 	$(BIN)/pytest -n 2 --dist loadfile -m "not browser and not binder" tests $(PYTEST_ARGS)
-	$(BIN)/pytest -p no:cacheprovider --nbval --nbval-current-env \
+	$(BIN)/pytest -p no:cacheprovider --nbval --nbval-current-env -n 2 --dist loadfile \
 		--nbval-sanitize-with tests/nbval-sanitize.cfg --nbval-cell-timeout=300 labs $(PYTEST_ARGS)
 	$(BIN)/pytest -m browser tests/browser $(PYTEST_ARGS)
 	$(BIN)/pytest -m binder tests/test_binder.py $(PYTEST_ARGS)
@@ -50,7 +50,7 @@ test: $(STAMP) chromium
 unit: $(STAMP)
 	$(BIN)/pytest -n 2 --dist loadfile -m "not browser and not binder" tests $(PYTEST_ARGS)
 notebooks: $(STAMP)
-	$(BIN)/pytest -p no:cacheprovider --nbval --nbval-current-env \
+	$(BIN)/pytest -p no:cacheprovider --nbval --nbval-current-env -n 2 --dist loadfile \
 		--nbval-sanitize-with tests/nbval-sanitize.cfg labs $(PYTEST_ARGS)
 browser: $(STAMP) chromium
 	$(BIN)/pytest -m browser tests/browser $(PYTEST_ARGS)
@@ -90,6 +90,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/fit_presets.py
 	$(BIN)/python benchmarks/bench_llm.py
 	$(BIN)/python benchmarks/bench_genai_real.py
+	$(BIN)/python benchmarks/bench_this_machine.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
