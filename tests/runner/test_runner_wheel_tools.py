@@ -69,9 +69,14 @@ def test_module_form_and_options_the_tool_checks(tmp_path):
 
 
 def test_the_tools_are_unloaded_with_the_runner():
+    name = "openvino.tools.benchmark.parameters"
+    # another test in this process may have imported the real wheel's module: uninstall must
+    # put back exactly what was there before (that module, or nothing)
+    before = sys.modules.get(name)
     ovlab.install()
-    tool = importlib.import_module("openvino.tools.benchmark.parameters")
+    tool = importlib.import_module(name)
+    assert tool is not before
     assert Path(tool.__file__).is_relative_to(wheel_tools.wheel_dir())
     assert importlib.import_module("openvino").Core.__module__ == "ovlab.runner.served"
     ovlab.uninstall()
-    assert "openvino.tools.benchmark.parameters" not in sys.modules
+    assert sys.modules.get(name) is before
