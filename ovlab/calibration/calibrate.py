@@ -319,6 +319,12 @@ def calibrate(output: str | os.PathLike = "my-machine.json", *, name: str | None
                                       f"{pyplatform.node() or 'this machine'} "
                                       f"({provenance['date']}, OpenVINO {provenance['openvino']})",
                         [f"measured: {', '.join(models)} (FP32, INT8)"])
+    return _written(platform, output, provenance, say)
+
+
+def _written(platform: Platform, output: str | Path, provenance: dict,
+             say: Callable[[str], None]) -> Platform:
+    """Save the platform file and say how to use it."""
     path = save(platform, output, provenance)
     say(f"Wrote {path}: use it with ov.Core(platform={str(path)!r}) or "
         f"ovlab benchmark --platform {path}")
@@ -426,7 +432,4 @@ def calibrate_from(files: Sequence[str | os.PathLike], output: str | os.PathLike
     platform = Platform(label, specs, f"Fitted with ovlab calibrate --from on figures measured "
                                       f"elsewhere ({provenance['date']})",
                         [f"figures: {', '.join(str(f) for f in files)}"])
-    path = save(platform, output, provenance)
-    say(f"Wrote {path}: use it with ov.Core(platform={str(path)!r}) or "
-        f"ovlab benchmark --platform {path}")
-    return platform
+    return _written(platform, output, provenance, say)

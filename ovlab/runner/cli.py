@@ -14,7 +14,7 @@ import os
 import runpy
 import sys
 import traceback
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 USAGE = """usage: python -m ovlab run [--platform P] [--seed N] [--realtime F] script.py [args...]
@@ -144,7 +144,8 @@ def _run(run: RunArgs) -> int:
             return _usage_exit(f"can't open file {os.path.abspath(run.script)!r}: "
                                "[Errno 2] No such file or directory")
     saved_argv, saved_path0 = sys.argv[:], sys.path[0] if sys.path else None
-    try:
+
+    def script() -> None:
         if run.module is not None:
             sys.argv = [run.module, *run.args]  # runpy sets argv[0] to the module's file
             runpy.run_module(run.module, run_name="__main__", alter_sys=True)
@@ -152,20 +153,13 @@ def _run(run: RunArgs) -> int:
             sys.argv = [run.script, *run.args]
             sys.path[0:1] = [os.path.dirname(os.path.abspath(run.script))]
             runpy.run_path(run.script, run_name="__main__")
-    except SystemExit as exc:
-        return _exit_status(exc.code)
-    except KeyboardInterrupt:
-        traceback.print_exc()
-        return 130
-    except BaseException as exc:  # noqa: BLE001 - report like python, without our frames
-        _print_traceback(exc)
-        return 1
+
+    try:
+        return _reported(script)
     finally:
         sys.argv = saved_argv
         if saved_path0 is not None:
             sys.path[0:1] = [saved_path0]
-        sys.stdout.flush()
-    return 0
 
 
 def _wheel_console_script(run: RunArgs) -> tuple[str, str] | None:
@@ -187,7 +181,16 @@ def _run_entry(run: RunArgs, name: str, value: str) -> int:
     saved_argv = sys.argv[:]
     sys.argv = [name, *run.args]
     try:
-        return _exit_status(wheel_tools.run_console_script(value))
+        return _reported(lambda: wheel_tools.run_console_script(value))
+    finally:
+        sys.argv = saved_argv
+
+
+def _reported(call: Callable[[], object]) -> int:
+    """Run ``call`` and end as python ends a script: its return value or ``sys.exit`` code as
+    the status, 130 with the traceback on Ctrl-C, 1 with the script's traceback on an error."""
+    try:
+        return _exit_status(call())
     except SystemExit as exc:
         return _exit_status(exc.code)
     except KeyboardInterrupt:
@@ -197,7 +200,6 @@ def _run_entry(run: RunArgs, name: str, value: str) -> int:
         _print_traceback(exc)
         return 1
     finally:
-        sys.argv = saved_argv
         sys.stdout.flush()
 
 

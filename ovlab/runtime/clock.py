@@ -189,14 +189,7 @@ class _PacedEnvironment(simpy.Environment):
             side = self.side  # the runner's helper threads run what falls due before it
             if side is not None and (side.busy or side.due <= queue[0][0]):
                 side.advance_to(queue[0][0])  # may schedule events and cancel timers
-                while self._cancelled and queue:
-                    head = queue[0][3]
-                    if type(head) is not Timer or not head.cancelled:
-                        break
-                    heappop(queue)
-                    head.callbacks = None
-                    self._cancelled -= 1
-                if not queue:
+                if self.peek() == INF:  # drops the cancelled timers now at the head
                     return False
             if self.pace:
                 self.wait_wall(queue[0][0])

@@ -150,9 +150,3 @@ class CompiledModel:
         except Exception:  # noqa: BLE001 - never raise from a finalizer
             pass
 
-
-def _by_keyword(key: Any, index: int | None, tensor_name: str | None) -> Any:
-    """The port key of ``input``/``output`` from its positional or keyword form."""
-    if index is not None and tensor_name is not None:
-        raise TypeError("input()/output() takes an index or a tensor_name, not both")
-    return index if index is not None else tensor_name if tensor_name is not None else key

@@ -42,26 +42,23 @@ def _python_number(data_type: Any, what: str) -> Any:
     return None
 
 
-def get_element_type(data_type: Any) -> Type:
-    """The element type of a Python type or NumPy dtype (``int`` -> i32, ``float`` -> f32)."""
-    found = _python_number(data_type, "type")
+def _element_type(data_type: Any, what: str, table: list) -> Any:
+    found = _python_number(data_type, what)
     if found is None:
-        found = next((t for t, np_type in openvino_to_numpy_types_map if np_type == data_type),
-                     None)
+        found = next((t for t, np_type in table if np_type == data_type), None)
     if found is None:
         raise OVTypeError("Unidentified data type %s", data_type)
     return found
+
+
+def get_element_type(data_type: Any) -> Type:
+    """The element type of a Python type or NumPy dtype (``int`` -> i32, ``float`` -> f32)."""
+    return _element_type(data_type, "type", openvino_to_numpy_types_map)
 
 
 def get_element_type_str(data_type: Any) -> str:
     """The element type name (``"f32"``...) of a Python type or NumPy dtype."""
-    found = _python_number(data_type, "str")
-    if found is None:
-        found = next((t for t, np_type in openvino_to_numpy_types_str_map if np_type == data_type),
-                     None)
-    if found is None:
-        raise OVTypeError("Unidentified data type %s", data_type)
-    return found
+    return _element_type(data_type, "str", openvino_to_numpy_types_str_map)
 
 
 def get_numpy_ctype(openvino_type: Type) -> type:
