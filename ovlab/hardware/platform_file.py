@@ -26,13 +26,14 @@ import json
 import os
 import typing
 from pathlib import Path
-from typing import Any
-
-import jsonschema
+from typing import TYPE_CHECKING, Any
 
 from .machine import POWER_MODES, Platform
 from .power import PowerBudget
 from .specs import DeviceSpec
+
+if TYPE_CHECKING:
+    import jsonschema
 
 FORMAT = "ovlab-platform"
 VERSION = 1
@@ -213,6 +214,12 @@ def validate(data: Any, source: str = "platform file") -> None:
     if data.get("version") != VERSION:
         raise PlatformFileError(f"{source}: field 'version': this ovlab reads version "
                                 f"{VERSION}, the file has {data.get('version')!r}")
+    # imported here, not at the top: jsonschema pulls in its format checkers, and one of them
+    # (rfc3987_syntax, installed with JupyterLab) builds a grammar at import that took 4.0 of the
+    # 4.3 s of `import ovlab` (measured with -X importtime, 2026-11-27, 2-vCPU AMD EPYC); every
+    # lab kernel, runner and `ovlab` command paid it, though only a platform file needs it
+    import jsonschema
+
     error = jsonschema.exceptions.best_match(
         jsonschema.Draft202012Validator(SCHEMA).iter_errors(data))
     if error is not None:
