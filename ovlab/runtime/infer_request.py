@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import operator
 import warnings
+import weakref
 from typing import Any
 
 import numpy as np
@@ -121,6 +122,9 @@ class InferRequest:
         self._ports_out = list(compiled.outputs)
         self._inputs: dict[int, np.ndarray] = {}
         self._outputs: Outputs | None = None
+        # lazy infer() results still held by the caller (weakly: a result dropped unread is
+        # never computed)
+        self._handed_out: weakref.WeakSet[Outputs] = weakref.WeakSet()
         self._error: BaseException | None = None
         self._profile: list = []
         self._busy = False
@@ -369,7 +373,11 @@ class InferRequest:
         self._begin(silent=True)
         self._wait_done()
         self._raise_errors("infer")
-        return self.results
+        if share_inputs or self._user_outputs:
+            # the caller's own arrays (shared inputs, or output tensors set by the user) must
+            # hold what this inference saw and made when infer() returns
+            return self.results
+        return self._lazy_results()
 
     def set_callback(self, callback, userdata: Any = None) -> None:
         """``callback(userdata)`` runs when an asynchronous inference completes."""
@@ -400,6 +408,14 @@ class InferRequest:
             values = self._outputs.get()
         return OVDict(self._ports_out, values)
 
+    def _lazy_results(self) -> OVDict:
+        """:attr:`results` with the numerics deferred to the first read. Every lazy result handed
+        out is computed before any write into this request's input buffers (see _flush_lazy)."""
+        if self._outputs is None or self._error is not None or self._outputs.ready:
+            return self.results
+        self._handed_out.add(self._outputs)
+        return OVDict._lazy(self._ports_out, self._outputs)
+
     @property
     def latency(self) -> float:
         """Milliseconds from the start of the last inference to its completion (simulated)."""
@@ -419,6 +435,9 @@ class InferRequest:
         """Compute pending outputs before the input buffers may be written in place."""
         if self._outputs is not None and not self._outputs.ready and self._error is None:
             self._outputs.get()
+        for outputs in list(self._handed_out):  # earlier infer() results not read yet
+            outputs.get()
+        self._handed_out.clear()
 
     def get_tensor(self, key: Any) -> Tensor:
         return self._tensor_for(key)
