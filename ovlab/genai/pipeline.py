@@ -70,9 +70,10 @@ def resolve_device(core, device: str) -> str:
     upper = name.upper()
     if upper.startswith("BATCH"):
         raise RuntimeError(BATCH_ERROR)
-    if upper.startswith(("HETERO", "MULTI")):
-        raise NotImplementedError(f"LLMPipeline on {name!r}: splitting an LLM across devices "
-                                  "(HETERO pipeline parallelism) is not simulated yet by ovlab")
+    if upper.startswith(("HETERO", "MULTI")):  # LLMPipeline on HETERO: see .hetero
+        raise NotImplementedError(f"{name!r} with this pipeline: ovlab splits an LLM over "
+                                  "devices only as LLMPipeline(path, 'HETERO:GPU.0,GPU.1', "
+                                  "MODEL_DISTRIBUTION_POLICY='PIPELINE_PARALLEL')")
     if upper == "NPU" or upper.startswith("NPU."):
         raise NotImplementedError(f"LLMPipeline on {name!r}: the NPU's stateful static-shape "
                                   "LLM pipeline (one request at a time) is not simulated yet by "
@@ -258,6 +259,11 @@ class LLMPipeline(_Base):
         if backend == "SDPA":
             raise NotImplementedError("ATTENTION_BACKEND='SDPA': the stateful SDPA pipeline is "
                                       "not simulated by ovlab (the paged-attention one is)")
+        if str(device).strip().upper().startswith("HETERO"):
+            from . import hetero
+
+            hetero.setup(self, models_path, device, sched, core, tokenizer, properties, explicit)
+            return
         self._setup(models_path, device, sched, core, tokenizer)
 
     def get_generation_config(self) -> GenerationConfig:
