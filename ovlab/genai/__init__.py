@@ -42,6 +42,8 @@ from .scheduler_config import (
     SparseAttentionConfig,
     SparseAttentionMode,
 )
+from .sd_metrics import ExtendedPerfMetrics, SDPerfMetrics, SDPerModelsPerfMetrics
+from .speculative import draft_model
 from .tokenizer import TokenizedInputs, Tokenizer
 
 __version__ = "2026.4.1.0-ovlab"
@@ -54,10 +56,12 @@ def get_version() -> str:
 
 __all__ = [
     "AggregationMode", "CacheEvictionConfig", "ChatHistory", "ContinuousBatchingPipeline",
-    "DecodedResults", "EncodedGenerationResult", "EncodedResults", "GenerationConfig",
+    "DecodedResults", "EncodedGenerationResult", "EncodedResults", "ExtendedPerfMetrics",
+    "GenerationConfig",
     "GenerationFinishReason", "GenerationHandle", "GenerationOutput", "GenerationResult",
     "GenerationStatus", "KVCrushAnchorPointMode", "KVCrushConfig", "LLMPipeline", "MeanStdPair",
-    "PerfMetrics", "PipelineMetrics", "RawPerfMetrics", "SchedulerConfig", "SparseAttentionConfig",
+    "PerfMetrics", "PipelineMetrics", "RawPerfMetrics", "SDPerModelsPerfMetrics", "SDPerfMetrics",
+    "SchedulerConfig", "SparseAttentionConfig",
     "SparseAttentionMode", "StopCriteria", "StreamerBase", "StreamingStatus", "SummaryStats",
-    "TextStreamer", "TokenizedInputs", "Tokenizer", "get_version",
+    "TextStreamer", "TokenizedInputs", "Tokenizer", "draft_model", "get_version",
 ]

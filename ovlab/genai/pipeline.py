@@ -241,7 +241,17 @@ class LLMPipeline(_Base):
     """``openvino_genai.LLMPipeline(models_path, device, **properties)``.
 
     ``scheduler_config=`` picks the continuous-batching scheduler's settings; without it,
-    GenAI's latency-oriented ones. ``core=`` (ovlab) picks the Core it runs on."""
+    GenAI's latency-oriented ones. ``core=`` (ovlab) picks the Core it runs on.
+    ``draft_model=openvino_genai.draft_model(path, device)`` makes a speculative-decoding
+    pipeline (:class:`.speculative.SpeculativeLLMPipeline`)."""
+
+    def __new__(cls, *args: Any, **kwargs: Any):
+        dicts = [kwargs, kwargs.get("config") or {}, *(a for a in args if isinstance(a, dict))]
+        if cls is LLMPipeline and any("draft_model" in d for d in dicts):
+            from .speculative import SpeculativeLLMPipeline
+
+            return super().__new__(SpeculativeLLMPipeline)
+        return super().__new__(cls)
 
     def __init__(self, models_path: Any, *args: Any, config: dict | None = None, core: Any = None,
                  **kwargs: Any) -> None:
