@@ -99,10 +99,19 @@ def draft_model(models_path: Any, device: str = "", **kwargs: Any) -> DraftModel
                       None if acceptance is None else float(acceptance))
 
 
-@dataclass
-class _Pass:
-    seconds: float
-    tokens: int
+def draw_candidate(rng: np.random.Generator, acceptance: float) -> tuple[float, bool]:
+    """One draft candidate: its seeded confidence ``c = u ** ((1 - a) / a)`` (mean ``a``) and
+    whether it equals the main model's token (with probability ``c``: a calibrated draft)."""
+    u, v = rng.random(), rng.random()
+    a = acceptance
+    conf = 1.0 if a >= 1.0 else (0.0 if a <= 0.0 else u ** ((1 - a) / a))
+    return conf, bool(v < conf)
+
+
+def next_candidates(current: int, accepted: int, start: int) -> int:
+    """The stateful pipeline's ``update_candidate_strategy``: +2 after a full match (at most twice
+    the start), else -1 (at least 1)."""
+    return min(current + 2, 2 * start) if accepted == current else max(current - 1, 1)
 
 
 class SpeculativeLLMPipeline(LLMPipeline):
@@ -298,9 +307,7 @@ class SpeculativeLLMPipeline(LLMPipeline):
         clock = self.core.clock
 
         def draw() -> tuple[float, bool]:
-            u, v = rng.random(), rng.random()
-            conf = 1.0 if a >= 1.0 else (0.0 if a <= 0.0 else u ** ((1 - a) / a))
-            return conf, bool(v < conf)
+            return draw_candidate(rng, a)
 
         def emit(times_tokens: list[int], iteration_start: float, main_s: float) -> bool:
             pm.raw_metrics.m_new_token_times.append(clock.now)
@@ -367,8 +374,8 @@ class SpeculativeLLMPipeline(LLMPipeline):
             going = emit(new, it0, m)
             emitted += len(new)
             prefix = accepted == k
-            if self.stateful:  # update_candidate_strategy
-                cand = min(cand + 2, 2 * k0) if accepted == cand else max(cand - 1, 1)
+            if self.stateful:
+                cand = next_candidates(cand, accepted, k0)
         if streamer is not None:
             streamer.end()
         pm.evaluate(start)
@@ -384,4 +391,4 @@ def _weights(llm: LoadedLLM) -> float:
 
 
 __all__ = ["DEFAULT_ACCEPTANCE", "DEFAULT_NUM_ASSISTANT_TOKENS", "DraftModel",
-           "SpeculativeLLMPipeline", "draft_model"]
+           "SpeculativeLLMPipeline", "draw_candidate", "draft_model", "next_candidates"]
