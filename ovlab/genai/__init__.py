@@ -5,7 +5,9 @@
 ``pipeline`` (LLMPipeline, ContinuousBatchingPipeline), ``engine`` (one step: schedule, time,
 sample), ``continuous_batching`` and ``scheduler_config`` (GenAI's scheduler, ported),
 ``config`` (GenerationConfig, streamers), ``results`` (results and metrics), ``tokenizer`` and
-``bpe``, ``chat``, ``zoo`` (LLM shapes), ``models`` (what a models_path names), ``timing`` (the
+``bpe``, ``chat``, ``zoo`` (LLM shapes), ``models`` (what a models_path names), ``hetero``
+(an LLM split over GPUs by HETERO PIPELINE_PARALLEL), ``speculative`` and ``sd_metrics``
+(speculative decoding, ``draft_model``), ``timing`` (the
 step cost, fitted on Intel's 165H iGPU rows), ``tiny`` (the real tiny model), ``standin``
 (the large models' seeded text), ``corpus`` (the tiny model's training text).
 """

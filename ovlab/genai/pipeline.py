@@ -371,6 +371,13 @@ class ContinuousBatchingPipeline(_Base):
         if not isinstance(sched, SchedulerConfig):
             raise TypeError("ContinuousBatchingPipeline needs a SchedulerConfig as "
                             f"scheduler_config, not {type(sched).__name__}")
+        if str(device).strip().upper().startswith("HETERO"):
+            from . import hetero
+
+            props = args.pop(0) if args and isinstance(args[0], dict) else kwargs.pop("properties", {})
+            hetero.setup(self, models_path, device, sched, core, tokenizer,
+                         {**(props or {}), **kwargs}, True)
+            return
         self._setup(models_path, device, sched, core, tokenizer)
 
     def get_config(self) -> GenerationConfig:

@@ -100,3 +100,12 @@ def test_gpu_and_cpu_stages_fail_continuous_batchings_device_check():
 def test_unknown_device_in_the_list():
     with pytest.raises(RuntimeError, match='Device with "GPU.7" name is not registered'):
         _pipe("mistral-7b-v0.1-int4-ov", "HETERO:GPU.0,GPU.7", **PP)
+
+
+def test_continuous_batching_pipeline_takes_hetero_with_properties():
+    core = ovlab.Core("multi-gpu", seed=0)
+    pipe = ov_genai.ContinuousBatchingPipeline(BIG, ov_genai.SchedulerConfig(), "HETERO:GPU.0,GPU.1",
+                                               dict(PP), core=core)
+    assert pipe._engine.execution_devices() == ["GPU.0", "GPU.1"]
+    res = pipe.generate(["hi"], [ov_genai.GenerationConfig(max_new_tokens=2, ignore_eos=True)])
+    assert res[0].perf_metrics.get_num_generated_tokens() == 2
