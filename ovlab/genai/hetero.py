@@ -343,16 +343,16 @@ def parse(core, device: str, properties: dict) -> tuple[list[str], bool]:
 
 
 def setup(pipe, models_path: Any, device: str, scheduler_config, core, tokenizer,
-          properties: dict, explicit: bool) -> None:
-    """``LLMPipeline.__init__`` on a HETERO device: split, check as GenAI does, load."""
+          properties: dict, explicit: bool, quiet: bool = True) -> None:
+    """A pipeline's set-up on a HETERO device (``core`` given): split, check as GenAI does,
+    load."""
     from .config import GenerationConfig
     from .models import resolve
-    from .pipeline import _default_core, _note_paths
     from .tokenizer import Tokenizer
 
-    pipe.core = core if core is not None else _default_core()
+    pipe.core = core
     devices, policy = parse(pipe.core, device, properties)
-    llm = resolve(models_path, quiet=not (_note_paths is not None and _note_paths()))
+    llm = resolve(models_path, quiet=quiet)
     stages = split(pipe.core, llm.spec, llm.precision, devices, policy)
     used = [s.device for s in stages if s.weights]
     if not (all(d.startswith("GPU") for d in used) or len(used) == 1):

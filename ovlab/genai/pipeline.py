@@ -45,6 +45,13 @@ BATCH_ERROR = ("Exception from src/inference/src/cpp/core.cpp:\n"
 
 _core_factory = None
 _note_paths = None
+_speculative_class = None  # .speculative registers its pipeline (it imports this module)
+
+
+def register_speculative(cls: type) -> None:
+    """Which class ``LLMPipeline(..., draft_model=...)`` makes (``speculative.py`` calls it)."""
+    global _speculative_class
+    _speculative_class = cls
 
 
 def set_core_factory(factory, note_paths=None) -> None:
@@ -62,6 +69,11 @@ def _default_core():
     from ..runtime.core import Core
 
     return Core(DEFAULT_PLATFORM, seed=0)
+
+
+def _quiet() -> bool:
+    """Whether a zoo model path loads without its line on stderr (see set_core_factory)."""
+    return not (_note_paths is not None and _note_paths())
 
 
 def resolve_device(core, device: str) -> str:
@@ -248,9 +260,9 @@ class LLMPipeline(_Base):
     def __new__(cls, *args: Any, **kwargs: Any):
         dicts = [kwargs, kwargs.get("config") or {}, *(a for a in args if isinstance(a, dict))]
         if cls is LLMPipeline and any("draft_model" in d for d in dicts):
-            from .speculative import SpeculativeLLMPipeline
-
-            return super().__new__(SpeculativeLLMPipeline)
+            if _speculative_class is None:
+                raise RuntimeError("draft_model: ovlab.genai.speculative is not loaded")
+            return super().__new__(_speculative_class)
         return super().__new__(cls)
 
     def __init__(self, models_path: Any, *args: Any, config: dict | None = None, core: Any = None,
@@ -272,7 +284,9 @@ class LLMPipeline(_Base):
         if str(device).strip().upper().startswith("HETERO"):
             from . import hetero
 
-            hetero.setup(self, models_path, device, sched, core, tokenizer, properties, explicit)
+            hetero.setup(self, models_path, device, sched, core if core is not None else _default_core(),
+                         tokenizer,
+                         properties, explicit, _quiet())
             return
         self._setup(models_path, device, sched, core, tokenizer)
 
@@ -375,8 +389,9 @@ class ContinuousBatchingPipeline(_Base):
             from . import hetero
 
             props = args.pop(0) if args and isinstance(args[0], dict) else kwargs.pop("properties", {})
-            hetero.setup(self, models_path, device, sched, core, tokenizer,
-                         {**(props or {}), **kwargs}, True)
+            hetero.setup(self, models_path, device, sched, core if core is not None else _default_core(),
+                         tokenizer,
+                         {**(props or {}), **kwargs}, True, _quiet())
             return
         self._setup(models_path, device, sched, core, tokenizer)
 

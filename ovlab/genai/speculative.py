@@ -52,7 +52,7 @@ from ..runtime.tensor import Tensor
 from ..trace.records import InferenceRecord
 from .config import GenerationConfig, StreamingStatus, make_streamer
 from .models import LoadedLLM, resolve
-from .pipeline import LLMPipeline, _default_core, _ids, resolve_device
+from .pipeline import LLMPipeline, _default_core, _ids, register_speculative, resolve_device
 from .results import DecodedResults, EncodedResults
 from .sd_metrics import SDPerModelsPerfMetrics
 from .timing import Chunk, LLMCost, kv_bytes_per_element
@@ -382,6 +382,9 @@ class SpeculativeLLMPipeline(LLMPipeline):
         pm.main_model_metrics.evaluate_sd()
         pm.draft_model_metrics.evaluate_sd()
         return pm
+
+
+register_speculative(SpeculativeLLMPipeline)
 
 
 def _weights(llm: LoadedLLM) -> float:
