@@ -284,9 +284,9 @@ class LLMPipeline(_Base):
         if str(device).strip().upper().startswith("HETERO"):
             from . import hetero
 
-            hetero.setup(self, models_path, device, sched, core if core is not None else _default_core(),
-                         tokenizer,
-                         properties, explicit, _quiet())
+            core = core if core is not None else _default_core()
+            hetero.setup(self, models_path, device, sched, core, tokenizer, properties, explicit,
+                         _quiet())
             return
         self._setup(models_path, device, sched, core, tokenizer)
 
@@ -389,8 +389,8 @@ class ContinuousBatchingPipeline(_Base):
             from . import hetero
 
             props = args.pop(0) if args and isinstance(args[0], dict) else kwargs.pop("properties", {})
-            hetero.setup(self, models_path, device, sched, core if core is not None else _default_core(),
-                         tokenizer,
+            core = core if core is not None else _default_core()
+            hetero.setup(self, models_path, device, sched, core, tokenizer,
                          {**(props or {}), **kwargs}, True, _quiet())
             return
         self._setup(models_path, device, sched, core, tokenizer)
