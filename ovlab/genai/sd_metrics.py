@@ -32,8 +32,11 @@ class SDPerfMetrics(ExtendedPerfMetrics):
     def evaluate_sd(self) -> None:
         """``SDPerfMetrics::evaluate_statistics``: count the tokens, set TTFT from the first
         inference."""
-        self.num_generated_tokens = sum(self.raw_metrics.m_batch_sizes)
-        self.raw_metrics.m_times_to_first_token = list(self.raw_metrics.m_durations[:1])
+        raw = self.raw_metrics
+        self.num_generated_tokens = sum(raw.m_batch_sizes)
+        raw.m_times_to_first_token = list(raw.m_durations[:1])
+        if not raw.generate_durations and raw.m_durations:  # one total per generate call
+            raw.generate_durations = [sum(raw.m_durations)]
 
     def get_ttft(self) -> MeanStdPair:
         return _mean_std(self._split()[0])

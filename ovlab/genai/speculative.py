@@ -94,7 +94,9 @@ def draft_model(models_path: Any, device: str = "", **kwargs: Any) -> DraftModel
     acceptance = kwargs.pop("ovlab_acceptance_rate", None)
     if acceptance is not None and not 0.0 <= float(acceptance) <= 1.0:
         raise ValueError(f"ovlab_acceptance_rate must be within [0, 1], not {acceptance}")
-    llm = resolve(models_path, quiet=True)
+    from .pipeline import _quiet
+
+    llm = resolve(models_path, quiet=_quiet())
     return DraftModel(str(models_path), str(device), dict(kwargs), llm,
                       None if acceptance is None else float(acceptance))
 

@@ -129,6 +129,28 @@ def test_draft_without_device_runs_on_the_main_device_and_tiny_pair_agrees():
     assert pm.get_draft_acceptance_rate() == 1.0
 
 
+def test_genais_speculative_sample_runs_unchanged():
+    """openvino.genai's samples/python/text_generation/speculative_decoding_lm.py, fetched into
+    tests/genai/upstream_samples/ (git-ignored; skipped when absent)."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    sample = Path(__file__).parent / "upstream_samples" / "speculative_decoding_lm.py"
+    if not sample.exists():
+        pytest.skip(f"{sample.name} not fetched")
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2]),
+           "OPENBLAS_NUM_THREADS": "1"}
+    proc = subprocess.run([sys.executable, "-m", "ovlab", "run", "--platform", "core-ultra-7-165h",
+                           str(sample), MAIN, DRAFT, "Why is the sky blue?"], capture_output=True,
+                          text=True, env=env, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert "MAIN MODEL" in proc.stdout and "DRAFT MODEL" in proc.stdout
+    assert "Num accepted token:" in proc.stdout
+    assert proc.stderr.count("[ ovlab ]") == 2  # one line per model path read as a zoo name
+
+
 real = pytest.importorskip("openvino_genai", reason="the real openvino-genai wheel is not installed")
 
 
