@@ -166,6 +166,27 @@ def hetero_demo() -> list[dict]:
                       "is time outside generation that ovlab does not model")]
 
 
+def hetero_placement() -> list[dict]:
+    """Where HETERO PIPELINE_PARALLEL puts zoo models on the multi-gpu preset (3 x Flex 170,
+    16 GB): openvino #38250's whole-model-on-GPU.0 below the 1.2 x rule (not a check: a table)."""
+    out = []
+    for model in ("mistral-7b-v0.1-int4-ov", "Qwen2.5-7B-Instruct-fp16-ov",
+                  "DeepSeek-R1-Distill-Qwen-32B-int4-ov", "DeepSeek-R1-Distill-Qwen-32B-int8-ov"):
+        core = ovlab.Core("multi-gpu", seed=0)
+        try:
+            pipe = ov_genai.LLMPipeline(model, "HETERO:GPU.0,GPU.1,GPU.2", core=core,
+                                        MODEL_DISTRIBUTION_POLICY="PIPELINE_PARALLEL")
+        except RuntimeError as err:
+            out.append({"model": model, "error": str(err)})
+            continue
+        eng = pipe._engine
+        out.append({"model": model,
+                    "gb": {d: round(b / 1e9, 2) for d, b in eng.weights_by_device().items()},
+                    "ratios": {s.device: round(s.ratio, 3) for s in eng.all_stages},
+                    "counted_gb": round(sum(s.counted_bytes for s in eng.all_stages) / 1e9, 2)})
+    return out
+
+
 # --- 4: speculative decoding, Crow #183 ----------------------------------------------------------------
 CROW = {"main_ms": 1000 / 12.2, "cpu_draft_ms": 9.4, "npu_draft_ms": 34.3, "k": 3,
         "cpu_tok_s": 16.5, "npu_tok_s": (9.0, 6.7)}
@@ -350,6 +371,12 @@ def main() -> None:
         print("\n== 2. Intel 165H rows of other models [held-out] ==\n  not run: give Intel's "
               "llm_models_7-165H.csv with --intel-rows (the repository keeps only fitted rows)")
     sec["ovms_hetero_32b"] = _print("3. OVMS HETERO demo, 32B on two B580", hetero_demo(), "held-out")
+    placement = hetero_placement()
+    sec["hetero_placement_multi_gpu"] = {"kind": "table, not a check", "rows": placement}
+    print("  placement on multi-gpu (3 x Flex 170, 16 GB), GB per device:")
+    for r in placement:
+        print(f"    {r['model']:40s} " + (f"{r['gb']} (HETERO counts {r['counted_gb']} GB, "
+                                             f"ratios {r['ratios']})" if "gb" in r else r["error"]))
     ins, held, explain = speculative_check()
     sec["crow183_cpu_draft"] = _print("4a. Speculative decoding, CPU draft", ins, "in-sample")
     sec["crow183_npu_draft"] = _print("4b. Speculative decoding, NPU draft", held, "held-out")
