@@ -251,7 +251,10 @@ class SpeculativeLLMPipeline(LLMPipeline):
             if not all(isinstance(t, str) for t in texts):
                 raise TypeError("generate() takes a str, a list of str, a Tensor or "
                                 f"TokenizedInputs, not {type(inputs).__name__}")
-            if cfg.apply_chat_template:
+            if self._chat is not None and isinstance(inputs, str):
+                self._chat.append({"role": "user", "content": inputs})
+                texts = [self._tokenizer.apply_chat_template(self._chat, True)]
+            elif cfg.apply_chat_template:
                 texts = [self._tokenizer.apply_chat_template([{"role": "user", "content": t}],
                                                              True) for t in texts]
             rows = [self._tokenizer.encode(t).input_ids.data[0].tolist() for t in texts]
@@ -286,6 +289,8 @@ class SpeculativeLLMPipeline(LLMPipeline):
         res.perf_metrics = pm
         res.extended_perf_metrics = pm
         if isinstance(inputs, str):
+            if self._chat is not None:
+                self._chat.append({"role": "assistant", "content": res.texts[0]})
             return res.texts[0]
         return res
 

@@ -108,6 +108,16 @@ def test_npu_draft_prefill_is_padded_to_max_prompt_len():
     assert draft_prefill_ms("hi") == pytest.approx(draft_prefill_ms("word " * 300))
 
 
+def test_chat_keeps_the_history():
+    _, pipe = _pipe("CPU")
+    pipe.start_chat()
+    first = pipe.generate("Hello", max_new_tokens=4)
+    pipe.generate("And then?", max_new_tokens=4)
+    assert [m["role"] for m in pipe._chat] == ["user", "assistant", "user", "assistant"]
+    assert pipe._chat[1]["content"] == first
+    pipe.finish_chat()
+
+
 def test_genais_refusals():
     core = ovlab.Core("core-ultra-7-165h", seed=0)
     with pytest.raises(RuntimeError, match="only supported for Gemma4 MTP model pairs"):
