@@ -173,3 +173,22 @@ def test_api_names_match_the_wheel():
         want = {n for n in dir(getattr(mod, name)) if not n.startswith("_")}
         have = {n for n in dir(getattr(ov_genai, name)()) if not n.startswith("_")}
         assert want <= have, f"{name} lacks {sorted(want - have)}"
+
+
+def test_assistant_settings_without_a_draft_are_ignored_as_genai_does():
+    core = ovlab.Core("core-ultra-7-165h", seed=0)
+    pipe = ov_genai.LLMPipeline(MAIN, "GPU", core=core)
+    kw = {"max_new_tokens": 6, "ignore_eos": True}
+    assert pipe.generate(PROMPT, num_assistant_tokens=3, **kw).texts == pipe.generate(PROMPT, **kw).texts
+
+
+@pytest.mark.parametrize("kwargs", [
+    dict(max_new_tokens=5, num_assistant_tokens=3, assistant_confidence_threshold=0.4),
+    dict(max_new_tokens=5, num_assistant_tokens=3, num_beams=2),
+    dict(max_new_tokens=5, max_ngram_size=3)])
+def test_assistant_validation_errors_like_the_wheel(kwargs):
+    with pytest.raises(RuntimeError) as real_err:
+        real.GenerationConfig(**kwargs).validate()
+    with pytest.raises(RuntimeError) as ours:
+        ov_genai.GenerationConfig(**kwargs).validate()
+    assert str(ours.value) in str(real_err.value)
