@@ -355,6 +355,11 @@ def setup(pipe, models_path: Any, device: str, scheduler_config, core, tokenizer
     llm = resolve(models_path, quiet=quiet)
     stages = split(pipe.core, llm.spec, llm.precision, devices, policy)
     used = [s.device for s in stages if s.weights]
+    if any(d.startswith("NPU") for d in used):
+        raise NotImplementedError(
+            f"LLMPipeline on {device!r} puts a stage on the NPU, which has no paged attention: "
+            "GenAI would fall back to the stateful SDPA pipeline, which ovlab does not simulate "
+            "over HETERO; list GPUs only")
     if not (all(d.startswith("GPU") for d in used) or len(used) == 1):
         if explicit:
             raise RuntimeError(CB_DEVICE_ERROR)

@@ -109,3 +109,9 @@ def test_continuous_batching_pipeline_takes_hetero_with_properties():
     assert pipe._engine.execution_devices() == ["GPU.0", "GPU.1"]
     res = pipe.generate(["hi"], [ov_genai.GenerationConfig(max_new_tokens=2, ignore_eos=True)])
     assert res[0].perf_metrics.get_num_generated_tokens() == 2
+
+
+def test_npu_in_the_list_is_refused_clearly():
+    core = ovlab.Core("core-ultra-7-165h", seed=0)
+    with pytest.raises(NotImplementedError, match="no paged attention"):
+        ov_genai.LLMPipeline("mistral-7b-v0.1-int4-ov", "HETERO:NPU,GPU.0", core=core, **PP)
