@@ -29,8 +29,9 @@ What it follows:
 - **Time**: a step runs stage after stage; each stage's time is the fitted step cost
   (:mod:`.timing`) for its share of the blocks (and the head on the last stage), on its own device,
   plus its own per-step overhead; between stages the hidden states of the step's tokens go
-  device -> host -> device (``hardware.cost.transfer_time``). One request cannot overlap stages:
-  at concurrency 1 the second card idles while the first works (the pipeline bubble).
+  device -> host -> device (``hardware.cost.transfer_time``). Continuous batching runs one
+  inference per step and waits for it, so the stages of two steps never overlap: at any
+  concurrency each card idles while the other works (more requests fill a step, not the bubble).
 
 Without ``MODEL_DISTRIBUTION_POLICY`` HETERO splits greedily by op support: GPU.0 supports every
 op of an LLM and takes it all, which GenAI accepts (one execution device). A device list with a
