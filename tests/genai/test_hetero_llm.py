@@ -115,3 +115,14 @@ def test_npu_in_the_list_is_refused_clearly():
     core = ovlab.Core("core-ultra-7-165h", seed=0)
     with pytest.raises(NotImplementedError, match="no paged attention"):
         ov_genai.LLMPipeline("mistral-7b-v0.1-int4-ov", "HETERO:NPU,GPU.0", core=core, **PP)
+
+
+def test_stages_of_consecutive_steps_never_overlap_the_bubble():
+    core, pipe = _pipe(BIG, **PP)
+    pipe.generate(["one", "two", "three"], max_new_tokens=3, ignore_eos=True)
+    stages = [r for r in core.trace.inferences if r.subgraph is not None]
+    for before, after in zip(stages, stages[1:], strict=False):
+        assert after.started >= before.finished - 1e-12
+    busy = {d: sum(r.finished - r.started for r in stages if r.device == d) for d in ("GPU.0", "GPU.1")}
+    span = stages[-1].finished - stages[0].started
+    assert all(b < 0.75 * span for b in busy.values())  # each card idles while the other works
