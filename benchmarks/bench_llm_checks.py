@@ -395,7 +395,11 @@ def main() -> None:
         "5. iGPU TTFT and prefix caching (shape: Llama-3.2-3B on 165H vs gpt-oss-20b on 368H)",
         prefix_cache_shape(), "held-out, shape only")
     sec["user_1084_cpu"] = _print("6. openvino.genai #1084, CPU", user_cpu_rows(), "held-out")
-    sec["npu"] = _print("7. NPU rows", npu_rows(), "held-out")
+    try:
+        rows = npu_rows()
+    except Exception as err:  # the NPU pipeline is another branch's: report, do not stop
+        rows = [{"what": "NPU rows", "status": f"ERROR: {type(err).__name__}: {err}"[:200]}]
+    sec["npu"] = _print("7. NPU rows", rows, "held-out")
     out = Path(args.out) if args.out else RESULTS / f"llm-checks-{today}.json"
     out.write_text(json.dumps(result, indent=1) + "\n")
     print(f"\nsaved {out}")
