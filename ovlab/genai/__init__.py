@@ -5,7 +5,9 @@
 ``pipeline`` (LLMPipeline, ContinuousBatchingPipeline), ``engine`` (one step: schedule, time,
 sample), ``continuous_batching`` and ``scheduler_config`` (GenAI's scheduler, ported),
 ``config`` (GenerationConfig, streamers), ``results`` (results and metrics), ``tokenizer`` and
-``bpe``, ``chat``, ``zoo`` (LLM shapes), ``models`` (what a models_path names), ``timing`` (the
+``bpe``, ``chat``, ``zoo`` (LLM shapes), ``models`` (what a models_path names), ``hetero``
+(an LLM split over GPUs by HETERO PIPELINE_PARALLEL), ``speculative`` and ``sd_metrics``
+(speculative decoding, ``draft_model``), ``timing`` (the
 step cost, fitted on Intel's 165H iGPU rows), ``tiny`` (the real tiny model), ``standin``
 (the large models' seeded text), ``corpus`` (the tiny model's training text).
 """
@@ -42,6 +44,8 @@ from .scheduler_config import (
     SparseAttentionConfig,
     SparseAttentionMode,
 )
+from .sd_metrics import ExtendedPerfMetrics, SDPerfMetrics, SDPerModelsPerfMetrics
+from .speculative import draft_model
 from .tokenizer import TokenizedInputs, Tokenizer
 
 __version__ = "2026.4.1.0-ovlab"
@@ -54,10 +58,12 @@ def get_version() -> str:
 
 __all__ = [
     "AggregationMode", "CacheEvictionConfig", "ChatHistory", "ContinuousBatchingPipeline",
-    "DecodedResults", "EncodedGenerationResult", "EncodedResults", "GenerationConfig",
+    "DecodedResults", "EncodedGenerationResult", "EncodedResults", "ExtendedPerfMetrics",
+    "GenerationConfig",
     "GenerationFinishReason", "GenerationHandle", "GenerationOutput", "GenerationResult",
     "GenerationStatus", "KVCrushAnchorPointMode", "KVCrushConfig", "LLMPipeline", "MeanStdPair",
-    "PerfMetrics", "PipelineMetrics", "RawPerfMetrics", "SchedulerConfig", "SparseAttentionConfig",
+    "PerfMetrics", "PipelineMetrics", "RawPerfMetrics", "SDPerModelsPerfMetrics", "SDPerfMetrics",
+    "SchedulerConfig", "SparseAttentionConfig",
     "SparseAttentionMode", "StopCriteria", "StreamerBase", "StreamingStatus", "SummaryStats",
-    "TextStreamer", "TokenizedInputs", "Tokenizer", "get_version",
+    "TextStreamer", "TokenizedInputs", "Tokenizer", "draft_model", "get_version",
 ]

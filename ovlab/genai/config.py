@@ -2,8 +2,9 @@
 
 Field names and defaults are the 2026.4 wheel's (``tests/genai/test_api_surface.py`` reads them
 from it); ``validate()`` raises the checks of ``generation_config.cpp`` that a learner meets.
-Beam search, speculative and prompt-lookup decoding, structured output and adapters are GenAI
-features this simulator does not run: setting them is allowed, generating with them raises a
+Beam search, prompt-lookup and tree decoding, structured output and adapters are GenAI
+features this simulator does not run (speculative decoding runs with a draft model,
+``speculative.py``): setting them is allowed, generating with them raises a
 clear error naming the feature.
 """
 
@@ -141,6 +142,15 @@ class GenerationConfig:
         check(self.repetition_penalty > 0, "'repetition_penalty' must be a strictly positive "
               f"float, but got {self.repetition_penalty:g}")
         check(self.num_return_sequences > 0, "num_return_sequences must be greater than 0")
+        if self.is_assisting_generation():
+            check(not self.is_beam_search() and self.num_return_sequences == 1,
+                  "Beam search and parallel sampling are not compatible with assistant generation")
+            check(self.assistant_confidence_threshold == 0.0 or not self.num_assistant_tokens,
+                  "Parameters `assistant_confidence_threshold` and `num_assistant_tokens` are "
+                  "mutually exclusive in `GenerationConfig`")
+        if not self.num_assistant_tokens:
+            check(self.max_ngram_size == 0, "'max_ngram_size' should be set to default value 0 "
+                  "when prompt lookup is disabled")
 
     def unsupported_feature(self) -> str | None:
         """The first GenAI decoding feature set here that ovlab does not simulate, or None."""
@@ -148,8 +158,10 @@ class GenerationConfig:
             return "beam search (num_beams > 1)"
         if self.num_return_sequences > 1:
             return "several return sequences"
-        if self.is_assisting_generation() or self.is_prompt_lookup() or self.is_tree_search():
-            return "speculative / prompt-lookup / tree decoding"
+        # num_assistant_tokens / assistant_confidence_threshold alone are ignored without a
+        # draft model, as GenAI's continuous batching ignores them (speculative.py runs them)
+        if self.is_prompt_lookup() or self.is_tree_search():
+            return "prompt-lookup / tree decoding"
         if self.structured_output_config is not None:
             return "structured output"
         if self.adapters is not None:

@@ -45,6 +45,13 @@ BATCH_ERROR = ("Exception from src/inference/src/cpp/core.cpp:\n"
 
 _core_factory = None
 _note_paths = None
+_speculative_class = None  # .speculative registers its pipeline (it imports this module)
+
+
+def register_speculative(cls: type) -> None:
+    """Which class ``LLMPipeline(..., draft_model=...)`` makes (``speculative.py`` calls it)."""
+    global _speculative_class
+    _speculative_class = cls
 
 
 def set_core_factory(factory, note_paths=None) -> None:
@@ -64,15 +71,21 @@ def _default_core():
     return Core(DEFAULT_PLATFORM, seed=0)
 
 
+def _quiet() -> bool:
+    """Whether a zoo model path loads without its line on stderr (see set_core_factory)."""
+    return not (_note_paths is not None and _note_paths())
+
+
 def resolve_device(core, device: str) -> str:
     """The concrete device an LLM pipeline runs on, or the error GenAI / OpenVINO gives."""
     name = str(device).strip()
     upper = name.upper()
     if upper.startswith("BATCH"):
         raise RuntimeError(BATCH_ERROR)
-    if upper.startswith(("HETERO", "MULTI")):
-        raise NotImplementedError(f"LLMPipeline on {name!r}: splitting an LLM across devices "
-                                  "(HETERO pipeline parallelism) is not simulated yet by ovlab")
+    if upper.startswith(("HETERO", "MULTI")):  # LLMPipeline on HETERO: see .hetero
+        raise NotImplementedError(f"{name!r} with this pipeline: ovlab splits an LLM over "
+                                  "devices only as LLMPipeline(path, 'HETERO:GPU.0,GPU.1', "
+                                  "MODEL_DISTRIBUTION_POLICY='PIPELINE_PARALLEL')")
     if upper == "NPU" or upper.startswith("NPU."):
         raise NotImplementedError(f"LLMPipeline on {name!r}: the NPU's stateful static-shape "
                                   "LLM pipeline (one request at a time) is not simulated yet by "
@@ -240,7 +253,17 @@ class LLMPipeline(_Base):
     """``openvino_genai.LLMPipeline(models_path, device, **properties)``.
 
     ``scheduler_config=`` picks the continuous-batching scheduler's settings; without it,
-    GenAI's latency-oriented ones. ``core=`` (ovlab) picks the Core it runs on."""
+    GenAI's latency-oriented ones. ``core=`` (ovlab) picks the Core it runs on.
+    ``draft_model=openvino_genai.draft_model(path, device)`` makes a speculative-decoding
+    pipeline (:class:`.speculative.SpeculativeLLMPipeline`)."""
+
+    def __new__(cls, *args: Any, **kwargs: Any):
+        dicts = [kwargs, kwargs.get("config") or {}, *(a for a in args if isinstance(a, dict))]
+        if cls is LLMPipeline and any("draft_model" in d for d in dicts):
+            if _speculative_class is None:
+                raise RuntimeError("draft_model: ovlab.genai.speculative is not loaded")
+            return super().__new__(_speculative_class)
+        return super().__new__(cls)
 
     def __init__(self, models_path: Any, *args: Any, config: dict | None = None, core: Any = None,
                  **kwargs: Any) -> None:
@@ -258,6 +281,13 @@ class LLMPipeline(_Base):
         if backend == "SDPA":
             raise NotImplementedError("ATTENTION_BACKEND='SDPA': the stateful SDPA pipeline is "
                                       "not simulated by ovlab (the paged-attention one is)")
+        if str(device).strip().upper().startswith("HETERO"):
+            from . import hetero
+
+            core = core if core is not None else _default_core()
+            hetero.setup(self, models_path, device, sched, core, tokenizer, properties, explicit,
+                         _quiet())
+            return
         self._setup(models_path, device, sched, core, tokenizer)
 
     def get_generation_config(self) -> GenerationConfig:
@@ -355,6 +385,14 @@ class ContinuousBatchingPipeline(_Base):
         if not isinstance(sched, SchedulerConfig):
             raise TypeError("ContinuousBatchingPipeline needs a SchedulerConfig as "
                             f"scheduler_config, not {type(sched).__name__}")
+        if str(device).strip().upper().startswith("HETERO"):
+            from . import hetero
+
+            props = args.pop(0) if args and isinstance(args[0], dict) else kwargs.pop("properties", {})
+            core = core if core is not None else _default_core()
+            hetero.setup(self, models_path, device, sched, core, tokenizer,
+                         {**(props or {}), **kwargs}, True, _quiet())
+            return
         self._setup(models_path, device, sched, core, tokenizer)
 
     def get_config(self) -> GenerationConfig:

@@ -90,6 +90,9 @@ MODELS: dict[str, LLMSpec] = {m.name: m for m in [
        "Qwen/Qwen2.5-0.5B-Instruct", tied_embeddings=True, aliases=("qwen2.5-0.5b",)),
     _m("Qwen2.5-7B-Instruct", 28, 3584, 28, 4, 18944, 152064, 32768,
        "Qwen/Qwen2.5-7B-Instruct", aliases=("qwen2.5-7b",)),
+    # the Qwen2.5-32B shape; OVMS's two-GPU HETERO demo runs it (issue 26)
+    _m("DeepSeek-R1-Distill-Qwen-32B", 64, 5120, 40, 8, 27648, 152064, 131072,
+       "deepseek-ai/DeepSeek-R1-Distill-Qwen-32B", aliases=("qwen2.5-32b",)),
     _m("phi-3-mini-4k-instruct", 32, 3072, 32, 32, 8192, 32064, 4096,
        "microsoft/Phi-3-mini-4k-instruct", aliases=("phi-3-mini",)),
     # Intel's Core Ultra 7 165H LLM table, decoder-only models
