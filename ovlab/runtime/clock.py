@@ -312,7 +312,11 @@ class Clock:
         """Run the event loop until ``event`` has been processed; return its value."""
         if event.callbacks is None:  # processed
             return event.value
-        self._enter()
+        if self._depth:  # _enter(), inlined: once per wait
+            self._enter()  # raises
+        self._depth = 1
+        if self.env.pace:
+            self.env.anchor()
         try:
             if not self.env.run_events(event):
                 raise Deadlock(

@@ -35,6 +35,9 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable
+from heapq import heappush
+
+from simpy.events import NORMAL
 
 from .clock import INF, Timer
 
@@ -307,7 +310,9 @@ class DeviceShare:
             del rem[key], demands[key]
             if pool is not None:
                 del self._mem[key]
-        callbacks = [running.pop(key) for key in finished]
+        callbacks = []
+        for key in finished:
+            callbacks.append(running.pop(key))
         if pool is not None:
             self._changed()
             pool.after_change(self)
@@ -328,10 +333,14 @@ class DeviceShare:
                 delay = least / rate
                 if not 0.0 <= delay < INF:
                     self.clock.call_at_delay(delay, self._tick)  # raises, naming the bad delay
+                # the timer that fired is scheduled again (what a new Timer would be, one
+                # object less per inference)
                 env = self.env
                 eid = self._timer_eid = next(env._eid)
-                self._timer_at = now + delay
-                self._timer = Timer(env, delay, None, (), self._tick_call, eid)
+                at = self._timer_at = now + delay
+                timer.callbacks = self._tick_call
+                heappush(env._queue, (at, NORMAL, eid, timer))
+                self._timer = timer
         if callbacks and not running and self.on_busy is not None:
             self.on_busy(False)
         for callback, args in callbacks:
