@@ -306,12 +306,11 @@ class DeviceShare:
                 finished.append(key)
         running = self.running
         demands = self._demands
+        callbacks = []
         for key in finished:
             del rem[key], demands[key]
             if pool is not None:
                 del self._mem[key]
-        callbacks = []
-        for key in finished:
             callbacks.append(running.pop(key))
         if pool is not None:
             self._changed()
