@@ -199,12 +199,13 @@ class DeviceShare:
         # _changed()
         total = self._total = sum(demands.values())
         rate = self._rate_now = (1.0 / total if total > 1.0 else 1.0) * self.speed
-        self._busy_total += self._level * (now - self._busy_since)
-        self._busy_since = now
+        if now != self._busy_since:  # at the last change's instant: nothing to fold (exactly)
+            self._busy_total += self._level * (now - self._busy_since)
+            self._busy_since = now
+            marks = self._marks
+            if now - marks[-1][0] >= CHECKPOINT_S:
+                marks.append((now, self._busy_total))
         self._level = total if total < 1.0 else 1.0
-        marks = self._marks
-        if now - marks[-1][0] >= CHECKPOINT_S:
-            marks.append((now, self._busy_total))
         # _schedule()
         least = min(rem.values())
         if least < 0.0:
