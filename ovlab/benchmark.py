@@ -585,20 +585,34 @@ def compiled_property_lines(compiled) -> list[str]:
     return lines
 
 
-def _fill_inputs(requests: Sequence, model, seed: int) -> None:
-    """Random inputs, as benchmark_app fills them when no ``-i`` is given (seeded here)."""
-    rng = np.random.default_rng(seed)
+def _fill_inputs(requests: Sequence, model, seed: int, share: bool = False) -> None:
+    """Random inputs, as benchmark_app fills them when no ``-i`` is given: one random tensor
+    per input (uniform over 0..255, as the real tool's ``fill_tensors_with_random``; seeded by
+    ``--seed`` here), given to every request.
+
+    Every request then holds the same values, as in the real tool, which copies that tensor into
+    each request's own buffer (what this does for real requests, calibration/measure.py). With
+    ``share`` (ovlab's own requests) they share one read-only copy instead, which a request
+    copies only when something writes into its input: 64 requests of a batched GPU held 38 MB
+    of GoogLeNet inputs otherwise, and a lab running benchmark_app went over its memory budget.
+    """
+    rng = np.random.RandomState(np.random.MT19937(np.random.SeedSequence(seed)))
+    data = []
+    for port in model.inputs:
+        shape = list(port.get_shape())
+        dtype = np.dtype(port.get_element_type().to_dtype())
+        if dtype.kind == "b":
+            data.append(rng.uniform(0, 2, shape).astype(dtype))
+        elif dtype.kind in "iu":
+            data.append(rng.uniform(0, 256, shape).astype(dtype))
+        else:
+            data.append(rng.uniform(0, 255, shape).astype(dtype))
     for request in requests:
-        for i, port in enumerate(model.inputs):
-            shape = list(port.get_shape())
-            dtype = np.dtype(port.get_element_type().to_dtype())
-            if dtype.kind == "f":
-                data = rng.standard_normal(shape).astype(dtype)
-            elif dtype.kind == "b":
-                data = rng.integers(0, 2, shape).astype(dtype)
+        for i, values in enumerate(data):
+            if share:
+                request.set_input_tensor(i, values)
             else:
-                data = rng.integers(0, 128, shape).astype(dtype)
-            request.get_input_tensor(i).data[:] = data
+                request.get_input_tensor(i).data[:] = values
 
 
 def _percentile(values: list[float], percent: int) -> float:
@@ -800,7 +814,7 @@ def _run(argv: list[str], log: _Log, core: Any) -> BenchmarkReport:
             log.warning(f"Number of iterations was aligned by request number from {niter} to "
                         f"{aligned} using number of requests {nireq}")
         niter = aligned
-    _fill_inputs(requests, model, args.seed)
+    _fill_inputs(requests, model, args.seed, share=True)
 
     # ------------------------------ 10. Measuring performance ----------------------------------
     info = f"Start inference {api}hronously"

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import heapq
 from collections import deque
+from math import exp as _exp
 from typing import Any
 
 import numpy as np
@@ -535,6 +536,8 @@ class HardwareBackend(Backend):
             + (self._base - self._overhead) * self._stream_factor
         self._is_cpu = spec.plugin == "CPU"
         self._share = None  # the device's processor-sharing queue, looked up on first use
+        self._plain = False  # one item, no memory pool: the fast path of _start (set with _share)
+        self._sigma = spec.jitter
         self._idle_rows = self._profile(0.0)  # without PERF_COUNT every run reports these
         self._free = list(range(streams))
         self._stream_labels = [f"{device}#{i}" for i in range(streams)]
@@ -566,14 +569,32 @@ class HardwareBackend(Backend):
         core = self.core
         now = core.clock.env._now
         faults = core.faults
+        share = self._share
+        if share is not None and self._plain and not faults._infer:
+            # a plain inference (one item, no memory pool, no failure to inject): service_time()
+            # and the jitter's draw inlined, the device's share started directly; the same
+            # arithmetic in the same order, the same draws
+            t = self._stream_s
+            sigma = self._sigma
+            if self._is_cpu and core._host_load > 0:
+                t *= 1.0 + core._host_load
+                sigma += 0.25
+            if not sigma <= 0:  # Jitter.factor() is 1.0 then
+                t *= _exp(core.jitter._rng.normalvariate(-0.5 * sigma * sigma, sigma))
+            if self._first:
+                t *= self.spec.first_infer_factor
+                self._first = False
+            share.run(t, self._demand, self._finish_plain, (job, stream, now))
+            return
         fail = bool(faults._infer) and faults.take_inference_failure(self.device)
         nominal = self.service_time()
         if fail:
             nominal *= 0.5
         # the device is shared with every other inference running on it (processor sharing)
-        share = self._share
         if share is None:
             share = self._share = core._device_share(self.device)
+            # what the fast path above needs, known once the device's share is
+            self._plain = self.items == 1 and not self._dram and share.pool is None
         memory = cost.memory_demand(self.spec, self._dram, nominal) if self._dram else 0.0
         if self.items == 1:
             share.start(nominal, self._demand, self._finish, job, stream, now, fail,
@@ -593,6 +614,27 @@ class HardwareBackend(Backend):
             t = self.service_time() * (0.5 if fail else 1.0)
             share.start(t, self._demand, item_done,
                         memory=cost.memory_demand(self.spec, self._dram, t) if self._dram else 0.0)
+
+    def _finish_plain(self, job: Job, stream: int, started: float) -> None:
+        """:meth:`_finish` of a plain inference that succeeded, inlined for the common case."""
+        if job.tags or job.members is not None or job.variables is not None:
+            self._finish(job, stream, started, False)
+            return
+        core = self.core
+        now = core.clock.env._now
+        core.trace.add(InferenceRecord(job.seq, job.request_id, job.model_name, self.device,
+                                       job.submitted, started, now, self._stream_labels[stream],
+                                       None, None, None, "ok"))
+        if self._queue:
+            self._start(self._queue.popleft(), stream)
+        else:
+            heapq.heappush(self._free, stream)
+        outputs = LazyEval(self.run_model, job.inputs, self.numeric_precision)
+        profile = self._profile(now - started) if self.perf_count else self._idle_rows
+        if job._finished:  # Job.done(), inlined
+            raise AssertionError(f"ovlab internal error: inference {job.seq} finished twice")
+        job._finished = True
+        job._on_done(outputs, None, profile or [], self.device)
 
     def _finish(self, job: Job, stream: int, started: float, fail: bool) -> None:
         core = self.core

@@ -72,7 +72,8 @@ class AsyncInferQueue:
         self._userdata: list[Any] = [None] * jobs
         # errors not raised yet, in completion order: (is an inference failure, exception)
         self._errors: deque[tuple[bool, BaseException]] = deque()
-        self._idle_event = None
+        self._idle_event = None  # the Signal a blocked call waits for, while it waits
+        self._idle_signal: Signal | None = None  # the last one, reused once processed
 
     def __repr__(self) -> str:
         return f"<AsyncInferQueue: {len(self._requests)} jobs>"
@@ -116,9 +117,17 @@ class AsyncInferQueue:
                 raise exc
 
     def _wait_idle(self) -> None:
+        clock = self._core.clock
         while not self._idle:
-            self._idle_event = Signal(self._core.clock.env)
-            self._core.clock.run_until(self._idle_event, "an idle request in the AsyncInferQueue")
+            event = self._idle_signal
+            if event is not None and event.callbacks is None:
+                # processed, so out of the heap: made pending again (one object less per wait)
+                event._value = PENDING
+                event.callbacks = ()
+            else:
+                event = self._idle_signal = Signal(clock.env)
+            self._idle_event = event
+            clock.run_until(event, "an idle request in the AsyncInferQueue")
             self._idle_event = None
 
     # --- API -----------------------------------------------------------------------------------

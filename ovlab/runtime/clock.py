@@ -58,15 +58,17 @@ class Timer:
     _value = None
 
     def __init__(self, env: _PacedEnvironment, delay: float, fn, args: tuple,
-                 callbacks: tuple = ()) -> None:
+                 callbacks: tuple = (), eid: int | None = None) -> None:
         # callbacks: a tuple of callbacks that take the timer itself (and skip it when it was
-        # cancelled), called instead of fn(*args): one call less on the runtime's hottest path
+        # cancelled), called instead of fn(*args): one call less on the runtime's hottest path.
+        # eid: the event id, when the caller already took it (runtime/sharing.py)
         self.env = env
         self.callbacks: tuple | None = callbacks or _FIRE
         self.cancelled = False
         self._fn = fn
         self._args = args
-        heappush(env._queue, (env._now + delay, NORMAL, next(env._eid), self))
+        heappush(env._queue, (env._now + delay, NORMAL,
+                              next(env._eid) if eid is None else eid, self))
 
     @property
     def triggered(self) -> bool:
@@ -90,8 +92,14 @@ class Signal:
 
     It takes the same place in SimPy's heap as a ``simpy.Event`` (``succeed()`` schedules it
     now, with the next event id), so everything happens in the same order, but it is a slotted
-    object of four fields: two of them are made and processed per inference. Not for SimPy
-    processes to ``yield`` (they get :meth:`Clock.event`).
+    object of four fields: two of them are made per inference. Not for SimPy processes to
+    ``yield`` (they get :meth:`Clock.event`).
+
+    Nothing runs when a Signal is processed, so when nothing else is due at this instant (the
+    heap's head is later) the loop would pop it next, and ``succeed()`` marks it processed at
+    once instead: the same moment, without a trip through the heap (an event id it would have
+    taken is never compared with another). With another event due now, or the runner's helper
+    threads to consult first, it goes through the heap as a SimPy event would.
     """
 
     __slots__ = ("env", "callbacks", "_value")
@@ -121,7 +129,11 @@ class Signal:
             raise RuntimeError(f"{self} has already been triggered")
         self._value = value
         env = self.env
-        heappush(env._queue, (env._now, NORMAL, next(env._eid), self))
+        queue = env._queue
+        if env.side is None and (not queue or queue[0][0] > env._now):
+            self.callbacks = None  # processed: what popping it next would do
+            return self
+        heappush(queue, (env._now, NORMAL, next(env._eid), self))
         return self
 
 
@@ -300,7 +312,11 @@ class Clock:
         """Run the event loop until ``event`` has been processed; return its value."""
         if event.callbacks is None:  # processed
             return event.value
-        self._enter()
+        if self._depth:  # _enter(), inlined: once per wait
+            self._enter()  # raises
+        self._depth = 1
+        if self.env.pace:
+            self.env.anchor()
         try:
             if not self.env.run_events(event):
                 raise Deadlock(

@@ -18,7 +18,7 @@ import numpy as np
 from .. import _errors
 from .._errors import PluginError
 from .backend import Job, Outputs
-from .clock import Signal
+from .clock import PENDING, Signal
 from .tensor import OVDict, Tensor
 from .variable_state import VariableState
 
@@ -281,7 +281,14 @@ class InferRequest:
         self._callback_error = None
         self._outputs = None
         env = core.clock.env
-        self._done_event = Signal(env)
+        done = self._done_event
+        if done is not None and done.callbacks is None:
+            # the last inference's, processed (so out of the heap): pending again, one object
+            # less per inference
+            done._value = PENDING
+            done.callbacks = ()
+        else:
+            self._done_event = Signal(env)
         self._t_start = now = env._now
         seq = core._seq
         core._seq = seq + 1

@@ -35,6 +35,9 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable
+from heapq import heappush
+
+from simpy.events import NORMAL
 
 from .clock import INF, Timer
 
@@ -80,7 +83,7 @@ class DeviceShare:
 
     __slots__ = ("clock", "env", "running", "_rem", "_demands", "_total", "_rate_now", "_last",
                  "_timer", "_due", "_next_id", "_level", "_busy_since", "_busy_total", "_marks",
-                 "speed", "on_busy", "_tick_call", "_mem", "pool")
+                 "speed", "on_busy", "_tick_call", "_mem", "pool", "_timer_at", "_timer_eid")
 
     def __init__(self, clock) -> None:
         self.clock = clock
@@ -94,6 +97,8 @@ class DeviceShare:
         self._rate_now = 1.0  # nominal seconds of work done per simulated second
         self._last = clock.now
         self._timer = None  # the Timer of the next completion
+        self._timer_at = 0.0  # its time in the heap
+        self._timer_eid = -1  # the last event id it stands for (see _schedule)
         self._due = 0.0  # nominal work each running job will have done when it fires
         self._next_id = 0
         # utilization: the level now, since when, busy seconds before that, checkpoints
@@ -149,8 +154,10 @@ class DeviceShare:
         """Run ``nominal`` seconds of work needing ``demand`` of the device (and ``memory`` of
         its memory domain's bandwidth); call ``callback(*args)`` when it is done."""
         pool = self.pool
-        if pool is not None:
-            pool.before_change(self)
+        if pool is None:
+            self.run(nominal, demand, callback, args)
+            return
+        pool.before_change(self)
         now = self.env._now  # _advance(), inlined: once per inference
         rem = self._rem
         if rem and now > self._last:
@@ -164,11 +171,64 @@ class DeviceShare:
         self._rem[key] = nominal
         self._demands[key] = demand
         self.running[key] = (callback, args)
-        if pool is not None:
-            self._mem[key] = memory
+        self._mem[key] = memory
         self._changed()
-        if pool is not None:
-            pool.after_change(self)
+        pool.after_change(self)
+        if was_idle and self.on_busy is not None:
+            self.on_busy(True)
+
+    def run(self, nominal: float, demand: float, callback: Callable[..., None],
+            args: tuple) -> None:
+        """:meth:`start` on a device without a memory pool, the path of every plain inference:
+        ``_advance``, ``_changed`` and ``_schedule`` inlined, the same arithmetic in the same
+        order."""
+        now = self.env._now
+        rem = self._rem
+        if rem and now > self._last:
+            done = (now - self._last) * self._rate_now
+            for key in rem:
+                rem[key] -= done
+        self._last = now
+        was_idle = not rem
+        key = self._next_id
+        self._next_id = key + 1
+        rem[key] = nominal
+        demands = self._demands
+        demands[key] = demand
+        self.running[key] = (callback, args)
+        # _changed()
+        total = self._total = sum(demands.values())
+        rate = self._rate_now = (1.0 / total if total > 1.0 else 1.0) * self.speed
+        if now != self._busy_since:  # at the last change's instant: nothing to fold (exactly)
+            self._busy_total += self._level * (now - self._busy_since)
+            self._busy_since = now
+            marks = self._marks
+            if now - marks[-1][0] >= CHECKPOINT_S:
+                marks.append((now, self._busy_total))
+        self._level = total if total < 1.0 else 1.0
+        # _schedule()
+        least = min(rem.values())
+        if least < 0.0:
+            least = 0.0
+        self._due = least
+        delay = least / rate
+        if not 0.0 <= delay < INF:
+            self.clock.call_at_delay(delay, self._tick)  # raises, naming the bad delay
+        env = self.env
+        eid = next(env._eid)
+        timer = self._timer
+        if timer is not None:
+            if eid == self._timer_eid + 1 and now + delay == self._timer_at:
+                self._timer_eid = eid  # the timer in the heap stands for this one (_schedule)
+            else:
+                timer.cancel()
+                self._timer_at = now + delay
+                self._timer_eid = eid
+                self._timer = Timer(env, delay, None, (), self._tick_call, eid)
+        else:
+            self._timer_at = now + delay
+            self._timer_eid = eid
+            self._timer = Timer(env, delay, None, (), self._tick_call, eid)
         if was_idle and self.on_busy is not None:
             self.on_busy(True)
 
@@ -194,20 +254,39 @@ class DeviceShare:
         self._schedule()
 
     def _schedule(self) -> None:
+        """The timer of the next completion, at ``now`` + the least work left / the rate.
+
+        A start right after a completion (the next request of a queue, at the same instant)
+        usually leaves that time as it was. When no event was made since the timer in the heap
+        was (it took the event id just before the one this call takes), a new timer for the
+        same time would sit at the same place among every other event: the old one is kept, and
+        the next call compares with this call's id. Otherwise it is cancelled and replaced.
+        """
         timer = self._timer
-        if timer is not None:
-            timer.cancel()
-            self._timer = None
-        if not self._rem:
+        rem = self._rem
+        if not rem:
+            if timer is not None:
+                timer.cancel()
+                self._timer = None
             return
-        least = min(self._rem.values())
+        least = min(rem.values())
         if least < 0.0:  # max(least, 0.0): -0.0 and NaN stay as they are
             least = 0.0
         self._due = least
         delay = least / self._rate_now
         if not 0.0 <= delay < INF:
             self.clock.call_at_delay(delay, self._tick)  # raises, naming the bad delay
-        self._timer = Timer(self.env, delay, None, (), self._tick_call)
+        env = self.env
+        eid = next(env._eid)
+        at = env._now + delay
+        if timer is not None:
+            if eid == self._timer_eid + 1 and at == self._timer_at:
+                self._timer_eid = eid
+                return
+            timer.cancel()
+        self._timer_at = at
+        self._timer_eid = eid
+        self._timer = Timer(env, delay, None, (), self._tick_call, eid)
 
     def _tick(self, timer: Timer) -> None:
         """The next completion is due: finish the job(s) it was scheduled for."""
@@ -215,7 +294,7 @@ class DeviceShare:
             timer.env._cancelled -= 1
             return
         self._timer = None
-        self._last = self.env._now
+        now = self._last = self.env._now
         pool = self.pool
         if pool is not None:
             pool.before_change(self)
@@ -227,14 +306,41 @@ class DeviceShare:
             if left <= 0.0:  # the job this tick was for (x - x == 0 exactly), and ties
                 finished.append(key)
         running = self.running
+        demands = self._demands
+        callbacks = []
         for key in finished:
-            del rem[key], self._demands[key]
+            del rem[key], demands[key]
             if pool is not None:
                 del self._mem[key]
-        callbacks = [running.pop(key) for key in finished]
-        self._changed()
+            callbacks.append(running.pop(key))
         if pool is not None:
+            self._changed()
             pool.after_change(self)
+        else:  # _changed() and _schedule(), inlined (no timer is left: this one fired)
+            total = self._total = sum(demands.values())
+            rate = self._rate_now = (1.0 / total if total > 1.0 else 1.0) * self.speed
+            self._busy_total += self._level * (now - self._busy_since)
+            self._busy_since = now
+            self._level = total if total < 1.0 else 1.0
+            marks = self._marks
+            if now - marks[-1][0] >= CHECKPOINT_S:
+                marks.append((now, self._busy_total))
+            if rem:
+                least = min(rem.values())
+                if least < 0.0:
+                    least = 0.0
+                self._due = least
+                delay = least / rate
+                if not 0.0 <= delay < INF:
+                    self.clock.call_at_delay(delay, self._tick)  # raises, naming the bad delay
+                # the timer that fired is scheduled again (what a new Timer would be, one
+                # object less per inference)
+                env = self.env
+                eid = self._timer_eid = next(env._eid)
+                at = self._timer_at = now + delay
+                timer.callbacks = self._tick_call
+                heappush(env._queue, (at, NORMAL, eid, timer))
+                self._timer = timer
         if callbacks and not running and self.on_busy is not None:
             self.on_busy(False)
         for callback, args in callbacks:
