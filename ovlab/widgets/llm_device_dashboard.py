@@ -32,9 +32,9 @@ class LLMDeviceDashboard(widgets.VBox):
         self.w_prompt = widgets.Dropdown(options=list(PROMPTS), value=prompt_tokens,
                                          description="prompt tokens",
                                          style={"description_width": "initial"})
-        self.w_users = widgets.Dropdown(options=[1, 2, 4, 8], value=users,
-                                        description="users at once",
-                                        style={"description_width": "initial"})
+        self.w_users = widgets.ToggleButtons(options=[("1 user", 1), ("2 users", 2),
+                                                      ("4 users", 4), ("8 users", 8)],
+                                             value=users, description="at once")
         self.summary = widgets.HTML()
         self.summary.add_class("ovlab-summary")
         self._cache: OrderedDict = OrderedDict()
@@ -43,7 +43,7 @@ class LLMDeviceDashboard(widgets.VBox):
         for w in (self.w_model, self.w_prompt, self.w_users):
             w.observe(self._changed, names="value")
         self._describe()
-        super().__init__([widgets.HBox([self.w_model, self.w_prompt, self.w_users]),
+        super().__init__([widgets.HBox([self.w_model, self.w_prompt]), self.w_users,
                           self.summary, self.fig])
 
     def settings(self) -> tuple:
@@ -65,7 +65,11 @@ class LLMDeviceDashboard(widgets.VBox):
 
     def _figure(self) -> go.Figure:
         model, n = self.settings()
-        return devices_figure(self.figures, f"{model}, a {n}-token prompt, 64 new tokens")
+        users = int(self.w_users.value)
+        pick = device_choice.recommend(self.figures, users)[0] if self.figures else "-"
+        who = "1 user" if users == 1 else f"{users} users at once"
+        return devices_figure(self.figures, f"{model}, a {n}-token prompt, 64 new tokens: "
+                                            f"pick {pick} for {who}")
 
     def _describe(self) -> None:
         pick, reasons = device_choice.recommend(self.figures, int(self.w_users.value))
