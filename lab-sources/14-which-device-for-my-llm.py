@@ -244,7 +244,7 @@ display(dash)  # the widgets: they need a running kernel
 
 # %% [markdown]
 # Try: TinyLlama with a 32-token prompt (the NPU's TTFT against the CPU's, as in #1084); Qwen2.5-7B
-# (the NPU's compile); a 2,048-token prompt (the NPU refuses it).
+# (the NPU's compile); a 1,536-token prompt (the NPU refuses it).
 
 # %% [markdown]
 # ## Exercises

@@ -13,6 +13,7 @@ reasons. Everything is simulated time on a seeded Core: the same call prints the
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 from dataclasses import dataclass
 
@@ -37,8 +38,13 @@ def prompt_ids(model: str, n_tokens: int, variant: int = 0) -> np.ndarray:
     prefix."""
     if n_tokens < 1:
         raise ValueError(f"a prompt needs at least one token, got {n_tokens}")
-    base = Tokenizer(model).encode(TEXT).input_ids.data[0]
+    base = _text_ids(model)
     return np.resize(np.roll(base, -7 * variant), n_tokens).astype(np.int64)[None]
+
+
+@functools.lru_cache(maxsize=8)
+def _text_ids(model: str) -> np.ndarray:
+    return Tokenizer(model).encode(TEXT).input_ids.data[0].copy()
 
 
 def _pipeline(model: str, device: str, platform: str, seed: int, **props):
@@ -165,6 +171,8 @@ def serve_users(model: str, device: str, users: int, prompt_tokens: int = 256,
 def recommend(figures: list[DeviceFigures], users: int = 1) -> tuple[str, list[str]]:
     """The device to pick for ``users`` at once, and why (TTFT first for one user, the total
     rate for several; the NPU kept for a single user when it frees the others)."""
+    if not figures:
+        return "none", ["no device can run this prompt"]
     by = {f.device: f for f in figures}
     reasons = []
     fastest_ttft = min(figures, key=lambda f: f.ttft_ms)

@@ -17,7 +17,7 @@ import plotly.graph_objects as go
 from ..genai import device_choice
 from ..viz.llm_devices import devices_figure
 
-PROMPTS = (32, 128, 256, 512, 1024, 2048)
+PROMPTS = (32, 128, 256, 512, 1024, 1536)  # all below every zoo model's context
 
 
 class LLMDeviceDashboard(widgets.VBox):
@@ -26,7 +26,8 @@ class LLMDeviceDashboard(widgets.VBox):
     keep = 24
 
     def __init__(self, model: str = "phi-3-mini-4k-instruct-int4-ov", prompt_tokens: int = 512,
-                 users: int = 1) -> None:
+                 users: int = 1, new_tokens: int = 64) -> None:
+        self.new_tokens = new_tokens
         self.w_model = widgets.Dropdown(options=list(device_choice.MODELS), value=model,
                                         description="model", layout=dict(width="420px"))
         self.w_prompt = widgets.Dropdown(options=list(PROMPTS), value=prompt_tokens,
@@ -52,12 +53,13 @@ class LLMDeviceDashboard(widgets.VBox):
     def _measure(self, settings: tuple):
         if settings not in self._cache:
             model, n = settings
-            figures, error = [], ""
+            figures, errors = [], []
             for device in device_choice.DEVICES:
                 try:
-                    figures.append(device_choice.measure(model, device, n))
+                    figures.append(device_choice.measure(model, device, n, self.new_tokens))
                 except RuntimeError as err:
-                    error = f"{device}: {str(err).splitlines()[0]}"
+                    errors.append(f"{device}: {str(err).splitlines()[0]}")
+            error = "; ".join(errors)
             self._cache[settings] = (figures, error)
             while len(self._cache) > self.keep:
                 self._cache.popitem(last=False)
@@ -68,7 +70,7 @@ class LLMDeviceDashboard(widgets.VBox):
         users = int(self.w_users.value)
         pick = device_choice.recommend(self.figures, users)[0] if self.figures else "-"
         who = "1 user" if users == 1 else f"{users} users at once"
-        return devices_figure(self.figures, f"{model}, a {n}-token prompt, 64 new tokens: "
+        return devices_figure(self.figures, f"{model}, a {n}-token prompt, {self.new_tokens} new tokens: "
                                             f"pick {pick} for {who}")
 
     def _describe(self) -> None:

@@ -449,7 +449,7 @@ def test_llm_device_dashboard(lab, page, shot_dir, notebook):
     _shot(dash, shot_dir, f"{stem}-dashboard.png")
     _text_has(page, root, SUMMARY, "pick GPU")
     changes = []
-    for step in ("1024", "4 users", "2048"):
+    for step in ("1024", "4 users", "1536"):
         _settle(page)
         before = root.evaluate(SIGNATURE)
         if step == "4 users":

@@ -82,10 +82,10 @@ def test_npu_prompt_limit_batch_and_decoding_errors_are_genais():
 
 
 def test_npu_generation_ends_when_the_static_kv_buffer_is_full():
-    pipe = ov_genai.LLMPipeline(PHI, "NPU", core=core(), MIN_RESPONSE_LEN=32)
-    res, _ = run(pipe, 100, new=2000)
+    pipe = ov_genai.LLMPipeline(PHI, "NPU", core=core(), MAX_PROMPT_LEN=64, MIN_RESPONSE_LEN=16)
+    res, _ = run(pipe, 40, new=2000)
     prompt = res.perf_metrics.get_num_input_tokens()
-    assert prompt + len(res.tokens[0]) - 1 == 1024 + 32 - 1
+    assert prompt + len(res.tokens[0]) - 1 == 64 + 16 - 1
 
 
 def test_npu_tiny_model_text_matches_cpu():
