@@ -14,6 +14,7 @@ a new Core on the ``core-ultra-7-165h`` AI PC.
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 import numpy as np
@@ -238,12 +239,13 @@ class _Base:
         weights = self._engine.weight_bytes()
         held = getattr(self._engine, "static_bytes", self._engine.weight_bytes)()
         memory.reserve(self.core, self.device, held)
-        self._held = held
+        # a pipeline that is dropped frees its memory, as the real one does
+        self._free = weakref.finalize(self, memory.release, self.core, self.device, held)
         memory.attach_package_pool(self.core, self.device)
         try:
             self.core.clock.sleep(self._engine.load_seconds())
         except RuntimeError:
-            memory.release(self.core, self.device, held)
+            self._free()
             raise
         self.core.trace.event(start, "genai_load", self.device, self._engine.name,
                               seconds=self.core.clock.now - start, weight_bytes=weights,
