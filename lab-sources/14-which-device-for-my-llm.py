@@ -164,17 +164,20 @@ pd.DataFrame(rows).set_index("load")
 #
 # A dGPU has memory of its own. The iGPU and the NPU of an AI PC have none: they use the system
 # memory (32 GB on this preset), each up to the share its driver exposes (16 GB). So whatever one
-# device holds, the others cannot use. Qwen-7B in FP16 takes 15.4 GB: it fits on the iGPU and on
-# the CPU, but then the NPU finds the package's memory used up:
+# device holds, the others cannot use. Qwen-7B in FP16 takes 15.4 GB: it fits on the iGPU, and
+# a second copy fits on the CPU. After that, even Phi-3-mini in INT4 (2.5 GB with the NPU's
+# static KV buffer) finds the package's memory used up:
 
 # %%
 mem_core = ov.Core("core-ultra-7-165h", seed=0)
-for device in ("GPU", "CPU", "NPU"):
+loaded = []
+for model, device in [("qwen-7b-chat-fp16-ov", "GPU"), ("qwen-7b-chat-fp16-ov", "CPU"),
+                      (MODEL, "NPU")]:
     try:
-        ov_genai.LLMPipeline("qwen-7b-chat-fp16-ov", device, core=mem_core)
-        print(f"{device}: loaded")
+        loaded.append(ov_genai.LLMPipeline(model, device, core=mem_core))
+        print(f"{model} on {device}: loaded")
     except RuntimeError as err:
-        print(f"{device}: {str(err).splitlines()[-1]}")
+        print(f"{model} on {device}: {str(err).splitlines()[-1]}")
 
 # %% [markdown]
 # A model larger than the iGPU's share fails with the GPU plugin's error, before any KV cache:
