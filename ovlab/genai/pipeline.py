@@ -236,6 +236,9 @@ class _Base:
             self._engine = Engine(llm, self.core, self.device, scheduler_config, self._tokenizer)
         else:
             self._engine = engine_cls(llm, self.core, self.device, self._tokenizer, properties)
+        # CACHE_DIR: the CB and SDPA engines' (the NPU engine reads its own from its config)
+        self._engine.cache_dir = str((properties or {}).get("CACHE_DIR") or
+                                     self.core._core_props.get("CACHE_DIR", "") or "")
         weights = self._engine.weight_bytes()
         held = getattr(self._engine, "static_bytes", self._engine.weight_bytes)()
         memory.reserve(self.core, self.device, held)

@@ -187,3 +187,14 @@ def test_bandwidth_is_shared_by_the_package_but_a_lone_step_is_unchanged():
     c.clock.run_until(c.clock.env.timeout(10.0), "two steps")
     for seconds, end in ends.values():
         assert end - t0 > 1.3 * seconds  # each slowed by the other's memory traffic
+
+
+def test_cache_dir_makes_a_second_continuous_batching_load_fast(tmp_path):
+    first = ov_genai.LLMPipeline(PHI, "GPU", core=core(), CACHE_DIR=str(tmp_path))
+    second = ov_genai.LLMPipeline(PHI, "GPU", core=core(), CACHE_DIR=str(tmp_path))
+    assert (first._engine.loaded_from, second._engine.loaded_from) == ("compile", "cache")
+    assert second._load_time_ms < first._load_time_ms
+    c = core()
+    c.set_property({"CACHE_DIR": str(tmp_path)})  # the Core's CACHE_DIR works too
+    assert ov_genai.LLMPipeline(PHI, "GPU", core=c)._engine.loaded_from == "cache"
+    assert ov_genai.LLMPipeline(PHI, "CPU", core=c)._engine.loaded_from == "compile"
