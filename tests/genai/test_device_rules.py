@@ -198,3 +198,21 @@ def test_cache_dir_makes_a_second_continuous_batching_load_fast(tmp_path):
     c.set_property({"CACHE_DIR": str(tmp_path)})  # the Core's CACHE_DIR works too
     assert ov_genai.LLMPipeline(PHI, "GPU", core=c)._engine.loaded_from == "cache"
     assert ov_genai.LLMPipeline(PHI, "CPU", core=c)._engine.loaded_from == "compile"
+
+
+def test_npu_chat_rereads_the_whole_history_and_refuses_it_past_max_prompt_len():
+    """The NPU keeps no chat KV between turns (m_use_full_chat_history): each turn prefills the
+    whole history, which must fit MAX_PROMPT_LEN."""
+    pipe = ov_genai.LLMPipeline(TINY, "NPU", core=core(), MAX_PROMPT_LEN=64)
+    pipe.start_chat()
+    cfg = ov_genai.GenerationConfig(max_new_tokens=6)
+    assert pipe.generate("What does the NPU do?", cfg)
+    steps = [r.as_dict() for r in pipe.core.trace.scheduler_steps]
+    first_prompt = steps[0]["num_prompt_tokens"]
+    pipe.generate("And the GPU?", cfg)
+    steps = [r.as_dict() for r in pipe.core.trace.scheduler_steps]
+    prompts = [s["num_prompt_tokens"] for s in steps if s["num_prompt_tokens"]]
+    assert prompts[-1] > first_prompt  # the second turn prefilled the first one again
+    with pytest.raises(RuntimeError, match="hold chat history up to 64 tokens"):
+        for _ in range(10):
+            pipe.generate("Tell me more about the KV cache and the scheduler.", cfg)
