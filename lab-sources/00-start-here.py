@@ -265,6 +265,7 @@ for precision in ["FP32", "INT8"]:
 # | [11 · Run OpenVINO code](11-run-openvino-code.ipynb) | an unmodified OpenVINO script on the virtual devices (`python -m ovlab run`, `%load_ext ovlab`) |
 # | [12 · How far to trust the numbers](12-how-far-to-trust-the-numbers.ipynb) | the simulator beside the real OpenVINO CPU plugin: what is measured, fitted and predicted |
 # | [13 · Batching for LLMs](13-batching-for-llms.ipynb) | OpenVINO GenAI: an LLM's prefill and decode, and one chat stream served one at a time, by BATCH (refused) and by continuous batching, with split-fuse and prefix caching |
+# | [14 · Which device for my LLM](14-which-device-for-my-llm.ipynb) | one LLM on the AI PC's CPU, iGPU and NPU: TTFT, TPOT, memory, the NPU's padded prefill and compile, several users at once, and which device to pick |
 #
 # (One row per lab, in order: a new lab adds its row as `| [NN · Title](NN-file.ipynb) | what it
 # shows |`.)

@@ -55,6 +55,9 @@ OBJECTIVES = {
            "or predicted, and how far each holds"),
     "13": ("batching for LLMs", "tell why BATCH refuses an LLM, read TTFT and TPOT, predict "
            "how continuous batching, split-fuse and prefix caching change them"),
+    "14": ("which device for my LLM", "choose CPU, iGPU or NPU for an LLM from TTFT, TPOT, "
+           "memory and concurrency; explain the NPU's padded prefill, compile and one request "
+           "at a time"),
 }
 
 # the 3-hour class (docs/instructors.md and lab 00): the labs, in order

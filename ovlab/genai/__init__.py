@@ -9,7 +9,9 @@ sample), ``continuous_batching`` and ``scheduler_config`` (GenAI's scheduler, po
 (an LLM split over GPUs by HETERO PIPELINE_PARALLEL), ``speculative`` and ``sd_metrics``
 (speculative decoding, ``draft_model``), ``timing`` (the
 step cost, fitted on Intel's 165H iGPU rows), ``tiny`` (the real tiny model), ``standin``
-(the large models' seeded text), ``corpus`` (the tiny model's training text).
+(the large models' seeded text), ``corpus`` (the tiny model's training text),
+``npu_pipeline`` (the stateful pipelines: the NPU's static shapes, SDPA), ``memory`` (what the
+pipelines hold and the package's shared bandwidth), ``device_choice`` (lab 14's experiment).
 """
 
 from .chat import ChatHistory

@@ -44,7 +44,7 @@ from .results import (
 )
 from .scheduler_config import SchedulerConfig
 from .standin import StandIn
-from .timing import Chunk, LLMCost, device_peak_and_bandwidth, kv_bytes_per_element
+from .timing import Chunk, LLMCost, device_peak_and_bandwidth, features, kv_bytes_per_element
 
 #: host work the runtime does around the model, in simulated seconds (priors, not fitted):
 #: tokenizing / detokenizing a text, and the bytes per second a model loads from disk.
@@ -75,6 +75,9 @@ class _Request:
 
 class Engine:
     """Requests, scheduler, model and clock of one continuous-batching pipeline."""
+
+    kind = "continuous batching"
+    one_at_a_time = False  # the NPU's pipeline takes one prompt per generate()
 
     def __init__(self, llm: LoadedLLM, core, device: str, scheduler_config: SchedulerConfig,
                  tokenizer, model_name: str | None = None) -> None:
@@ -114,12 +117,38 @@ class Engine:
         return zoo.weight_bytes(self.llm.spec, self.llm.precision)
 
     def _available_memory(self, device: str, num_cache_tensors: int) -> int:
-        """Bytes the KV cache may take: the device memory less the weights."""
-        return max(0, int(self.spec.mem_size_gb * 1e9 - self.weight_bytes()))
+        """Bytes the KV cache may take: what is free on the device once the weights (and any
+        other pipeline of the package) are held there (``memory.free_bytes``)."""
+        from . import memory
+
+        if memory.held_bytes(self.core, self.device) <= 0:  # not loaded through a pipeline
+            return max(0, int(self.spec.mem_size_gb * 1e9 - self.weight_bytes()))
+        return int(memory.free_bytes(self.core, self.device))
+
+    cache_dir = ""  # CACHE_DIR of the pipeline's properties or of the Core
+    loaded_from = "compile"
 
     def load_seconds(self) -> float:
-        """Reading the weights from disk and compiling: the pipeline's load time."""
-        return self.weight_bytes() / (LOAD_DISK_GBS * 1e9) + self.spec.compile_base_s
+        """Reading the weights from disk and compiling: the pipeline's load time. With a
+        ``cache_dir`` the compiled paged-attention model is written there as a blob
+        (``runtime.model_cache``'s header and key scheme), and a later load imports it."""
+        read = self.weight_bytes() / (LOAD_DISK_GBS * 1e9)
+        if not self.cache_dir or "EXPORT_IMPORT" not in self.spec.capabilities:
+            return read + self.spec.compile_base_s
+        from ..runtime import model_cache
+
+        key = str(model_cache.hash_combine(
+            model_cache.hash_combine(0, f"{self.llm.spec.name}:{self.llm.precision}:PA"),
+            self.spec.full_name))
+        model_cache.prepare_dir(self.cache_dir, "core.compile_model")
+        if model_cache.read_blob(self.cache_dir, key) is not None:
+            self.loaded_from = "cache"
+            return read + self.spec.cached_load_s
+        model_cache.write_blob(self.cache_dir, key, {
+            "device": self.device, "full_device_name": self.spec.full_name,
+            "model": f"{self.llm.spec.name}:{self.llm.precision}", "attention": "paged",
+            "written_by": "ovlab (a simulated device: no binary inside)"})
+        return read + self.spec.compile_base_s
 
     # --- host work ------------------------------------------------------------------------------
     def host_work(self, n_tokens: int) -> float:
@@ -194,10 +223,9 @@ class Engine:
         scheduled = [self.requests[i] for i in out.m_scheduled_sequence_groups_ids]
         chunks = [Chunk(g.get_num_scheduled_tokens(), g.get_num_processed_tokens())
                   for g in scheduled for _ in g.get_running_sequences()]
-        seconds = self.cost.seconds(self.llm.spec, self.llm.precision, chunks, self.peak,
-                                    self.bandwidth, self.kv_elem)
+        seconds, memory_seconds = self.step_seconds(chunks)
         start = self.core.clock.now
-        self._run_on_device(seconds)
+        self._run_on_device(seconds, memory_seconds)
         now = self.core.clock.now
         m.inference_duration = (now - start) * 1e6
         self.core.trace.add(InferenceRecord(
@@ -214,11 +242,24 @@ class Engine:
             group.finish_iteration()
         self._free_non_running()
 
-    def _run_on_device(self, seconds: float) -> None:
-        """The step as one job on the device, shared with the Core's other work there."""
+    def step_seconds(self, chunks: list[Chunk]) -> tuple[float, float]:
+        """(time of a step running ``chunks``, the part of it spent moving memory)."""
+        spec, precision = self.llm.spec, self.llm.precision
+        seconds = self.cost.seconds(spec, precision, chunks, self.peak, self.bandwidth,
+                                    self.kv_elem)
+        if seconds <= 0:
+            return 0.0, 0.0
+        nbytes = features(spec, precision, chunks, self.kv_elem)["bytes"]
+        return seconds, nbytes / (self.bandwidth * 1e9 * self.cost.memory_efficiency)
+
+    def _run_on_device(self, seconds: float, memory_seconds: float = 0.0) -> None:
+        """The step as one job on the device, shared with the Core's other work there; it keeps
+        ``memory_seconds / seconds`` of the package's DRAM busy (``memory.py``)."""
         clock = self.core.clock
         done = clock.event()
-        self.core._device_share(self.device).start(seconds, 1.0, lambda: done.succeed())
+        demand = min(1.0, memory_seconds / seconds) if seconds > 0 else 0.0
+        self.core._device_share(self.device).start(seconds, 1.0, lambda: done.succeed(),
+                                                   memory=demand)
         clock.run_until(done, f"an LLM step on {self.device}")
 
     def _forward(self, group: SequenceGroup, seq) -> np.ndarray:

@@ -14,6 +14,7 @@ a new Core on the ``core-ultra-7-165h`` AI PC.
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 import numpy as np
@@ -86,20 +87,57 @@ def resolve_device(core, device: str) -> str:
         raise NotImplementedError(f"{name!r} with this pipeline: ovlab splits an LLM over "
                                   "devices only as LLMPipeline(path, 'HETERO:GPU.0,GPU.1', "
                                   "MODEL_DISTRIBUTION_POLICY='PIPELINE_PARALLEL')")
-    if upper == "NPU" or upper.startswith("NPU."):
-        raise NotImplementedError(f"LLMPipeline on {name!r}: the NPU's stateful static-shape "
-                                  "LLM pipeline (one request at a time) is not simulated yet by "
-                                  "ovlab; use CPU or GPU (continuous batching)")
     devices = list(core.platform.devices)
     if upper.startswith("AUTO"):
-        gpus = [d for d in devices if d.startswith("GPU")]
-        return gpus[0] if gpus else "CPU"
-    if upper == "GPU":
-        upper = "GPU.0"
+        return resolve_auto(core, name)
+    if upper in ("GPU", "NPU"):
+        upper = next((d for d in devices if d.split(".")[0] == upper), upper)
     if upper in devices:
         return upper
     raise RuntimeError(f"Device with \"{name}\" name is not registered in the OpenVINO Runtime "
                        f"(this platform has {', '.join(devices)})")
+
+
+def resolve_auto(core, name: str) -> str:
+    """The device AUTO compiles GenAI's paged-attention model on (``auto/src/plugin.cpp``):
+    the candidates (``AUTO:GPU,CPU`` in that order; plain ``AUTO``: every device, dGPU before
+    iGPU before other accelerators before the CPU, ``get_valid_device``), less the NPU, which
+    cannot compile a model with dynamic shapes (AUTO moves on to the next candidate)."""
+    platform = core.platform
+    devices = list(platform.devices)
+    _, _, listed = name.partition(":")
+    if listed.strip():
+        wanted = []
+        for item in (x.strip().upper() for x in listed.split(",") if x.strip()):
+            if item.startswith("-"):
+                continue
+            matches = [d for d in devices if d == item or d.split(".")[0] == item]
+            if not matches:
+                raise RuntimeError(f"Device with \"{item}\" name is not registered in the "
+                                   f"OpenVINO Runtime (this platform has {', '.join(devices)})")
+            wanted += [d for d in matches if d not in wanted]
+        excluded = {x.strip().upper()[1:] for x in listed.split(",") if x.strip().startswith("-")}
+        if not wanted:
+            wanted = [d for d in devices if d not in excluded and d.split(".")[0] not in excluded]
+            wanted = _auto_order(platform, wanted)
+    else:
+        wanted = _auto_order(platform, devices)
+    for device in wanted:
+        if platform.devices[device].plugin != "NPU":
+            return device
+    raise RuntimeError("Exception from src/inference/src/cpp/core.cpp:\n[AUTO] compile model "
+                       f"failed, {', '.join(wanted)}: the LLM's paged-attention model has dynamic "
+                       "shapes and the NPU supports only models with static shapes")
+
+
+def _auto_order(platform, devices: list[str]) -> list[str]:
+    """AUTO's default priority: dGPU, iGPU, other accelerators, CPU."""
+    def rank(d: str) -> int:
+        spec = platform.devices[d]
+        if spec.plugin == "GPU":
+            return 0 if spec.device_type == "discrete" else 1
+        return 3 if spec.plugin == "CPU" else 2
+    return sorted(devices, key=rank)
 
 
 def _scheduler_config(properties: dict, explicit: bool) -> SchedulerConfig:
@@ -110,6 +148,28 @@ def _scheduler_config(properties: dict, explicit: bool) -> SchedulerConfig:
         raise TypeError(f"scheduler_config must be an openvino_genai.SchedulerConfig, not "
                         f"{type(cfg).__name__}")
     return cfg
+
+
+def _select_engine(device: str, properties: dict) -> tuple[Any, SchedulerConfig | None]:
+    """Which pipeline ``LLMPipeline(path, device, **properties)`` builds (``llm/pipeline.cpp``):
+    (a stateful engine class, None) or (None, the CB scheduler config). Takes the keys it reads
+    out of ``properties``."""
+    from .npu_pipeline import NPUEngine, SDPAEngine
+
+    backend = properties.pop("ATTENTION_BACKEND", None)
+    if backend is not None and str(backend) not in ("PA", "SDPA"):
+        raise RuntimeError(f"Attention backend must be either 'PA' or 'SDPA', got '{backend}'")
+    requires_pa = "scheduler_config" in properties or backend == "PA"
+    if requires_pa and backend == "SDPA":
+        raise RuntimeError("User properties are conflicting: some of them requires "
+                           "PagedAttention backend, while 'ATTENTION_BACKEND' is set to 'SDPA'")
+    # only the exact string "NPU" asks for the NPU pipeline (utils.cpp is_npu_requested); "NPU.0"
+    # gets there too: its paged-attention compile fails and GenAI falls back to the stateful one
+    if device.upper() == "NPU" or device.upper().startswith("NPU."):
+        return NPUEngine, None
+    if backend == "SDPA":
+        return SDPAEngine, None
+    return None, _scheduler_config(properties, "scheduler_config" in properties)
 
 
 def _ids(tensor: Any) -> list[list[int]]:
@@ -172,22 +232,40 @@ class _Base:
 
     _engine: Engine
 
-    def _setup(self, models_path: Any, device: str, scheduler_config: SchedulerConfig,
-               core: Any, tokenizer: Tokenizer | None) -> None:
+    def _setup(self, models_path: Any, device: str, scheduler_config: SchedulerConfig | None,
+               core: Any, tokenizer: Tokenizer | None, engine_cls: Any = None,
+               properties: dict | None = None) -> None:
+        """Load: the engine (CB by default; ``engine_cls`` a stateful one), the memory it holds
+        (weights, and the NPU's static KV buffer) reserved on the device (``memory.py``), the
+        load time on the clock."""
+        from . import memory
+
         self.core = core if core is not None else _default_core()
         self.device = resolve_device(self.core, device)
         llm = resolve(models_path, quiet=not (_note_paths is not None and _note_paths()))
         self._tokenizer = tokenizer if tokenizer is not None else Tokenizer(models_path)
         start = self.core.clock.now
-        self._engine = Engine(llm, self.core, self.device, scheduler_config, self._tokenizer)
+        if engine_cls is None:
+            self._engine = Engine(llm, self.core, self.device, scheduler_config, self._tokenizer)
+        else:
+            self._engine = engine_cls(llm, self.core, self.device, self._tokenizer, properties)
+        # CACHE_DIR: the CB and SDPA engines' (the NPU engine reads its own from its config)
+        self._engine.cache_dir = str((properties or {}).get("CACHE_DIR") or
+                                     self.core._core_props.get("CACHE_DIR", "") or "")
         weights = self._engine.weight_bytes()
-        mem = self.core.platform.devices[self.device].mem_size_gb * 1e9
-        if weights > mem:
-            raise RuntimeError(f"{llm.spec.name} {llm.precision} needs {weights / 1e9:.1f} GB for "
-                               f"its weights but {self.device} has {mem / 1e9:.1f} GB")
-        self.core.clock.sleep(self._engine.load_seconds())
+        held = getattr(self._engine, "static_bytes", self._engine.weight_bytes)()
+        memory.reserve(self.core, self.device, held)
+        # a pipeline that is dropped frees its memory, as the real one does
+        self._free = weakref.finalize(self, memory.release, self.core, self.device, held)
+        memory.attach_package_pool(self.core, self.device)
+        try:
+            self.core.clock.sleep(self._engine.load_seconds())
+        except RuntimeError:
+            self._free()
+            raise
         self.core.trace.event(start, "genai_load", self.device, self._engine.name,
-                              seconds=self.core.clock.now - start, weight_bytes=weights)
+                              seconds=self.core.clock.now - start, weight_bytes=weights,
+                              pipeline=self._engine.kind)
         self._load_time_ms = (self.core.clock.now - start) * 1e3
         self._generation_config = GenerationConfig()
         self._generation_config.eos_token_id = self._tokenizer.get_eos_token_id()
@@ -224,6 +302,8 @@ class _Base:
         if eng.has_non_finished_requests():
             raise RuntimeError("Generate cannot be called while ContinuousBatchingPipeline is "
                                "already in running state. Use ContinuousBatchingPipeline::add_request")
+        if eng.one_at_a_time and len(prompts) > 1:
+            raise RuntimeError("Currently only batch size equal to 1 is supported for NPU device!")
         reqs = []
         for ids, cfg in zip(prompts, configs, strict=True):
             reqs.append(eng.add_request(self._next_id, ids, cfg))
@@ -275,20 +355,21 @@ class LLMPipeline(_Base):
         if args:
             config = args.pop(0)
         properties = {**(config or {}), **kwargs}
-        explicit = "scheduler_config" in properties
-        sched = _scheduler_config(properties, explicit)
-        backend = str(properties.pop("ATTENTION_BACKEND", "PA")).upper()
-        if backend == "SDPA":
-            raise NotImplementedError("ATTENTION_BACKEND='SDPA': the stateful SDPA pipeline is "
-                                      "not simulated by ovlab (the paged-attention one is)")
         if str(device).strip().upper().startswith("HETERO"):
             from . import hetero
 
+            if str(properties.pop("ATTENTION_BACKEND", "PA")).upper() == "SDPA":
+                raise NotImplementedError("ATTENTION_BACKEND='SDPA' over HETERO: the stateful "
+                                          "SDPA pipeline split over devices is not simulated by "
+                                          "ovlab (PIPELINE_PARALLEL with paged attention is)")
+            explicit = "scheduler_config" in properties
+            sched = _scheduler_config(properties, explicit)
             core = core if core is not None else _default_core()
             hetero.setup(self, models_path, device, sched, core, tokenizer, properties, explicit,
                          _quiet())
             return
-        self._setup(models_path, device, sched, core, tokenizer)
+        engine_cls, sched = _select_engine(str(device).strip(), properties)
+        self._setup(models_path, device, sched, core, tokenizer, engine_cls, properties)
 
     def get_generation_config(self) -> GenerationConfig:
         return self._generation_config.copy()
@@ -393,6 +474,11 @@ class ContinuousBatchingPipeline(_Base):
             hetero.setup(self, models_path, device, sched, core, tokenizer,
                          {**(props or {}), **kwargs}, True, _quiet())
             return
+        if str(device).strip().upper().split(".")[0] == "NPU":
+            raise RuntimeError("ContinuousBatchingPipeline on NPU: its paged-attention model has "
+                               "dynamic shapes and the NPU compiles only models with static "
+                               "shapes; LLMPipeline(models_path, \"NPU\") runs the NPU's "
+                               "stateful pipeline")
         self._setup(models_path, device, sched, core, tokenizer)
 
     def get_config(self) -> GenerationConfig:

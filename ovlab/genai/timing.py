@@ -98,7 +98,8 @@ class LLMCost:
 def device_peak_and_bandwidth(device_spec) -> tuple[float, float]:
     """(f16 matrix peak GFLOP/s, memory bandwidth GB/s) of a ``hardware.specs.DeviceSpec``."""
     peaks = device_spec.peak_gflops
-    return float(peaks.get("f16", peaks.get("bf16", peaks["f32"]))), float(device_spec.mem_bw_gbs)
+    peak = next(peaks[k] for k in ("f16", "bf16", "f32") if k in peaks)  # an NPU has no f32
+    return float(peak), float(device_spec.mem_bw_gbs)
 
 
 # --- the fit -------------------------------------------------------------------------------------

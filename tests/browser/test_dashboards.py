@@ -49,6 +49,7 @@ def _labs(*names: str) -> list[str]:
 LABS = _labs("LatencyDashboard", "TimelineDashboard")  # the seed experiments' dashboards
 OTHER_LABS = _labs("ResourceAwareDashboard")  # lab 09
 LLM_LABS = _labs("LLMServingDashboard")  # lab 13
+DEVICE_LABS = _labs("LLMDeviceDashboard")  # lab 14
 HELPER, BATCH, ALONE = "#17becf", "#9467bd", "#ff7f0e"  # ovlab.viz.palette
 
 # the dashboard's figure: found afresh each time, because a run whose traces differ in kind
@@ -433,6 +434,31 @@ def test_llm_serving_dashboard(lab, page, shot_dir, notebook):
             page.wait_for_function(f"root => !{INERT}.includes('max_num_seqs')", arg=root,
                                    timeout=30_000)
     _text_has(page, root, SUMMARY, "mean TTFT")
+    _save_timings(stem, {"knob changes (3)": {
+        "median": round(sorted(changes)[1] * 1000), "max": round(max(changes) * 1000)}}, shot_dir)
+    assert_clean(page, stem)
+
+
+@pytest.mark.skipif(not DEVICE_LABS, reason="no lab builds the LLM device dashboard")
+@pytest.mark.parametrize("notebook", DEVICE_LABS)
+def test_llm_device_dashboard(lab, page, shot_dir, notebook):
+    """Lab 14: a longer prompt redraws (the NPU's TTFT stays, the others grow); four users
+    change the pick's reasons; a prompt over MAX_PROMPT_LEN shows GenAI's error for the NPU."""
+    stem = notebook.removesuffix(".ipynb")
+    dash, root = _open_and_run(lab, page, notebook)
+    _shot(dash, shot_dir, f"{stem}-dashboard.png")
+    _text_has(page, root, SUMMARY, "pick GPU")
+    changes = []
+    for step in ("1024", "4 users", "1536"):
+        _settle(page)
+        before = root.evaluate(SIGNATURE)
+        if step == "4 users":
+            dash.get_by_role("button", name="4 users", exact=True).click()
+        else:
+            dash.locator("select").nth(1).select_option(step)
+        changes.append(_changed(page, root, before))
+    _text_has(page, root, SUMMARY, "4 users at once")
+    _text_has(page, root, SUMMARY, "error: NPU: Stateful LLM pipeline on NPU")
     _save_timings(stem, {"knob changes (3)": {
         "median": round(sorted(changes)[1] * 1000), "max": round(max(changes) * 1000)}}, shot_dir)
     assert_clean(page, stem)

@@ -218,8 +218,6 @@ def test_handle_cancel_ends_the_request():
 def test_device_errors_like_openvino_and_genai():
     with pytest.raises(RuntimeError, match="Auto-batching does not support dynamic networks!"):
         ov_genai.LLMPipeline(TINY, "BATCH:GPU(4)", core=core())
-    with pytest.raises(NotImplementedError, match="NPU"):
-        ov_genai.LLMPipeline(TINY, "NPU", core=core())
     with pytest.raises(RuntimeError, match="not registered"):
         ov_genai.LLMPipeline(TINY, "GPU.3", core=core())
     assert ov_genai.LLMPipeline(TINY, "AUTO", core=core()).device == "GPU.0"
@@ -232,7 +230,7 @@ def test_model_paths(capsys, tmp_path):
     assert pipe._engine.llm.precision == "FP16"
     with pytest.raises(RuntimeError, match="zoo"):
         ov_genai.LLMPipeline("no-such-model-int4-ov", "GPU", core=core())
-    with pytest.raises(RuntimeError, match="needs 17.1 GB"):
+    with pytest.raises(RuntimeError, match="Exceeded max size of memory allocation: Required 17"):
         ov_genai.LLMPipeline("gemma-7b-it-fp16-ov", "GPU", core=core())
     real_dir = tmp_path / "my-model"
     real_dir.mkdir()

@@ -55,3 +55,23 @@ def test_benchmark_genai_reports_the_165h_figures():
     tpot = float(lines["TPOT"].split("±")[0])
     assert 18 < tpot < 32  # Intel's 165H table: gemma-2b-it INT4-MIXED 24-25 ms per token
     assert "Throughput " in lines and float(lines["Load time"].split()[0]) > 0
+
+
+def test_benchmark_genai_on_npu_shows_the_padded_prefill(tmp_path):
+    """GenAI's benchmark on ``-d NPU``: TTFT is the same for a short and a long prompt below
+    MAX_PROMPT_LEN (both run one padded prefill chunk), while on the GPU it grows."""
+    short, long = tmp_path / "short.txt", tmp_path / "long.txt"
+    short.write_text("The Sky is blue because")
+    long.write_text("The Sky is blue because the air scatters the light. " * 40)
+
+    def figures(device, prompt):
+        proc = run("benchmark_genai.py", "-m", "TinyLlama-1.1B-Chat-v1.0-int4-ov", "-d", device,
+                   "-n", "1", "-N", "0", "-M", "8", "-F", str(prompt))
+        lines = dict(line.split(":", 1) for line in proc.stdout.splitlines() if ":" in line)
+        return int(lines["Prompt token size"]), float(lines["TTFT"].split("±")[0])
+
+    (n_short, npu_short), (n_long, npu_long) = figures("NPU", short), figures("NPU", long)
+    assert n_short < 16 and 400 < n_long < 1024
+    assert npu_long == pytest.approx(npu_short, rel=0.01)  # only tokenizing differs
+    gpu_short, gpu_long = figures("GPU", short)[1], figures("GPU", long)[1]
+    assert gpu_long > 3 * gpu_short and npu_short > gpu_long

@@ -1,0 +1,62 @@
+"""Figures of lab 14 (which device for my LLM): one request per device, TTFT against prompt
+length, and several users at once. Pure functions of ``genai.device_choice`` records, so the
+dashboard, the tests and the stored notebook draw the same thing."""
+
+from __future__ import annotations
+
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+DEVICE_COLORS = {"CPU": "#1f77b4", "GPU": "#2ca02c", "NPU": "#9467bd"}
+
+
+def devices_figure(figures, title: str = "") -> go.Figure:
+    """TTFT, TPOT, throughput and memory of one request on each device."""
+    fig = make_subplots(rows=1, cols=4, horizontal_spacing=0.08,
+                        subplot_titles=("TTFT (ms)", "TPOT (ms)", "tokens/s", "memory (GB)"))
+    names = [f.device for f in figures]
+    colors = [DEVICE_COLORS.get(n, "#7f7f7f") for n in names]
+    for col, values in enumerate(([f.ttft_ms for f in figures], [f.tpot_ms for f in figures],
+                                  [f.tokens_per_s for f in figures],
+                                  [f.memory_gb for f in figures]), start=1):
+        fig.add_bar(x=names, y=values, marker_color=colors, showlegend=False, row=1, col=col,
+                    text=[f"{v:.0f}" if v >= 10 else f"{v:.2f}" for v in values],
+                    textposition="outside", cliponaxis=False)
+    fig.update_layout(height=340, margin=dict(l=40, r=20, t=80, b=40),
+                      title=title or "One request on each device")
+    return fig
+
+
+def ttft_curve_figure(lengths, curves: dict, max_prompt_len: int | None = None) -> go.Figure:
+    """TTFT against prompt length, one line per device (the NPU's is flat below the chunk)."""
+    fig = go.Figure()
+    for device, ys in curves.items():
+        fig.add_scatter(x=list(lengths), y=ys, mode="lines+markers", name=device,
+                        line=dict(color=DEVICE_COLORS.get(device.split()[0], "#7f7f7f")))
+    if max_prompt_len:
+        fig.add_vline(x=max_prompt_len, line=dict(color="#7f7f7f", dash="dot"),
+                      annotation_text=f"MAX_PROMPT_LEN {max_prompt_len}")
+    fig.update_layout(height=360, title="Time to first token against prompt length",
+                      xaxis_title="prompt tokens", yaxis_title="TTFT (ms)",
+                      margin=dict(l=60, r=20, t=60, b=50))
+    return fig
+
+
+def users_figure(runs) -> go.Figure:
+    """Several users at once: mean TTFT and the total rate per device and user count."""
+    fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.12,
+                        subplot_titles=("mean TTFT (ms)", "tokens/s, all users together"))
+    devices = sorted({r.device for r in runs}, key=["CPU", "GPU", "NPU"].index)
+    for device in devices:
+        mine = [r for r in runs if r.device == device]
+        color = DEVICE_COLORS.get(device, "#7f7f7f")
+        fig.add_scatter(x=[r.users for r in mine], y=[r.mean_ttft_ms for r in mine],
+                        mode="lines+markers", name=device, line=dict(color=color), row=1, col=1)
+        fig.add_scatter(x=[r.users for r in mine], y=[r.tokens_per_s for r in mine],
+                        mode="lines+markers", name=device, line=dict(color=color),
+                        showlegend=False, row=1, col=2)
+    fig.update_xaxes(title_text="users at once")
+    fig.update_yaxes(type="log", row=1, col=1)
+    fig.update_layout(height=360, title="Concurrency: continuous batching against one at a time",
+                      margin=dict(l=60, r=20, t=70, b=50))
+    return fig
