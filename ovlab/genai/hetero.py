@@ -278,7 +278,12 @@ class HeteroEngine(Engine):
         return hw_cost.transfer_time(src, self.host, nbytes) + hw_cost.transfer_time(
             self.host, dst, nbytes)
 
-    def _run_on_device(self, seconds: float) -> None:
+    def step_seconds(self, chunks: list[Chunk]) -> tuple[float, float]:
+        """The stages' total; no share of a package's memory is claimed: the stages sit on
+        discrete cards, each with its own memory (``memory.py`` shares one package's DRAM)."""
+        return self.cost.seconds(self.llm.spec, self.llm.precision, chunks, None, None), 0.0
+
+    def _run_on_device(self, seconds: float, memory_seconds: float = 0.0) -> None:
         """The step through the stages in order: each a job on its device, a transfer between."""
         chunks = self.cost.chunks
         n_tokens = sum(c.tokens for c in chunks)
