@@ -92,6 +92,16 @@ class TypeInfo:
 
     def __init__(self, name: str, version_id: str) -> None:
         self.name, self.version_id = name, version_id
+        # the C++ base class (e.g. UnaryElementwiseArithmetic): ovlab's ops have no class tree
+        self.parent: TypeInfo | None = None
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, TypeInfo):
+            return NotImplemented
+        return (self.name, self.version_id) == (other.name, other.version_id)
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.version_id))
 
     def __repr__(self) -> str:
         return f"<DiscreteTypeInfo: {self.name} {self.version_id}>"
@@ -448,6 +458,8 @@ class Node(Named):
 
     def get_type_info(self) -> TypeInfo:
         return TypeInfo(self._op.type_name, self._op.version)
+
+    type_info = property(get_type_info)
 
     def get_name(self) -> str:
         """Unique name ``<Type>_<n>`` (process-wide counter, like OpenVINO)."""

@@ -65,8 +65,6 @@ KNOWN_DIFFERENCES: dict[str, str] = {
     "openvino:Core.*": _KEYWORDS + " (add_extension's extension objects are stand-ins)",
     "openvino:OVAny.__*item__": "OVAny indexing (of list/dict values) not offered",
     "openvino:OVAny.__len__": "OVAny len() (of list/dict values) not offered",
-    "openvino:PartialShape.*": "PartialShape.dynamic() (dynamic rank) and item assignment "
-                               "(ovlab models are static)",
     "openvino:ProfilingInfo.__init__": "ProfilingInfo() built by hand (only requests make them)",
     "openvino:Tensor.*": "Tensor(type, shape, pointer), ROI tensors (other, begin, end), "
                          "str_data, settable shape/bytes_data not offered yet",
