@@ -135,9 +135,9 @@ class Model(Named):
         for p in self._parameters:
             if not p._out_names[0]:
                 p._out_names[0] = {p.get_friendly_name()}
-        for r in self._results:
+        for r in self._results:  # a Result's tensor is its input's (as OpenVINO shares it)
             if not r._out_names[0]:
-                r._out_names[0] = {r.get_friendly_name()}
+                r._out_names[0] = set(r.input_value(0).get_names()) or {r.get_friendly_name()}
         self._plan: Plan = make_plan(self._ops)
 
     def _check(self, strict: bool) -> None:
