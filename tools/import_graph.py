@@ -31,7 +31,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("base", ("_errors", "_version", "extension", "exceptions")),
     ("graph", ("graph", "opset", "opset13", "op", "layout", "layout_helpers", "properties",
                "preprocess", "zoo", "digits")),
-    ("frontends", ("frontends",)),
+    ("frontends", ("frontends", "passes")),  # passes: Serialize writes IR
     ("hardware", ("hardware",)),
     ("runtime", ("runtime", "trace", "utils")),
     ("plugins", ("plugins",)),

@@ -154,15 +154,8 @@ class Model(Named):
             if id(p) not in read:
                 raise NodeValidationError(f"Parameter '{p.get_friendly_name()}' is not connected "
                                           "to any result of the model")
-        live: set[int] = set()
-        for n in self._ops:
-            if isinstance(n, Parameter) or n.get_type_name() == "ReadValue" or \
-                    any(id(s._node) in live for s in n._inputs):
-                live.add(id(n))
-        for r in self._results:
-            if id(r) not in live:
-                raise NodeValidationError(f"Result '{r.get_friendly_name()}' is not reachable from "
-                                          "any parameter: it depends on constants only")
+        # (a Result that depends on constants only is a valid model, as in OpenVINO: its
+        # value is folded once; the ConstantFolding pass leaves such models)
 
     # --- names --------------------------------------------------------------------------------
     def get_name(self) -> str:

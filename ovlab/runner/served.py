@@ -30,6 +30,7 @@ _FORWARDED = {
     "openvino.op": "ovlab.op",
     "openvino.utils": "ovlab.utils",
     "openvino.exceptions": "ovlab.exceptions",
+    "openvino.passes": "ovlab.passes",
 }
 # Served modules that are packages (their submodules import by dotted name).
 _PACKAGES = ("openvino", "openvino.op", "openvino.utils")
@@ -108,7 +109,7 @@ def can_serve(fullname: str) -> bool:
 
 def missing_message(fullname: str) -> str:
     served = "openvino, openvino.properties.*, openvino.preprocess, openvino.op, " + \
-        "openvino.utils.*, openvino.exceptions, " + \
+        "openvino.utils.*, openvino.exceptions, openvino.passes, " + \
         f"openvino.opset1 .. openvino.{list(NAMES['opsets'])[-1]}"
     if fullname == "openvino.runtime" or fullname.startswith("openvino.runtime."):
         why = "openvino.runtime was removed in OpenVINO 2026: import from openvino directly"

@@ -33,6 +33,21 @@ UNSIMULATED = {
     "get_cmake_path": "the CMake files of the OpenVINO developer package",
     "NodeFactory": "the generic node factory (building C++ ops by name)",
     "make_postponed_constant": "postponed constants (constants computed at serialization)",
+    # openvino.passes: C++ graph rewriting (ovlab.passes offers Manager, ConstantFolding and
+    # Serialize)
+    "MatcherPass": "graph rewriting with pattern matchers",
+    "GraphRewrite": "graph rewriting with pattern matchers",
+    "BackwardGraphRewrite": "graph rewriting with pattern matchers",
+    "Matcher": "graph rewriting with pattern matchers",
+    "WrapType": "graph rewriting with pattern matchers",
+    "AnyInput": "graph rewriting with pattern matchers",
+    "Optional": "graph rewriting with pattern matchers",
+    "Or": "graph rewriting with pattern matchers",
+    "Predicate": "graph rewriting with pattern matchers",
+    "LowLatency2": "the LowLatency2 transformation (models are built stateful with ovlab.opset)",
+    "MakeStateful": "the MakeStateful transformation (models are built stateful with ovlab.opset)",
+    "ConvertFP32ToFP16": "the ConvertFP32ToFP16 pass (ovlab.save_model compresses weights)",
+    "VisualizeTree": "graph drawing with Graphviz (ovlab.viz draws models)",
 }
 MESSAGE = ("{qualname} is not available on ovlab: {what} is not simulated (ovlab simulates "
            "devices, scheduling and time; see README 'How ovlab maps to OpenVINO')")
