@@ -319,6 +319,24 @@ class Model(Named):
     def __deepcopy__(self, memo: dict[int, Any]) -> Model:
         return self.clone()
 
+    def __enter__(self) -> Model:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        """The wheel releases its C++ model here; ovlab's is garbage-collected."""
+
+    def evaluate(self, output_tensors: list[Any], input_tensors: list[Any],
+                 evaluation_context: Any = None) -> bool:
+        """Run the model on ``input_tensors`` (Tensors, in input order) into ``output_tensors``
+        (Tensors of the outputs' shapes), with ovlab's NumPy kernels (no device, no time)."""
+        outs = self._evaluate([np.asarray(t.data) for t in input_tensors])
+        if len(output_tensors) != len(outs):
+            raise RuntimeError(f"Model.evaluate: {len(output_tensors)} output tensors for "
+                               f"{len(outs)} outputs")
+        for tensor, value in zip(output_tensors, outs, strict=True):
+            tensor.data[...] = value.reshape(tensor.data.shape)
+        return True
+
     # --- internal API used by ovlab's runtime and plugins ------------------------------------
     def _evaluate(self, inputs: Mapping[int, Any] | Sequence[Any],
                   precision: str = "f32") -> list[np.ndarray]:

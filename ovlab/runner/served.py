@@ -216,6 +216,9 @@ def _opset_module(short: str) -> types.ModuleType:
         if name == "__all__":
             return list(names)
         if name in names:
+            old = importlib.import_module("ovlab.opset_versions").builder(short, name)
+            if old is not None:
+                return old
             opset = importlib.import_module("ovlab.opset")
             if name in getattr(opset, "__all__", ()):
                 return getattr(opset, name)

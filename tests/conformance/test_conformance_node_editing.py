@@ -1,0 +1,40 @@
+"""Editing and evaluating nodes, openvino vs ovlab: set_argument(s), set_attribute, evaluate
+(of a node and of a model), the Constant and Parameter accessors."""
+
+from __future__ import annotations
+
+import numpy as np
+from conformance_harness import LAB, REAL
+
+
+def _editing(rt):
+    ops = rt.ops
+    a, b = ops.constant(np.float32([1, 2, 3])), ops.constant(np.float32([4, 5, 6]))
+    c = ops.constant(np.float64([7, 8, 9]))
+    add = ops.add(a, b)
+    types = [add.get_input_element_type(0).get_type_name()]
+    add.set_argument(0, c.output(0))
+    add.set_argument(1, c.output(0))
+    types.append(add.get_input_element_type(0).get_type_name())
+    add.set_arguments([a, b])
+    types.append(add.get_input_element_type(0).get_type_name())
+    x, y = np.float32([3, 2, 3]), np.float32([4, 2, 3])
+    out = rt.mod.Tensor(np.zeros(3, np.float32))
+    ok = add.evaluate([out], [rt.mod.Tensor(x), rt.mod.Tensor(y)])
+    const = ops.constant(np.arange(6, dtype=np.float32).reshape(2, 3))
+    p = ops.parameter([2, 3], np.float32, name="p")
+    p.get_output_tensor(0)
+    add.input(0).get_rt_info()["k"] = "v"
+    model = rt.Model(ops.multiply(p, const), [p], "m")
+    res = rt.mod.Tensor(np.zeros((2, 3), np.float32))
+    with model as m:
+        evaluated = m.evaluate([res], [rt.mod.Tensor(np.ones((2, 3), np.float32))])
+    return (types, ok, out.data.tolist(), const.get_strides(), const.strides,
+            const.get_data(dtype=np.int32, copy=True).tolist(), const.get_value_strings(),
+            p.element_type.get_type_name(), str(p.partial_shape), type(add.get_instance_id()),
+            add.name == add.get_name(), add.input(0).get_rt_info()["k"], evaluated,
+            res.data.tolist())
+
+
+def test_editing_and_evaluating_nodes_alike():
+    assert _editing(LAB) == _editing(REAL)
