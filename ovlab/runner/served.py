@@ -91,7 +91,7 @@ def _ovlab_target(fullname: str) -> str | None:
 
 
 def can_serve(fullname: str) -> bool:
-    if fullname in ("openvino", "openvino_genai"):
+    if fullname in ("openvino", "openvino_genai", "openvino._pyopenvino"):
         return True
     if fullname.startswith("openvino.opset"):
         return fullname[len("openvino."):] in NAMES["opsets"]
@@ -129,6 +129,8 @@ def build(fullname: str) -> types.ModuleType:
         from . import served_genai
 
         return served_genai.build(Core)
+    if fullname == "openvino._pyopenvino":
+        return _binding_module()
     short = fullname[len("openvino."):]
     if short in NAMES["opsets"]:
         return _opset_module(short)
@@ -174,6 +176,26 @@ def _public(module: types.ModuleType | None) -> list[str]:
 
 def _stand_in(qualname: str) -> type:
     return standins.standin(qualname)
+
+
+# The binding module's own names for classes the package re-exports under other names.
+_BINDING_ALIASES = {"DescriptorTensor": "ovlab.graph.node:TensorDescriptor"}
+
+
+def _binding_module() -> types.ModuleType:
+    """``openvino._pyopenvino``, the C++ binding: its classes are the package's (tests and type
+    annotations import them from there)."""
+    mod = types.ModuleType("openvino._pyopenvino", "OpenVINO's binding module, served by ovlab: "
+                                                    "the names of the openvino package.")
+
+    def __getattr__(name: str) -> Any:
+        if name in _BINDING_ALIASES:
+            module, _, attr = _BINDING_ALIASES[name].partition(":")
+            return getattr(importlib.import_module(module), attr)
+        return getattr(importlib.import_module("openvino"), name)
+
+    mod.__getattr__ = __getattr__  # type: ignore[attr-defined]
+    return mod
 
 
 def _top_module() -> types.ModuleType:

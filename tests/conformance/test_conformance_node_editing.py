@@ -38,3 +38,18 @@ def _editing(rt):
 
 def test_editing_and_evaluating_nodes_alike():
     assert _editing(LAB) == _editing(REAL)
+
+
+def test_integer_vectors_alike():
+    def run(mod):
+        out = []
+        for name in ("Strides", "AxisVector", "Coordinate", "CoordinateDiff", "AxisSet"):
+            cls = getattr(mod, name)
+            v = cls([3, 1, 2])
+            out.append((repr(v), str(v), list(v), len(v), v == cls([3, 1, 2])))
+            if name != "AxisSet":
+                v[0] = 7
+                out.append(list(v))
+        return out
+
+    assert run(LAB.mod) == run(REAL.mod)

@@ -15,8 +15,14 @@ import re
 import sys
 from collections import defaultdict
 
-LINE = re.compile(r"^(PASSED|FAILED|XFAIL|XPASS|ERROR) upstream/tests/test_runtime/([^:]+)::(\S+)")
-SKIP = re.compile(r"^SKIPPED \[(\d+)\] upstream/tests/test_runtime/([^:]+):")
+LINE = re.compile(r"^(PASSED|FAILED|XFAIL|XPASS|ERROR) upstream/tests/(test_runtime/|test_graph/)"
+                  r"([^:]+)::(\S+)")
+SKIP = re.compile(r"^SKIPPED \[(\d+)\] upstream/tests/(test_runtime/|test_graph/)([^:]+):")
+
+
+def _file(folder: str, name: str) -> str:
+    """test_runtime files by their name, test_graph files as test_graph/<name>."""
+    return name if folder == "test_runtime/" else folder + name
 
 
 def read(path: str) -> tuple[dict[str, dict[str, str]], dict[str, int]]:
@@ -24,9 +30,9 @@ def read(path: str) -> tuple[dict[str, dict[str, str]], dict[str, int]]:
     skipped: dict[str, int] = defaultdict(int)
     for line in open(path, encoding="utf-8"):
         if m := LINE.match(line):
-            outcomes[m.group(2)][m.group(3)] = m.group(1)
+            outcomes[_file(m.group(2), m.group(3))][m.group(4)] = m.group(1)
         elif m := SKIP.match(line):
-            skipped[m.group(2)] += int(m.group(1))
+            skipped[_file(m.group(2), m.group(3))] += int(m.group(1))
     return outcomes, skipped
 
 
