@@ -112,11 +112,14 @@ class Manager:
         self._passes: list[PassBase] = []
         self._validate = False
 
-    def register_pass(self, transformation: PassBase) -> PassBase:
-        if not isinstance(transformation, PassBase):
-            raise TypeError(f"register_pass(): expected a pass, got {transformation!r}")
-        self._passes.append(transformation)
-        return transformation
+    def register_pass(self, *args: Any, **kwargs: Any) -> PassBase:
+        """Add one pass (positionally, or as ``transformation=``); returns it."""
+        given = [*args, *kwargs.values()]
+        if len(given) != 1 or set(kwargs) - {"transformation"} or \
+                not isinstance(given[0], PassBase):
+            raise TypeError(f"register_pass(): expected one pass, got {given!r}")
+        self._passes.append(given[0])
+        return given[0]
 
     def set_per_pass_validation(self, new_state: bool) -> None:
         self._validate = bool(new_state)

@@ -31,6 +31,7 @@ _FORWARDED = {
     "openvino.utils": "ovlab.utils",
     "openvino.exceptions": "ovlab.exceptions",
     "openvino.passes": "ovlab.passes",
+    "openvino.frontend": "ovlab.frontends.manager",
 }
 # Served modules that are packages (their submodules import by dotted name).
 _PACKAGES = ("openvino", "openvino.op", "openvino.utils")
@@ -109,7 +110,7 @@ def can_serve(fullname: str) -> bool:
 
 def missing_message(fullname: str) -> str:
     served = "openvino, openvino.properties.*, openvino.preprocess, openvino.op, " + \
-        "openvino.utils.*, openvino.exceptions, openvino.passes, " + \
+        "openvino.utils.*, openvino.exceptions, openvino.passes, openvino.frontend, " + \
         f"openvino.opset1 .. openvino.{list(NAMES['opsets'])[-1]}"
     if fullname == "openvino.runtime" or fullname.startswith("openvino.runtime."):
         why = "openvino.runtime was removed in OpenVINO 2026: import from openvino directly"

@@ -48,6 +48,19 @@ UNSIMULATED = {
     "MakeStateful": "the MakeStateful transformation (models are built stateful with ovlab.opset)",
     "ConvertFP32ToFP16": "the ConvertFP32ToFP16 pass (ovlab.save_model compresses weights)",
     "VisualizeTree": "graph drawing with Graphviz (ovlab.viz draws models)",
+    # openvino.frontend: ovlab.frontends.manager serves FrontEndManager, FrontEnd, InputModel
+    "Place": "places of an input model (editing a model before conversion)",
+    "NodeContext": "front-end conversion extensions (framework model conversion)",
+    "ConversionExtension": "front-end conversion extensions (framework model conversion)",
+    "DecoderTransformationExtension": "front-end extensions (framework model conversion)",
+    "ProgressReporterExtension": "front-end extensions (framework model conversion)",
+    "TelemetryExtension": "front-end telemetry extensions",
+    "GeneralFailure": "front-end exception classes (ovlab raises RuntimeError, as the wheel's "
+                      "read_model does)",
+    "InitializationFailure": "front-end exception classes",
+    "NotImplementedFailure": "front-end exception classes",
+    "OpConversionFailure": "front-end exception classes",
+    "OpValidationFailure": "front-end exception classes",
 }
 MESSAGE = ("{qualname} is not available on ovlab: {what} is not simulated (ovlab simulates "
            "devices, scheduling and time; see README 'How ovlab maps to OpenVINO')")

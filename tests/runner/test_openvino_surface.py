@@ -281,3 +281,17 @@ def test_the_checker_sees_a_difference():
     assert overload_gaps(sig, [["a", None], ["b", None], ["c", None]]) != []
     assert "refuses 0 positional argument(s) ()" in overload_gaps(sig, [])
     assert _known("openvino:Nothing.like_this") is None
+
+
+def test_the_wheels_tools_import_under_the_runner(served):
+    """openvino.tools is loaded from the installed wheel's own source (its names are the
+    wheel's by construction), on top of the served openvino: benchmark_app's entry point
+    imports under the runner."""
+    pytest.importorskip("openvino", reason="the real openvino wheel is not installed")
+    from ovlab.runner import wheel_tools
+
+    if wheel_tools.wheel_dir() is None:
+        pytest.skip("the installed openvino wheel has no tools folder")
+    main = importlib.import_module("openvino.tools.benchmark.main")
+    assert callable(main.main)
+    assert importlib.import_module("openvino").__doc__.startswith("OpenVINO's Python API, served")
