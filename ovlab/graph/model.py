@@ -195,6 +195,67 @@ class Model(Named):
         return list(getattr(self, "_sinks", []))
 
     @property
+    def sinks(self) -> list[Node]:
+        return self.get_sinks()
+
+    def add_sinks(self, sinks: Sequence[Node]) -> None:
+        """Add Assign nodes as sinks (the graph above them joins the model)."""
+        self._replan(sinks=[*self.get_sinks(), *sinks])
+
+    def remove_sink(self, sink: Node) -> None:
+        self._replan(sinks=[s for s in self.get_sinks() if s is not sink])
+
+    def get_sink_index(self, value: Any) -> int:
+        for i, s in enumerate(self.get_sinks()):
+            if s is value or (isinstance(value, Output) and s is value.get_node()):
+                return i
+        return -1
+
+    def add_variables(self, variables: Sequence[Any]) -> None:
+        """Record Variables (``openvino.op.util.Variable``) as the model's."""
+        self._variables = [*self.get_variables(), *variables]
+
+    def remove_variable(self, variable: Any) -> None:
+        self._variables = [v for v in self.get_variables() if v is not variable]
+
+    def get_variables(self) -> list[Any]:
+        """The variables added, then those the model's ReadValues name by id only (as
+        OpenVINO makes one Variable per id)."""
+        from ..op.util import Variable, VariableInfo  # ovlab.op, beside the graph
+
+        out = list(getattr(self, "_variables", []))
+        ids = {v.get_info().variable_id for v in out}
+        for n in self._ops:
+            vid = n._attrs.get("variable_id") if n.get_type_name() == "ReadValue" else None
+            if vid is None or vid in ids:
+                continue
+            if "_variable" not in n._attrs:
+                info = VariableInfo()
+                info.variable_id = vid
+                info.data_type = n.get_output_element_type(0)
+                info.data_shape = list(n.get_output_shape(0))
+                n._attrs["_variable"] = Variable(info)
+            out.append(n._attrs["_variable"])
+            ids.add(vid)
+        return out
+
+    @property
+    def variables(self) -> list[Any]:
+        return self.get_variables()
+
+    def get_variable_by_id(self, variable_id: str) -> Any:
+        for v in self.get_variables():
+            if v.get_info().variable_id == variable_id:
+                return v
+        raise RuntimeError(f"Model: no variable with id '{variable_id}'")
+
+    def _replan(self, sinks: Sequence[Node]) -> None:
+        """Sort and plan again (after sinks changed), keeping names, rt_info and variables."""
+        name, friendly, rt_info = self._name, self._friendly_name, self._rt_info
+        self._init(self._results, self._parameters, friendly, strict=False, sinks=sinks)
+        self._name, self._rt_info = name, rt_info
+
+    @property
     def inputs(self) -> list[Output]:
         return [p.output(0) for p in self._parameters]
 

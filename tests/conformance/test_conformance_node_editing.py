@@ -53,3 +53,28 @@ def test_integer_vectors_alike():
         return out
 
     assert run(LAB.mod) == run(REAL.mod)
+
+
+def test_variables_and_added_sinks_alike():
+    import importlib
+
+    def run(rt):
+        util = importlib.import_module(f"{rt.mod.__name__}.op.util")
+        ops = rt.ops
+        x = ops.parameter([2, 2], np.float32, name="x")
+        rv = ops.read_value(ops.constant(np.zeros((2, 2), np.float32)), "a", np.float32, [2, 2])
+        add = ops.add(rv, x)
+        model = rt.Model(results=[ops.result(add)], sinks=[ops.assign(add, "a")],
+                         parameters=[x], name="m")
+        info = util.VariableInfo()
+        info.data_shape, info.data_type, info.variable_id = \
+            rt.mod.PartialShape([2, 1]), rt.Type.f32, "v1"
+        variable = util.Variable(info)
+        read = ops.read_value(ops.constant(np.zeros((2, 1), np.float32)), variable)
+        model.add_variables([variable])
+        model.add_sinks([ops.assign(read, variable)])
+        return ([op.get_type_name() for op in model.get_ordered_ops()],
+                [s.get_type_name() for s in model.sinks], str(variable.get_info().data_shape),
+                read.get_output_partial_shape(0).to_string(), len(model.get_variables()))
+
+    assert run(LAB) == run(REAL)
