@@ -3,7 +3,8 @@
 ``ovlab.opset`` serves one version of each op. Some older opset modules of the wheel keep an
 older builder under the same name, with other arguments: ``range`` (opset1-11: no
 ``output_type``, the output takes the inputs' type), ``gelu`` (opset2-6: exact, erf-based Gelu),
-``mvn`` (opset2-5: MVN-1, mean over the channels or not), ``broadcast`` (opset1-2: ``mode``).
+``mvn`` (opset2-5: MVN-1, mean over the channels or not), ``broadcast`` (opset1-2: ``mode``),
+``interpolate`` (opset1-9: Interpolate-1, attributes in a dict).
 Each is built here from the current op with the old op's meaning, and the runner serves it in
 the opsets that have it (``LAST_OPSET``).
 """
@@ -16,7 +17,7 @@ import numpy as np
 
 from .graph.node import Node
 from .graph.ops import NodeInput, as_output
-from .opset import broadcast, gelu, mvn
+from .opset import broadcast, gelu, interpolate, mvn
 from .opset import range as range_v4
 
 
@@ -48,12 +49,34 @@ def broadcast_v1(data: NodeInput, target_shape: NodeInput, axes_mapping: NodeInp
     return broadcast(data, target_shape, axes_mapping, mode, name=name)
 
 
+def interpolate_v1(image: NodeInput, output_shape: NodeInput, attrs: dict,
+                   name: str | None = None) -> Node:
+    """Interpolate-1 as OpenVINO's ConvertInterpolate1ToInterpolate4 rewrites it: sizes on
+    ``axes``, corners aligned unless ``align_corners`` is False (then asymmetric), nearest
+    rounding "simple"; the "area" mode has no Interpolate-4 form on the CPU plugin either."""
+    if "axes" not in attrs or "mode" not in attrs:
+        raise RuntimeError("interpolate: the attributes 'axes' and 'mode' are required")
+    mode = str(attrs["mode"])
+    modes = {"nearest": "nearest", "linear": "linear_onnx", "cubic": "cubic"}
+    if mode not in modes:
+        raise NotImplementedError(f"interpolate-1 mode '{mode}' is not available on ovlab "
+                                  "(nearest, linear, cubic)")
+    pads_begin, pads_end = attrs.get("pads_begin", [0]), attrs.get("pads_end", [0])
+    rank = len(as_output(image).get_shape())
+    full = [list(p) * rank if len(p) == 1 else list(p) for p in (pads_begin, pads_end)]
+    coords = "align_corners" if attrs.get("align_corners", True) else "asymmetric"
+    return interpolate(image, np.asarray(output_shape, np.int64), modes[mode], "sizes",
+                       full[0], full[1], coords, "simple", bool(attrs.get("antialias", False)),
+                       axes=np.asarray(attrs["axes"], np.int64), name=name)
+
+
 #: name -> (the last opset whose module has the old builder, the builder)
 LAST_OPSET: dict[str, tuple[int, Any]] = {
     "range": (11, range_v1),
     "gelu": (6, gelu_v2),
     "mvn": (5, mvn_v2),
     "broadcast": (2, broadcast_v1),
+    "interpolate": (9, interpolate_v1),
 }
 
 

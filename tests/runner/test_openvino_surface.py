@@ -39,11 +39,11 @@ TOOL = ROOT / "tools" / "gen_openvino_surface.py"
 # not a policy (what is not simulated by design is a stand-in in ovlab/runner/standins.py);
 # a pattern that matches nothing any more fails the test, so the list only shrinks.
 _OP_VERSIONS = ("ovlab.opset serves one version of each op in every openvino.opsetN (the older "
-                "builders of range, gelu, mvn and broadcast are in ovlab/opset_versions.py); "
-                "interpolate-1/4 and max_pool-1 (one output) take other arguments, assign is the "
-                "op's class in opset6+, and the opset15/16 additions (squeeze allow_axis_skip, "
-                "scatter_nd_update reduction, one_hot negative_indices_mode, avg_pool "
-                "dilations) are not there yet")
+                "builders of range, gelu, mvn, broadcast and interpolate-1 are in "
+                "ovlab/opset_versions.py); opset10's interpolate-4 and max_pool-1 (one output) "
+                "take other arguments, assign is the op's class in opset6+, and the opset15/16 "
+                "additions (squeeze allow_axis_skip, scatter_nd_update reduction, one_hot "
+                "negative_indices_mode, avg_pool dilations) are not there yet")
 _KEYWORDS = "ovlab's own parameter names: positional calls work, the real keywords do not yet"
 KNOWN_DIFFERENCES: dict[str, str] = {
     "openvino.opset*": _OP_VERSIONS,
