@@ -10,6 +10,7 @@ from . import layout_helpers, properties
 from ._version import OPENVINO_VERSION, __version__, get_version  # noqa: F401  (public names)
 from .extension import Extension
 from .graph import Dimension, Input, Model, Node, Output, PartialShape, Shape, Symbol, Type
+from .graph.coords import AxisSet, AxisVector, Coordinate, CoordinateDiff, Strides
 from .graph.node import ConstOutput
 from .graph.rt_map import RTMap
 from .hardware import DeviceSpec, Platform, preset
@@ -69,6 +70,7 @@ def __getattr__(name: str):
 
 
 __all__ = [
+    "AxisSet", "AxisVector", "Coordinate", "CoordinateDiff", "Strides",
     "AsyncInferQueue", "CompiledModel", "ConstOutput", "Core", "DeviceSpec", "Dimension",
     "Extension", "InferRequest", "Input", "Layout", "Model", "Node", "OVAny", "Output",
     "get_batch", "layout_helpers", "set_batch",

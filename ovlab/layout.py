@@ -37,6 +37,11 @@ class Layout:
                     names.append("?")
                     i += 1
                 else:
+                    if not (text[i].isascii() and (text[i].isalnum() or text[i] == "_")):
+                        raise RuntimeError(
+                            "Check 'is_alnum || c == '_'' failed at src/core/src/layout.cpp:55:\n"
+                            f"Layout name is invalid ({text[i]}). Only english letters, digits "
+                            "and _ is allowed\n")
                     names.append(text[i])
                     i += 1
         if names.count("...") > 1:

@@ -23,7 +23,7 @@ SERVED = ["openvino.op", "openvino.op.util", "openvino.exceptions", "openvino.ut
           "openvino.utils.types", "openvino.utils.data_helpers", "openvino.utils.broadcasting",
           "openvino.utils.decorators", "openvino.utils.input_validation",
           "openvino.utils.reduction", "openvino.utils.node_factory",
-          "openvino.utils.postponed_constant"]
+          "openvino.utils.postponed_constant", "openvino.passes", "openvino.frontend"]
 
 
 def public(module: types.ModuleType) -> list[str]:

@@ -10,7 +10,8 @@ laid out like it (``notebooks/<topic>/<topic>.ipynb``). Each notebook is copied 
 
 1. ``%load_ext ovlab`` is inserted as the first cell, so ``import openvino`` is ovlab's;
 2. ``%pip install ...`` lines become comments (they would install the real ``openvino``);
-3. the model downloads are served by local files: the work folder gets a ``notebook_utils.py``
+3. the model downloads are served by local files (and a model cell that downloads weights
+   through a framework, listed in ``MODEL_CELLS``, reads its local stand-in instead): the work folder gets a ``notebook_utils.py``
    of ours (the real one is fetched from GitHub by the notebooks' first cell when it is
    missing) whose ``download_file`` writes the local stand-in of each file named in
    ``LOCAL_FILES`` and refuses, naming the URL, any file that has none.
@@ -86,6 +87,21 @@ LOCAL_FILES = {
     "person-detection-0202.xml": "det:512",
     "person-detection-0202.bin": "det:512",
     "CEO Pat Gelsinger on Leading Intel.mp4": "video:640x360x30x805",
+    "resnet50.xml": "zoo:resnet-50",
+    "resnet50.bin": "zoo:resnet-50",
+}
+
+# Model cells that download weights through a framework (not download_file), found by a line
+# they contain: the cell is replaced by reading the local stand-in (its code kept as comments).
+MODEL_CELLS = {
+    # auto-device: torchvision fetches ResNet-50's weights, ov.convert_model converts them
+    'torchvision.models.resnet50(weights="DEFAULT")': (
+        'base_model_dir = Path("./model")\n'
+        'model_path = base_model_dir / "resnet50.xml"\n'
+        '__import__("notebook_utils").download_file("torchvision://resnet50.xml", '
+        '"resnet50.xml", base_model_dir)\n'
+        'print("Read IR model from {}".format(model_path))\n'
+        'ov_model = core.read_model(model_path)'),
 }
 
 # Our notebook_utils.py: the names the notebooks import from the real one, written anew.
@@ -374,6 +390,12 @@ def classify(error: str, after_failure: bool) -> str:
         return "model format ovlab does not read (IR and ONNX only)"
     if after_failure and (error.startswith("NameError") or "Could not open the file" in error):
         return "follows from an earlier failed cell"
+    if error.startswith("NameError: name '"):  # a package a replaced model cell imported
+        import importlib.util
+
+        name = error.split("'")[1]
+        if importlib.util.find_spec(name) is None:
+            return f"environment ({name} is not installed)"
     return "ovlab"
 
 
@@ -399,7 +421,10 @@ def _line(line: str) -> str:
     """One code line as the copy has it (see the module docstring)."""
     bare = line.strip()
     if bare.startswith(("%pip", "!pip", "! pip")):
-        return f"# [ovlab] skipped: {bare}"
+        indent = line[:len(line) - len(line.lstrip())]
+        # inside a block (an `if` of the platform) a comment alone would leave it empty
+        return f"{indent}pass  # [ovlab] skipped: {bare}" if indent else \
+            f"# [ovlab] skipped: {bare}"
     if bare.startswith("!") and ("omz_downloader" in bare or bare.lstrip("! ") ==
                                  "$download_command"):
         command = "download_command" if "$download_command" in bare else repr(bare.lstrip("! "))
@@ -415,6 +440,13 @@ def prepare(source: Path, work: Path) -> Path:
     nb = nbformat.read(source, as_version=4)
     for cell in nb.cells:
         if cell.cell_type == "code":
+            marker = next((m for m in MODEL_CELLS if m in cell.source), None)
+            if marker is not None:
+                cell.source = "\n".join(
+                    ["from pathlib import Path",
+                     "# [ovlab] model download replaced by a local file "
+                     "(tools/run_ov_notebooks.py MODEL_CELLS):",
+                     *(f"# {line}" for line in cell.source.split("\n")), MODEL_CELLS[marker]])
             cell.source = "\n".join(_line(line) for line in cell.source.split("\n"))
             cell.outputs, cell.execution_count = [], None
     nb.cells.insert(0, nbformat.v4.new_code_cell(
@@ -455,7 +487,8 @@ def execute(path: Path, timeout: int = 900) -> NotebookResult:
             after = any(c.status == "error" for c in result.cells)
             whole = f"{errors[0].get('ename')}: {errors[0].get('evalue')}"
             result.cells.append(CellResult(i, first[:70], "error", err, classify(whole, after)))
-        elif all(line.startswith("# [ovlab] skipped") or not line.strip()
+        elif all(line.lstrip().startswith(("# [ovlab] skipped", "pass  # [ovlab] skipped"))
+                 or not line.strip()
                  for line in cell.source.split("\n")):
             result.cells.append(CellResult(i, first[:70], "skipped"))
         else:

@@ -183,9 +183,13 @@ def write_ir(model: Model, xml_path: Path, bin_path: Path, version: int,
     fed = _result_names(model)
     with open(bin_path, "wb") as f:
         weights = _Weights(f)
-        # OpenVINO's serializer writes the Results last, in the model's output order (measured
-        # on a two-output model, yolo-v3-tiny), the other layers in topological order
-        order = [n for n in model.get_ordered_ops() if not isinstance(n, Result)]
+        # OpenVINO's serializer writes the Parameters first, in the model's input order, the
+        # Results last, in its output order (measured on a two-output model, yolo-v3-tiny, and
+        # on three inputs that topological order lists last first), the other layers in
+        # topological order between them
+        params = model.get_parameters()
+        order = [*params, *(n for n in model.get_ordered_ops()
+                            if not isinstance(n, Result) and n not in params)]
         order += model.get_results()
         for lid, node in enumerate(order):
             ports = _layer(layers, lid, node, version, weights, fed)

@@ -135,9 +135,9 @@ class Model(Named):
         for p in self._parameters:
             if not p._out_names[0]:
                 p._out_names[0] = {p.get_friendly_name()}
-        for r in self._results:
+        for r in self._results:  # a Result's tensor is its input's (as OpenVINO shares it)
             if not r._out_names[0]:
-                r._out_names[0] = {r.get_friendly_name()}
+                r._out_names[0] = set(r.input_value(0).get_names()) or {r.get_friendly_name()}
         self._plan: Plan = make_plan(self._ops)
 
     def _check(self, strict: bool) -> None:
@@ -154,15 +154,8 @@ class Model(Named):
             if id(p) not in read:
                 raise NodeValidationError(f"Parameter '{p.get_friendly_name()}' is not connected "
                                           "to any result of the model")
-        live: set[int] = set()
-        for n in self._ops:
-            if isinstance(n, Parameter) or n.get_type_name() == "ReadValue" or \
-                    any(id(s._node) in live for s in n._inputs):
-                live.add(id(n))
-        for r in self._results:
-            if id(r) not in live:
-                raise NodeValidationError(f"Result '{r.get_friendly_name()}' is not reachable from "
-                                          "any parameter: it depends on constants only")
+        # (a Result that depends on constants only is a valid model, as in OpenVINO: its
+        # value is folded once; the ConstantFolding pass leaves such models)
 
     # --- names --------------------------------------------------------------------------------
     def get_name(self) -> str:
@@ -200,6 +193,67 @@ class Model(Named):
 
     def get_sinks(self) -> list[Node]:
         return list(getattr(self, "_sinks", []))
+
+    @property
+    def sinks(self) -> list[Node]:
+        return self.get_sinks()
+
+    def add_sinks(self, sinks: Sequence[Node]) -> None:
+        """Add Assign nodes as sinks (the graph above them joins the model)."""
+        self._replan(sinks=[*self.get_sinks(), *sinks])
+
+    def remove_sink(self, sink: Node) -> None:
+        self._replan(sinks=[s for s in self.get_sinks() if s is not sink])
+
+    def get_sink_index(self, value: Any) -> int:
+        for i, s in enumerate(self.get_sinks()):
+            if s is value or (isinstance(value, Output) and s is value.get_node()):
+                return i
+        return -1
+
+    def add_variables(self, variables: Sequence[Any]) -> None:
+        """Record Variables (``openvino.op.util.Variable``) as the model's."""
+        self._variables = [*self.get_variables(), *variables]
+
+    def remove_variable(self, variable: Any) -> None:
+        self._variables = [v for v in self.get_variables() if v is not variable]
+
+    def get_variables(self) -> list[Any]:
+        """The variables added, then those the model's ReadValues name by id only (as
+        OpenVINO makes one Variable per id)."""
+        from ..op.util import Variable, VariableInfo  # ovlab.op, beside the graph
+
+        out = list(getattr(self, "_variables", []))
+        ids = {v.get_info().variable_id for v in out}
+        for n in self._ops:
+            vid = n._attrs.get("variable_id") if n.get_type_name() == "ReadValue" else None
+            if vid is None or vid in ids:
+                continue
+            if "_variable" not in n._attrs:
+                info = VariableInfo()
+                info.variable_id = vid
+                info.data_type = n.get_output_element_type(0)
+                info.data_shape = list(n.get_output_shape(0))
+                n._attrs["_variable"] = Variable(info)
+            out.append(n._attrs["_variable"])
+            ids.add(vid)
+        return out
+
+    @property
+    def variables(self) -> list[Any]:
+        return self.get_variables()
+
+    def get_variable_by_id(self, variable_id: str) -> Any:
+        for v in self.get_variables():
+            if v.get_info().variable_id == variable_id:
+                return v
+        raise RuntimeError(f"Model: no variable with id '{variable_id}'")
+
+    def _replan(self, sinks: Sequence[Node]) -> None:
+        """Sort and plan again (after sinks changed), keeping names, rt_info and variables."""
+        name, friendly, rt_info = self._name, self._friendly_name, self._rt_info
+        self._init(self._results, self._parameters, friendly, strict=False, sinks=sinks)
+        self._name, self._rt_info = name, rt_info
 
     @property
     def inputs(self) -> list[Output]:
@@ -325,6 +379,24 @@ class Model(Named):
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Model:
         return self.clone()
+
+    def __enter__(self) -> Model:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        """The wheel releases its C++ model here; ovlab's is garbage-collected."""
+
+    def evaluate(self, output_tensors: list[Any], input_tensors: list[Any],
+                 evaluation_context: Any = None) -> bool:
+        """Run the model on ``input_tensors`` (Tensors, in input order) into ``output_tensors``
+        (Tensors of the outputs' shapes), with ovlab's NumPy kernels (no device, no time)."""
+        outs = self._evaluate([np.asarray(t.data) for t in input_tensors])
+        if len(output_tensors) != len(outs):
+            raise RuntimeError(f"Model.evaluate: {len(output_tensors)} output tensors for "
+                               f"{len(outs)} outputs")
+        for tensor, value in zip(output_tensors, outs, strict=True):
+            tensor.data[...] = value.reshape(tensor.data.shape)
+        return True
 
     # --- internal API used by ovlab's runtime and plugins ------------------------------------
     def _evaluate(self, inputs: Mapping[int, Any] | Sequence[Any],

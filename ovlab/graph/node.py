@@ -12,7 +12,7 @@ import itertools
 import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -92,6 +92,16 @@ class TypeInfo:
 
     def __init__(self, name: str, version_id: str) -> None:
         self.name, self.version_id = name, version_id
+        # the C++ base class (e.g. UnaryElementwiseArithmetic): ovlab's ops have no class tree
+        self.parent: TypeInfo | None = None
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, TypeInfo):
+            return NotImplemented
+        return (self.name, self.version_id) == (other.name, other.version_id)
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.version_id))
 
     def __repr__(self) -> str:
         return f"<DiscreteTypeInfo: {self.name} {self.version_id}>"
@@ -186,6 +196,12 @@ class Output:
             if consumer is not None:
                 out.add(Input(consumer, i))
         return out
+
+    def remove_target_input(self, target_input: Input) -> None:
+        """Forget that ``target_input`` reads this output (the input itself is not changed)."""
+        self._node._targets[self._index] = [
+            (ref, i) for ref, i in self._node._targets[self._index]
+            if not (ref() is target_input._node and i == target_input._index)]
 
     def get_rt_info(self) -> RTMap:
         return RTMap(self._node._out_rt_info.setdefault(self._index, {}))
@@ -355,6 +371,24 @@ class Input:
     def get_element_type(self) -> Type:
         return self.get_source_output().get_element_type()
 
+    def get_tensor(self) -> TensorDescriptor:
+        """The tensor this input reads (its source output's)."""
+        return self.get_source_output().get_tensor()
+
+    def get_rt_info(self) -> RTMap:
+        return RTMap(self._node._in_rt_info.setdefault(self._index, {}))
+
+    @property
+    def rt_info(self) -> RTMap:
+        return self.get_rt_info()
+
+    def set_rt_info(self, value: Any, key: str) -> None:
+        self.get_rt_info()[key] = value
+
+    def replace_source_output(self, new_source_output: Output) -> None:
+        """Read ``new_source_output`` instead (the node re-infers its outputs)."""
+        self._node.set_argument(self._index, new_source_output)
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Input) and other._node is self._node and other._index == self._index
 
@@ -404,6 +438,7 @@ class Node(Named):
         self._attrs: dict[str, Any] = dict(attrs or {})
         self._rt_info: dict[str, Any] = {}
         self._out_rt_info: dict[int, dict[str, Any]] = {}
+        self._in_rt_info: dict[int, dict[str, Any]] = {}
         self._out_shapes: list[tuple[int, ...]] = []
         self._out_types: list[Type] = []
         self._validate()
@@ -428,6 +463,122 @@ class Node(Named):
         self._out_shapes = [tuple(int(d) for d in s) for s, _ in outs]
         self._out_types = [t for _, t in outs]
 
+    def validate_and_infer_types(self) -> None:
+        """Infer the output shapes and element types again (after editing the node)."""
+        self._validate()
+        self._resize_ports()
+
+    def constructor_validate_and_infer_types(self) -> None:
+        self.validate_and_infer_types()
+
+    def _resize_ports(self) -> None:
+        n = len(self._out_shapes)
+        self._out_names = (self._out_names + [set() for _ in range(n)])[:n]
+        self._targets = (self._targets + [[] for _ in range(n)])[:n]
+
+    # --- graph editing (OpenVINO's Node API; a Model built before the edit is not re-planned:
+    # build the Model after editing its nodes) ---------------------------------------------
+    def set_argument(self, index: int, argument: Output) -> None:
+        """Make input ``index`` read ``argument`` and re-infer this node."""
+        new = _as_port(argument)
+        if not 0 <= index < len(self._inputs):
+            raise RuntimeError(f"{self._describe()}: no input {index} "
+                               f"({len(self._inputs)} inputs)")
+        old = self._inputs[index]
+        old._node._targets[old._index] = [(ref, i) for ref, i in old._node._targets[old._index]
+                                          if not (ref() is self and i == index)]
+        self._inputs[index] = new
+        new._node._targets[new._index].append((weakref.ref(self), index))
+        self._revalidate()
+
+    def set_arguments(self, arguments: Sequence[Any]) -> None:
+        """Replace every input (Outputs, or Nodes for their output 0)."""
+        outs = [_as_port(a) for a in arguments]
+        for i, src in enumerate(self._inputs):
+            src._node._targets[src._index] = [(ref, j) for ref, j in src._node._targets[src._index]
+                                              if not (ref() is self and j == i)]
+        self._inputs = outs
+        for i, src in enumerate(outs):
+            src._node._targets[src._index].append((weakref.ref(self), i))
+        self._revalidate()
+
+    def _revalidate(self) -> None:
+        """Re-infer after an edit; an edit that leaves the node invalid for now (one input of
+        two changed) keeps the old outputs until the next edit or ``validate_and_infer_types``,
+        as OpenVINO validates on demand."""
+        try:
+            self.validate_and_infer_types()
+        except NodeValidationError:
+            pass
+
+    def set_attribute(self, name: str, value: Any) -> None:
+        """Set one of the op's attributes (by its OpenVINO name) and re-infer."""
+        known = {a.name for a in self._op.attrs}
+        if name not in known:
+            raise RuntimeError(f"{self._op.type_name} has no attribute '{name}' "
+                               f"(it has: {', '.join(sorted(known)) or 'none'})")
+        old = self._attrs.get(name)
+        self._attrs[name] = value
+        try:
+            self.validate_and_infer_types()
+        except NodeValidationError:
+            self._attrs[name] = old
+            raise
+
+    def set_output_size(self, size: int) -> None:
+        """Declare the number of outputs (OpenVINO's op authors call it; ovlab's ops know it)."""
+        if int(size) != len(self._out_shapes):
+            raise NotImplementedError(
+                f"set_output_size({size}) on {self._op.type_name}: ovlab's ops have the outputs "
+                f"their shape inference gives ({len(self._out_shapes)}); custom ops written in "
+                "Python are not simulated")
+
+    def set_output_type(self, index: int, element_type: Any, shape: Any) -> None:
+        """Set output ``index``'s element type and shape (until the node is validated again)."""
+        from .types import as_type
+
+        self._out_types[index] = as_type(element_type)
+        self._out_shapes[index] = tuple(int(d) for d in shape)
+
+    def get_input_tensor(self, index: int) -> TensorDescriptor:
+        """The tensor input ``index`` reads."""
+        return self._inputs[index].get_tensor()
+
+    def get_instance_id(self) -> int:
+        """The number in the node's unique name (``Relu_2`` -> 2), as the wheel gives."""
+        return int(self._name.rsplit("_", 1)[1])
+
+    @property
+    def name(self) -> str:
+        return self.get_name()
+
+    def set_rt_info(self, value: Any, key: str) -> None:
+        self._rt_info[key] = value
+
+    def evaluate(self, output_values: list[Any], input_values: list[Any],
+                 evaluationContext: Any = None) -> bool:  # noqa: N803 - the real name
+        """Run the op's kernel on ``input_values`` (Tensors) and write ``output_values``."""
+        compute = self._op.compute
+        if compute is None:
+            return False
+        xs = [np.asarray(t.data) for t in input_values]
+        for i, x in enumerate(xs):
+            if i < len(self._inputs) and tuple(x.shape) != self._in_shape(i):
+                raise RuntimeError(f"evaluate: input {i} has shape {list(x.shape)}, the node "
+                                   f"reads {list(self._in_shape(i))}")
+        ys = compute(self, xs, _EvalCtx(False, tuple(True for _ in self._out_shapes)))
+        for tensor, y in zip(output_values, ys, strict=False):
+            tensor.data[...] = np.asarray(y).reshape(tensor.data.shape)
+        return True
+
+    def visit_attributes(self, visitor: Any) -> bool:
+        """Hand each attribute to ``visitor.on_attribute(name, value)`` when it has one."""
+        on = getattr(visitor, "on_attribute", None)
+        for name, value in self.get_attributes().items():
+            if on is not None:
+                on(name, value)
+        return True
+
     def _describe(self) -> str:
         ins = ", ".join(f"{shape_str(s.node._out_shapes[s.index])}:{s.get_element_type().get_type_name()}"
                         for s in self._inputs)
@@ -448,6 +599,8 @@ class Node(Named):
 
     def get_type_info(self) -> TypeInfo:
         return TypeInfo(self._op.type_name, self._op.version)
+
+    type_info = property(get_type_info)
 
     def get_name(self) -> str:
         """Unique name ``<Type>_<n>`` (process-wide counter, like OpenVINO)."""
@@ -575,3 +728,20 @@ class Node(Named):
         for i, src in enumerate(new._inputs):
             src._node._targets[src._index].append((weakref.ref(new), i))
         return new
+
+
+class _EvalCtx(NamedTuple):
+    """What a kernel reads of how it is called (``ops.Ctx``): ``Node.evaluate`` lends nothing
+    and reads every output."""
+
+    donate: bool
+    needed: tuple[bool, ...]
+
+
+def _as_port(value: Any) -> Output:
+    """An Output, or a Node's output 0 (what ``set_argument(s)`` take)."""
+    if isinstance(value, Output):
+        return value
+    if isinstance(value, Node):
+        return value.output(0)
+    raise TypeError(f"expected a Node or an Output, got {value!r}")

@@ -242,6 +242,22 @@ class Parameter(Node):
         self._attrs["element_type"] = as_type(element_type)
         self._validate()
 
+    @property
+    def element_type(self) -> Type:
+        return self.get_element_type()
+
+    @element_type.setter
+    def element_type(self, element_type: Any) -> None:
+        self.set_element_type(element_type)
+
+    @property
+    def partial_shape(self) -> Any:
+        return self.get_partial_shape()
+
+    @partial_shape.setter
+    def partial_shape(self, partial_shape: Any) -> None:
+        self.set_partial_shape(partial_shape)
+
     def get_layout(self) -> Any:
         """The layout of this input (kept in its output's rt_info, as ``set_layout`` puts it)."""
         from ..layout import layout_of  # the Layout type lives beside the API, above the graph
@@ -291,12 +307,32 @@ class Constant(Node):
         super().__init__(CONSTANT, [], {"value": value, "element_type": element_type,
                                         "_cache": {}}, name)
 
-    def get_data(self) -> np.ndarray:
-        return self._attrs["value"]
+    def get_data(self, *, dtype: Any = None, copy: bool = False) -> np.ndarray:
+        """The value (read-only, shared); ``dtype`` converts it, ``copy`` gives a new array."""
+        value = self._attrs["value"]
+        if dtype is not None:
+            value = value.astype(dtype)
+        return value.copy() if copy and value is self._attrs["value"] else value
 
     @property
     def data(self) -> np.ndarray:
         return self._attrs["value"]
+
+    def get_strides(self) -> list[int]:
+        """Byte strides of the value, as the wheel lists them."""
+        return list(self._attrs["value"].strides)
+
+    @property
+    def strides(self) -> list[int]:
+        return self.get_strides()
+
+    def get_value_strings(self) -> list[str]:
+        """Each element as text (the wheel's ``get_value_strings``)."""
+        value = self._attrs["value"]
+        if value.dtype.kind in "SU":
+            return [v.decode() if isinstance(v, bytes) else str(v) for v in value.ravel()]
+        return [f"{v.item():.6g}" if value.dtype.kind == "f" else str(v.item())
+                for v in value.ravel()]
 
     def get_vector(self) -> np.ndarray:
         return self._attrs["value"].ravel()

@@ -6,7 +6,9 @@ the coordinate transformation gives a position in the input, the mode turns it i
 (input indices and weights: one for nearest, two for linear and linear_onnx, four for cubic),
 and the axis is replaced by the weighted sum of the gathered slices. As on the CPU plugin,
 "linear" is computed as "linear_onnx" and ``antialias`` has no effect (measured).
-The Pillow modes (bilinear_pillow, bicubic_pillow) raise a clear error.
+The Pillow modes (bilinear_pillow, bicubic_pillow) follow Pillow's resampling, which OpenVINO's
+reference copies: a triangle or a cubic (a = -0.5) filter, widened by the downscaling factor, over
+the input pixels around each output pixel's centre, its weights normalised to sum 1.
 """
 
 from __future__ import annotations
@@ -78,13 +80,14 @@ def _plan(node: Node) -> tuple[list[int], list[int], list[int], list[float]]:
     return axes, padded, out, scales
 
 
+_INT_TYPES = (Type.u8, Type.i8, Type.i32, Type.i64)
+
+
 def _infer(node: Node) -> list[ShapeType]:
     # floating point, or u8/i8 (the types the Interpolate spec lists besides the float ones;
     # PrePostProcessor resizes a u8 image tensor this way)
-    t = node._in_type(0) if node._in_type(0) in (Type.u8, Type.i8) else real_type(node, 0)
-    mode = node._attrs["mode"]
-    need("pillow" not in mode, f"mode {mode!r} is not supported by ovlab (use nearest, linear, "
-         "linear_onnx or cubic)")
+    # (and i32/i64, which the op's type check accepts too)
+    t = node._in_type(0) if node._in_type(0) in _INT_TYPES else real_type(node, 0)
     if node._attrs["shape_calculation_mode"] == "sizes":
         need(node._in_type(1) in (Type.i32, Type.i64), "sizes must be an integer tensor")
     _, _, out, _ = _plan(node)
@@ -125,10 +128,44 @@ def _nearest(node: Node, x: np.ndarray, n_in: int, scale: float) -> np.ndarray:
     return np.clip(idx, 0, n_in - 1).astype(np.int64)[:, None]
 
 
+def _pillow_taps(mode: str, n_out: int, n_in: int) -> tuple[np.ndarray, np.ndarray]:
+    """Pillow's ``precompute_coeffs``: the filter over the input around each output centre."""
+    if mode == "bilinear_pillow":
+        support, a = 1.0, 0.0
+
+        def kernel(d: np.ndarray) -> np.ndarray:
+            return np.maximum(1.0 - np.abs(d), 0.0)
+    else:
+        support, a = 2.0, -0.5
+
+        def kernel(d: np.ndarray) -> np.ndarray:
+            d = np.abs(d)
+            near = ((a + 2.0) * d - (a + 3.0)) * d * d + 1.0
+            far = ((a * d - 5.0 * a) * d + 8.0 * a) * d - 4.0 * a
+            return np.where(d < 1.0, near, np.where(d < 2.0, far, 0.0))
+    scale = n_in / n_out
+    filterscale = max(scale, 1.0)
+    support *= filterscale
+    width = int(math.ceil(support)) * 2 + 1
+    idx = np.zeros((n_out, width), np.int64)
+    w = np.zeros((n_out, width))
+    for i in range(n_out):
+        center = (i + 0.5) * scale
+        lo = max(int(center - support + 0.5), 0)
+        hi = min(int(center + support + 0.5), n_in)
+        taps = kernel((np.arange(lo, hi) - center + 0.5) / filterscale)
+        total = taps.sum()
+        idx[i, :hi - lo] = np.arange(lo, hi)
+        w[i, :hi - lo] = taps / total if total != 0 else taps
+    return idx, w
+
+
 def _taps(node: Node, n_out: int, n_in: int, scale: float) -> tuple[np.ndarray, np.ndarray]:
     """Input indices [n_out, T] and weights [n_out, T] for one axis."""
-    x = _source_coords(node, n_out, n_in, scale)
     mode = node._attrs["mode"]
+    if "pillow" in mode:
+        return _pillow_taps(mode, n_out, n_in)
+    x = _source_coords(node, n_out, n_in, scale)
     if mode == "nearest":
         idx = _nearest(node, x, n_in, scale)
         return idx, np.ones(idx.shape)
@@ -177,14 +214,16 @@ def _compute(node: Node, xs: list[np.ndarray], ctx: Ctx) -> list[np.ndarray]:
             acc = part if acc is None else acc + part
         y = acc
     t = node._out_types[0]
-    if t in (Type.u8, Type.i8):  # computed in f32, rounded and saturated to the integer type
+    if t in _INT_TYPES:  # computed in f32, rounded and saturated to the integer type
         info = np.iinfo(t.to_dtype())
         y = np.clip(np.rint(y), info.min, info.max)
+        return [np.ascontiguousarray(y, dtype=t.to_dtype())]
     return [np.ascontiguousarray(y, dtype=F32)]
 
 
 def _flops(node: Node) -> float:
-    taps = {"nearest": 0, "linear": 2, "linear_onnx": 2, "cubic": 4}.get(node._attrs["mode"], 4)
+    taps = {"nearest": 0, "linear": 2, "linear_onnx": 2, "cubic": 4,
+            "bilinear_pillow": 2}.get(node._attrs["mode"], 4)
     return 2.0 * taps * float(np.prod(node._out_shapes[0]))
 
 

@@ -81,9 +81,18 @@ def read_value(init_value: NodeInput | str, variable_id: str | None = None,
     """ReadValue-6: the variable's value, ``init_value`` until it is first assigned or reset.
     ``read_value(variable_id, variable_type, variable_shape)`` makes one without an init."""
     inputs: list[Any] = [init_value]
-    if isinstance(init_value, str):  # read_value(variable_id, type, shape[, name])
+    if _is_variable(init_value):  # read_value(variable[, name])
+        inputs, variable_id, name = [], init_value, variable_id
+    elif isinstance(init_value, str):  # read_value(variable_id, type, shape[, name])
         inputs, variable_id, variable_type, variable_shape, name = (
             [], init_value, variable_id, variable_type, variable_shape)
+    if _is_variable(variable_id):  # read_value(init_value, variable[, name]): its info
+        info = variable_id.get_info()
+        variable_id = info.variable_id
+        if info.data_type.get_type_name() != "dynamic":
+            variable_type = info.data_type
+        if info.data_shape.rank.is_static and info.data_shape.is_static:
+            variable_shape = list(info.data_shape.to_shape())
     attrs = {"variable_id": variable_id,
              "variable_type": as_type(variable_type) if variable_type is not None else None,
              "variable_shape": list(variable_shape) if variable_shape is not None else None}
@@ -91,5 +100,13 @@ def read_value(init_value: NodeInput | str, variable_id: str | None = None,
 
 
 def assign(new_value: NodeInput, variable_id: str, name: str | None = None) -> Node:
-    """Assign-6: write ``new_value`` into the variable (a sink of the model)."""
+    """Assign-6: write ``new_value`` into the variable (an id, or an ``op.util.Variable``; a
+    sink of the model)."""
+    if _is_variable(variable_id):
+        variable_id = variable_id.get_info().variable_id
     return make_node("Assign", [new_value], {"variable_id": variable_id}, name=name)
+
+
+def _is_variable(value: Any) -> bool:
+    """An ``openvino.op.util.Variable`` (ovlab.op.util, above this module: duck-typed)."""
+    return hasattr(value, "get_info") and hasattr(value, "update")

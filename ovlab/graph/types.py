@@ -244,6 +244,15 @@ class Shape(list):
     def to_string(self) -> str:
         return shape_str(self)
 
+    def __eq__(self, other: object) -> bool:
+        """Equal to a list, tuple or Shape of the same lengths, as the wheel's binding."""
+        if isinstance(other, tuple):
+            return list(self) == list(other)
+        return list.__eq__(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
     def __str__(self) -> str:
         return shape_str(self)
 
@@ -306,7 +315,7 @@ class Dimension:
                 n = int(n)
                 lo, hi = (0, -1) if n < 0 else (n, n)
         else:
-            lo, hi = int(args[0]), int(args[1])
+            lo, hi = max(int(args[0]), 0), int(args[1])  # a negative bound means none
         self._lo, self._hi = lo, hi
         self._symbol: Symbol | None = None
 
@@ -319,9 +328,19 @@ class Dimension:
             return 0, 0  # Dimension("") is the static 0, as in the wheel (benchmark_app's -b)
         if ".." in text:
             a, _, b = text.partition("..")
-            return int(a or 0), int(b) if b else -1
-        n = int(text)
+            return (Dimension._bound(a, "min") if a else 0), (Dimension._bound(b, "max") if b
+                                                               else -1)
+        n = Dimension._bound(text, "")
         return (0, -1) if n < 0 else (n, n)
+
+    @staticmethod
+    def _bound(text: str, which: str) -> int:
+        """One number of a dimension string, with the wheel's error for anything else."""
+        if not text.lstrip("-").isdigit():
+            what = f"{which} bound" if which else "dimension"
+            raise RuntimeError("Check 'check_all_digits(dim_str)' failed at "
+                               f"src/core/src/dimension.cpp:88:\nCannot parse {what}: \"{text}\"\n")
+        return int(text)
 
     @staticmethod
     def dynamic() -> Dimension:
@@ -402,8 +421,8 @@ class Dimension:
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Dimension):
             return (other._lo, other._hi) == (self._lo, self._hi)
-        return (isinstance(other, (int, np.integer)) and self.is_static
-                and int(other) == self._lo)
+        # an int compares as the Dimension it makes (-1 is the dynamic one), as in the wheel
+        return isinstance(other, (int, np.integer)) and Dimension(int(other)) == self
 
     def __hash__(self) -> int:
         return hash((self._lo, self._hi))
@@ -420,26 +439,47 @@ class Dimension:
 
 
 class PartialShape:
-    """A shape whose dimensions may be dynamic (``-1``, ``"?"``, ``"1..10"``, Dimensions).
+    """A shape whose dimensions may be dynamic (``-1``, ``"?"``, ``"1..10"``, Dimensions), or
+    whose rank itself is (``PartialShape.dynamic()``, printed ``[...]``).
 
-    ``_dims`` holds the lengths with ``-1`` for a dynamic dimension, which the graph layer
-    refuses (ovlab models are static); reading a dynamic shape works as in OpenVINO.
+    ``_dims`` holds the lengths with ``-1`` for a dynamic dimension (``None`` for a dynamic
+    rank), which the graph layer refuses (ovlab models are static); reading a dynamic shape
+    works as in OpenVINO.
     """
 
     __slots__ = ("_dims", "_dimensions")
 
     def __init__(self, dims: Iterable[Any]) -> None:
         if isinstance(dims, PartialShape):
-            dims = dims._dimensions
+            self._dimensions, self._dims = dims._dimensions, dims._dims
+            return
         if isinstance(dims, str):
-            dims = [d for d in dims.strip("[]{}() ").split(",") if d.strip()]
-        dimensions = tuple(Dimension(d) for d in dims)
-        self._dimensions = dimensions
-        self._dims = tuple(d._lo if d.is_static else -1 for d in dimensions)
+            dimensions = _parse_shape(dims)
+        else:
+            dimensions = tuple(_dimension_of(d) for d in dims)
+        self._dimensions: tuple[Dimension, ...] | None = dimensions
+        self._dims: tuple[int, ...] | None = None if dimensions is None else tuple(
+            d._lo if d.is_static else -1 for d in dimensions)
+
+    @staticmethod
+    def dynamic(rank: Any = None) -> PartialShape:
+        """All dimensions dynamic: of the given rank, or of a dynamic rank (``[...]``)."""
+        rank = Dimension() if rank is None else Dimension(rank)
+        if rank.is_dynamic:
+            shape = PartialShape(())
+            shape._dimensions = shape._dims = None
+            return shape
+        return PartialShape([Dimension()] * rank.get_length())
+
+    def _static_rank(self) -> tuple[Dimension, ...]:
+        if self._dimensions is None:
+            raise RuntimeError("Check 'rank().is_static()' failed at "
+                               "src/core/include/openvino/core/partial_shape.hpp:315\n")
+        return self._dimensions
 
     @property
     def is_static(self) -> bool:
-        return all(d.is_static for d in self._dimensions)
+        return self._dimensions is not None and all(d.is_static for d in self._dimensions)
 
     @property
     def is_dynamic(self) -> bool:
@@ -447,7 +487,7 @@ class PartialShape:
 
     @property
     def rank(self) -> Dimension:
-        return Dimension(len(self._dims))
+        return Dimension() if self._dims is None else Dimension(len(self._dims))
 
     def to_shape(self) -> Shape:
         if self.is_dynamic:
@@ -458,21 +498,34 @@ class PartialShape:
     get_shape = to_shape
 
     def get_dimension(self, index: int) -> Dimension:
-        return self._dimensions[index]
+        return self[index]
 
+    @property
     def all_non_negative(self) -> bool:
-        return all(d._lo >= 0 for d in self._dimensions)
+        return self._dimensions is None or all(d._lo >= 0 for d in self._dimensions)
 
     def compatible(self, shape: Any) -> bool:
+        """Some static shape fits both (``PartialShape::compatible``)."""
         o = PartialShape(shape)
+        if self._dimensions is None or o._dimensions is None:
+            return True
         return len(o) == len(self) and all(a.compatible(b) for a, b in zip(self, o, strict=True))
 
     def same_scheme(self, shape: Any) -> bool:
-        return PartialShape(shape) == self
+        """Both of dynamic rank, or of one rank with dimensions of the same scheme."""
+        o = PartialShape(shape)
+        if self._dimensions is None or o._dimensions is None:
+            return self._dimensions is None and o._dimensions is None
+        return len(o) == len(self) and all(a.same_scheme(b) for a, b in
+                                           zip(self, o, strict=True))
 
     def relaxes(self, shape: Any) -> bool:
         """Every shape ``shape`` allows, this one allows too (dimension by dimension)."""
         o = PartialShape(shape)
+        if self._dimensions is None:
+            return True
+        if o._dimensions is None:
+            return False
         return len(o) == len(self) and all(a.relaxes(b) for a, b in zip(self, o, strict=True))
 
     def refines(self, shape: Any) -> bool:
@@ -480,34 +533,57 @@ class PartialShape:
         return PartialShape(shape).relaxes(self)
 
     def get_min_shape(self) -> Shape:
-        return Shape(d._lo for d in self._dimensions)
+        return Shape(d._lo for d in self._dimensions or ())
 
     def get_max_shape(self) -> Shape:
-        return Shape(d._hi for d in self._dimensions)
+        """The largest lengths; an unbounded one is the int64 maximum, as the wheel gives."""
+        return Shape(_UNBOUNDED if d._hi < 0 else d._hi for d in self._dimensions or ())
 
     def __len__(self) -> int:
-        return len(self._dims)
+        return len(self._static_rank())
 
     def __iter__(self) -> Iterator[Dimension]:
-        return iter(self._dimensions)
+        return iter(self._static_rank())
 
-    def __getitem__(self, i: int) -> Dimension:
-        return self._dimensions[i]
+    def __getitem__(self, i: Any) -> Any:
+        dims = self._static_rank()
+        if isinstance(i, slice):
+            return PartialShape(dims[i])
+        if not -len(dims) <= i < len(dims):
+            raise RuntimeError("Exception from src/core/src/shape_util.cpp:66:\n"
+                               "Accessing out-of-range dimension\n")
+        return dims[i]
+
+    def __setitem__(self, i: int, value: Any) -> None:
+        dims = list(self._static_rank())
+        dims[i] = _dimension_of(value)
+        self._dimensions = tuple(dims)
+        self._dims = tuple(d._lo if d.is_static else -1 for d in dims)
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, PartialShape):
             return other._dimensions == self._dimensions
         if isinstance(other, (list, tuple)):
+            if self._dimensions is None:
+                raise TypeError(f"Cannot compare dynamic shape with {type(other)}")
             try:
                 return PartialShape(other) == self
-            except (TypeError, ValueError):
+            except (TypeError, ValueError, RuntimeError):
                 return False
         return NotImplemented
 
     def __hash__(self) -> int:
         return hash(self._dimensions)
 
+    def __copy__(self) -> PartialShape:
+        return PartialShape(self)
+
+    def __deepcopy__(self, memo: dict) -> PartialShape:
+        return PartialShape(self)
+
     def to_string(self) -> str:
+        if self._dimensions is None:
+            return "[...]"
         return "[" + ",".join(str(d) for d in self._dimensions) + "]"
 
     def __str__(self) -> str:
@@ -515,3 +591,38 @@ class PartialShape:
 
     def __repr__(self) -> str:
         return f"<PartialShape: {self.to_string()}>"
+
+
+_UNBOUNDED = 2 ** 63 - 1
+
+
+def _parse_shape(text: str) -> tuple[Dimension, ...] | None:
+    """``"[?, 3, ..224]"`` -> Dimensions; ``"[...]"`` -> None (a dynamic rank)."""
+    body = text.strip()
+    if body in ("[...]", "..."):
+        return None
+    inner = body.strip("[]{}() ")
+    if not inner:
+        return ()
+    fields = inner.split(",")
+    if any(not f.strip() for f in fields):
+        raise RuntimeError("Check '!dim_field.empty()' failed at src/core/src/partial_shape.cpp:43:"
+                           f"\nCannot get vector of dimensions! \"{text}\" is incorrect\n")
+    return tuple(Dimension(f) for f in fields)
+
+
+def _dimension_of(value: Any) -> Dimension:
+    """One element of a shape list, with the wheel's errors for the wrong kinds."""
+    if isinstance(value, (list, tuple)):
+        if len(value) != 2:
+            raise TypeError("Two elements are expected in tuple(lower, upper) for dynamic "
+                            f"dimension, but {len(value)} elements were given.")
+        if not all(isinstance(v, (int, np.integer)) for v in value):
+            raise TypeError(f"Incorrect pair of types ({type(value[0])}, {type(value[1])}) "
+                            "for dynamic dimension, ints are expected.")
+        return Dimension(int(value[0]), int(value[1]))
+    if isinstance(value, (int, np.integer, str, Dimension)):
+        return Dimension(value)
+    raise TypeError(f"Incorrect type {type(value)} for dimension. Expected types are: int, str, "
+                    "openvino.Dimension, list/tuple with lower and upper values for dynamic "
+                    "dimension.")

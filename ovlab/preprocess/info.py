@@ -40,22 +40,20 @@ class PaddingMode(OVEnum):
 add_entries(ResizeAlgorithm, ColorFormat, PaddingMode)
 
 
-def _unsimulated(step: str) -> NotImplementedError:
-    return NotImplementedError(f"PrePostProcessor: '{step}' is not available on ovlab (it builds "
-                               "Convert, Transpose, Resize, Mean and Scale steps as real ops; "
-                               "colour conversion, crop, pad, custom steps and remote memory "
-                               "are not simulated)")
-
-
 class InputTensorInfo:
     """The tensor the application will pass: ``set_element_type``, ``set_layout``,
-    ``set_shape``, ``set_spatial_static_shape``. Each setter returns ``self`` (chaining)."""
+    ``set_shape``, ``set_spatial_static_shape``, ``set_color_format``, ``set_memory_type``.
+    Each setter returns ``self`` (chaining)."""
 
     def __init__(self) -> None:
         self.element_type: Type | None = None
         self.layout: Layout | None = None
         self.shape: list[int] | None = None
         self.spatial: tuple[int, int] | None = None
+        self.spatial_dynamic = False
+        self.color_format: ColorFormat | None = None
+        self.sub_names: list[str] = []
+        self.memory_type: str | None = None
 
     def set_element_type(self, type: Any) -> InputTensorInfo:  # noqa: A002 - the real name
         self.element_type = as_type(type)
@@ -74,14 +72,22 @@ class InputTensorInfo:
         return self
 
     def set_spatial_dynamic_shape(self) -> InputTensorInfo:
-        raise NotImplementedError("PrePostProcessor: dynamic spatial shapes are not available on "
-                                  "ovlab (its models are static)")
+        """Recorded (and printed); ``build()`` refuses it, as ovlab's models are static."""
+        self.spatial_dynamic = True
+        return self
 
-    def set_color_format(self, *args: Any, **kwargs: Any) -> InputTensorInfo:
-        raise _unsimulated("set_color_format")
+    def set_color_format(self, format: ColorFormat,  # noqa: A002 - the real name
+                         sub_names: list[str] = []) -> InputTensorInfo:  # noqa: B006 - as the wheel
+        if not isinstance(format, ColorFormat):
+            raise TypeError(f"set_color_format(): expected a ColorFormat, got {format!r}")
+        self.color_format, self.sub_names = format, [str(n) for n in sub_names]
+        return self
 
     def set_memory_type(self, memory_type: str) -> InputTensorInfo:
-        raise _unsimulated("set_memory_type")
+        """Recorded on the new Parameter's tensor as rt_info ``memory_type``, as the wheel does
+        (a plugin's remote memory is not simulated, so nothing else reads it)."""
+        self.memory_type = str(memory_type)
+        return self
 
     def set_from(self, tensor: Any) -> InputTensorInfo:
         """Take the element type and shape of an array or Tensor."""
@@ -128,20 +134,34 @@ class PreProcessSteps:
         self.steps.append(("scale", values if values is not None else value))
         return self
 
-    def convert_color(self, dst_format: Any) -> PreProcessSteps:
-        raise _unsimulated("convert_color")
+    def convert_color(self, dst_format: ColorFormat) -> PreProcessSteps:
+        if not isinstance(dst_format, ColorFormat):
+            raise TypeError(f"convert_color(): expected a ColorFormat, got {dst_format!r}")
+        self.steps.append(("convert_color", dst_format))
+        return self
 
     def reverse_channels(self) -> PreProcessSteps:
-        raise _unsimulated("reverse_channels")
+        self.steps.append(("reverse_channels", None))
+        return self
 
     def crop(self, begin: list[int], end: list[int]) -> PreProcessSteps:
-        raise _unsimulated("crop")
+        self.steps.append(("crop", ([int(b) for b in begin], [int(e) for e in end])))
+        return self
 
-    def pad(self, pads_begin: Any, pads_end: Any, value: Any, mode: Any) -> PreProcessSteps:
-        raise _unsimulated("pad")
+    def pad(self, pads_begin: list[int], pads_end: list[int], value: Any,
+            mode: PaddingMode) -> PreProcessSteps:
+        if not isinstance(mode, PaddingMode):
+            raise TypeError(f"pad(): expected a PaddingMode, got {mode!r}")
+        self.steps.append(("pad", ([int(b) for b in pads_begin], [int(e) for e in pads_end],
+                                   value, mode)))
+        return self
 
     def custom(self, operation: Any) -> PreProcessSteps:
-        raise _unsimulated("custom")
+        """A Python function of the tensor so far (an ``Output``) returning the next one."""
+        if not callable(operation):
+            raise TypeError(f"custom(): expected a callable, got {operation!r}")
+        self.steps.append(("custom", operation))
+        return self
 
 
 class InputModelInfo:
@@ -206,7 +226,11 @@ class PostProcessSteps:
         return self
 
     def custom(self, operation: Any) -> PostProcessSteps:
-        raise _unsimulated("custom")
+        """A Python function of the tensor so far (an ``Output``) returning the next one."""
+        if not callable(operation):
+            raise TypeError(f"custom(): expected a callable, got {operation!r}")
+        self.steps.append(("custom", operation))
+        return self
 
 
 class OutputModelInfo:

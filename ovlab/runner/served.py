@@ -30,6 +30,8 @@ _FORWARDED = {
     "openvino.op": "ovlab.op",
     "openvino.utils": "ovlab.utils",
     "openvino.exceptions": "ovlab.exceptions",
+    "openvino.passes": "ovlab.passes",
+    "openvino.frontend": "ovlab.frontends.manager",
 }
 # Served modules that are packages (their submodules import by dotted name).
 _PACKAGES = ("openvino", "openvino.op", "openvino.utils")
@@ -90,7 +92,7 @@ def _ovlab_target(fullname: str) -> str | None:
 
 
 def can_serve(fullname: str) -> bool:
-    if fullname in ("openvino", "openvino_genai"):
+    if fullname in ("openvino", "openvino_genai", "openvino._pyopenvino"):
         return True
     if fullname.startswith("openvino.opset"):
         return fullname[len("openvino."):] in NAMES["opsets"]
@@ -108,7 +110,7 @@ def can_serve(fullname: str) -> bool:
 
 def missing_message(fullname: str) -> str:
     served = "openvino, openvino.properties.*, openvino.preprocess, openvino.op, " + \
-        "openvino.utils.*, openvino.exceptions, " + \
+        "openvino.utils.*, openvino.exceptions, openvino.passes, openvino.frontend, " + \
         f"openvino.opset1 .. openvino.{list(NAMES['opsets'])[-1]}"
     if fullname == "openvino.runtime" or fullname.startswith("openvino.runtime."):
         why = "openvino.runtime was removed in OpenVINO 2026: import from openvino directly"
@@ -128,6 +130,8 @@ def build(fullname: str) -> types.ModuleType:
         from . import served_genai
 
         return served_genai.build(Core)
+    if fullname == "openvino._pyopenvino":
+        return _binding_module()
     short = fullname[len("openvino."):]
     if short in NAMES["opsets"]:
         return _opset_module(short)
@@ -175,6 +179,26 @@ def _stand_in(qualname: str) -> type:
     return standins.standin(qualname)
 
 
+# The binding module's own names for classes the package re-exports under other names.
+_BINDING_ALIASES = {"DescriptorTensor": "ovlab.graph.node:TensorDescriptor"}
+
+
+def _binding_module() -> types.ModuleType:
+    """``openvino._pyopenvino``, the C++ binding: its classes are the package's (tests and type
+    annotations import them from there)."""
+    mod = types.ModuleType("openvino._pyopenvino", "OpenVINO's binding module, served by ovlab: "
+                                                    "the names of the openvino package.")
+
+    def __getattr__(name: str) -> Any:
+        if name in _BINDING_ALIASES:
+            module, _, attr = _BINDING_ALIASES[name].partition(":")
+            return getattr(importlib.import_module(module), attr)
+        return getattr(importlib.import_module("openvino"), name)
+
+    mod.__getattr__ = __getattr__  # type: ignore[attr-defined]
+    return mod
+
+
 def _top_module() -> types.ModuleType:
     import ovlab
 
@@ -215,6 +239,9 @@ def _opset_module(short: str) -> types.ModuleType:
         if name == "__all__":
             return list(names)
         if name in names:
+            old = importlib.import_module("ovlab.opset_versions").builder(short, name)
+            if old is not None:
+                return old
             opset = importlib.import_module("ovlab.opset")
             if name in getattr(opset, "__all__", ()):
                 return getattr(opset, name)

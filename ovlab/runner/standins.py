@@ -33,6 +33,34 @@ UNSIMULATED = {
     "get_cmake_path": "the CMake files of the OpenVINO developer package",
     "NodeFactory": "the generic node factory (building C++ ops by name)",
     "make_postponed_constant": "postponed constants (constants computed at serialization)",
+    # openvino.passes: C++ graph rewriting (ovlab.passes offers Manager, ConstantFolding and
+    # Serialize)
+    "MatcherPass": "graph rewriting with pattern matchers",
+    "GraphRewrite": "graph rewriting with pattern matchers",
+    "BackwardGraphRewrite": "graph rewriting with pattern matchers",
+    "Matcher": "graph rewriting with pattern matchers",
+    "WrapType": "graph rewriting with pattern matchers",
+    "AnyInput": "graph rewriting with pattern matchers",
+    "Optional": "graph rewriting with pattern matchers",
+    "Or": "graph rewriting with pattern matchers",
+    "Predicate": "graph rewriting with pattern matchers",
+    "LowLatency2": "the LowLatency2 transformation (models are built stateful with ovlab.opset)",
+    "MakeStateful": "the MakeStateful transformation (models are built stateful with ovlab.opset)",
+    "ConvertFP32ToFP16": "the ConvertFP32ToFP16 pass (ovlab.save_model compresses weights)",
+    "VisualizeTree": "graph drawing with Graphviz (ovlab.viz draws models)",
+    # openvino.frontend: ovlab.frontends.manager serves FrontEndManager, FrontEnd, InputModel
+    "Place": "places of an input model (editing a model before conversion)",
+    "NodeContext": "front-end conversion extensions (framework model conversion)",
+    "ConversionExtension": "front-end conversion extensions (framework model conversion)",
+    "DecoderTransformationExtension": "front-end extensions (framework model conversion)",
+    "ProgressReporterExtension": "front-end extensions (framework model conversion)",
+    "TelemetryExtension": "front-end telemetry extensions",
+    "GeneralFailure": "front-end exception classes (ovlab raises RuntimeError, as the wheel's "
+                      "read_model does)",
+    "InitializationFailure": "front-end exception classes",
+    "NotImplementedFailure": "front-end exception classes",
+    "OpConversionFailure": "front-end exception classes",
+    "OpValidationFailure": "front-end exception classes",
 }
 MESSAGE = ("{qualname} is not available on ovlab: {what} is not simulated (ovlab simulates "
            "devices, scheduling and time; see README 'How ovlab maps to OpenVINO')")

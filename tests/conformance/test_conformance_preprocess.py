@@ -63,13 +63,57 @@ def test_mean_on_integers_fails_alike():
     assert lab.message.strip().splitlines()[-1] == real.message.strip().splitlines()[-1]
 
 
+def _steps(rt, case):
+    pp = _pp(rt)
+    p = rt.ops.parameter([1, 3, 4, 4] if case != "gray" else [1, 4, 4, 1], np.float32, name="x")
+    ppp = pp.PrePostProcessor(rt.Model(rt.ops.relu(p), [p], "m"))
+    inp = ppp.input()
+    if case == "color":
+        inp.tensor().set_layout("NHWC").set_color_format(pp.ColorFormat.BGR)
+        inp.model().set_layout("NCHW")
+        inp.preprocess().convert_color(pp.ColorFormat.RGB).mean([1.0, 2.0, 3.0])
+    elif case == "gray":
+        inp.tensor().set_color_format(pp.ColorFormat.RGB)
+        inp.preprocess().convert_color(pp.ColorFormat.GRAY)
+    elif case == "reverse_crop":
+        inp.tensor().set_layout("NCHW").set_shape([1, 3, 6, 6])
+        inp.preprocess().reverse_channels().crop([0, 0, 1, 1], [1, 3, 5, -1])
+    elif case == "pad_custom":
+        inp.tensor().set_shape([1, 3, 3, 2])
+        inp.preprocess().pad([0, 0, 0, 1], [0, 0, 1, 1], 0.5, pp.PaddingMode.CONSTANT) \
+            .custom(lambda out: rt.ops.abs(out).output(0))
+    elif case == "pillow":
+        inp.tensor().set_layout("NCHW").set_shape([1, 3, 7, 5])
+        inp.preprocess().resize(pp.ResizeAlgorithm.RESIZE_BICUBIC_PILLOW)
+    return ppp.build()
+
+
+@pytest.mark.parametrize("case", ["color", "gray", "reverse_crop", "pad_custom", "pillow"])
+def test_colour_crop_pad_custom_and_pillow_steps_build_the_same_ops_and_numbers(case):
+    got = {}
+    for rt in (REAL, LAB):
+        model = _steps(rt, case)
+        shape = list(model.input().get_shape())
+        x = (np.arange(np.prod(shape), dtype=np.float32).reshape(shape) % 7) - 2.5
+        got[rt.name] = ([op.get_type_name() for op in model.get_ordered_ops()], shape,
+                        rt.new_core().compile_model(model, "CPU")
+                        .create_infer_request().infer({0: x})[0])
+    real, lab = got["openvino"], got["ovlab"]
+    assert lab[:2] == real[:2]
+    np.testing.assert_allclose(lab[2], real[2], rtol=1e-5, atol=1e-5)
+
+
 def test_unsimulated_steps_name_themselves():
     pp = _pp(LAB)
     ppp = pp.PrePostProcessor(_model(LAB))
-    with pytest.raises(NotImplementedError, match="'convert_color' is not available on ovlab"):
-        ppp.input().preprocess().convert_color(pp.ColorFormat.RGB)
-    with pytest.raises(NotImplementedError, match="'set_memory_type'"):
-        ppp.input().tensor().set_memory_type("GPU_SURFACE")
+    ppp.input().tensor().set_color_format(pp.ColorFormat.NV12_SINGLE_PLANE)
+    ppp.input().preprocess().convert_color(pp.ColorFormat.RGB)
+    with pytest.raises(NotImplementedError, match="NV12 \\(single plane\\) to RGB is not available"):
+        ppp.build()
+    ppp = pp.PrePostProcessor(_model(LAB))
+    ppp.input().tensor().set_spatial_dynamic_shape()
+    with pytest.raises(NotImplementedError, match="set_spatial_dynamic_shape"):
+        ppp.build()
 
 
 def test_resize_builds_an_interpolate_or_says_which_op_is_missing():

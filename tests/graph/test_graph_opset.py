@@ -169,8 +169,8 @@ def test_attribute_strings_round_trip():
     (lambda x: ops.pad(x, [0, 0, 5], [0, 0, 0], "reflect"), "reflect padding"),
     (lambda x: ops.broadcast(x, [2, 4]), "lower rank|Expecting"),
     (lambda x: ops.strided_slice(x, [0, 0], [1], [1], [0], [0]), "same length"),
-    (lambda x: ops.interpolate(x, np.array([2, 2], np.int64), "bicubic_pillow", "sizes",
-                               axes=[1, 2]), "not supported by ovlab"),
+    (lambda x: ops.interpolate(x, np.array([2], np.int64), "bicubic_pillow", "sizes",
+                               axes=[1, 2]), "one value per axis"),
     (lambda x: ops.mvn(x, [3], True, 1e-5, "inside_sqrt"), "out of range"),
     (lambda x: ops.batch_norm_inference(x, np.ones(2, np.float32), np.ones(3, np.float32),
                                         np.ones(3, np.float32), np.ones(3, np.float32), 1e-5),
@@ -224,3 +224,17 @@ def test_a_model_of_one_multi_output_node_has_all_its_outputs():
     assert len(Model(ops.split(x, 0, 5), [x]).outputs) == 5
     assert len(Model([ops.split(x, 0, 5)], [x]).outputs) == 1
     assert len(Model(ops.topk(x, 2, 0, "max", "value"), [x]).outputs) == 2
+
+
+@pytest.mark.parametrize("mode,resample", [("bilinear_pillow", "BILINEAR"), ("bicubic_pillow", "BICUBIC")])
+@pytest.mark.parametrize("size", [(3, 4), (8, 11)])
+def test_interpolate_pillow_modes_resample_as_pillow(mode, resample, size):
+    """The Pillow modes give what Pillow's own resize gives on a float image (down and up)."""
+    from PIL import Image
+
+    image = (np.arange(35, dtype=np.float32).reshape(5, 7) ** 1.5)
+    x = ops.parameter([1, 1, 5, 7], np.float32, name="x")
+    y = ops.interpolate(x, np.array(size, np.int64), mode, "sizes", axes=np.array([2, 3]))
+    got = Model([y], [x])._evaluate([image[None, None]])[0][0, 0]
+    want = np.asarray(Image.fromarray(image, "F").resize(size[::-1], getattr(Image, resample)))
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-4)

@@ -6,7 +6,8 @@
 
 Reads pytest's ``-rA`` summary lines (PASSED/FAILED/XFAIL/XPASS/ERROR per test, SKIPPED per
 location with a count) and prints a Markdown table: passed on each runtime, and how many of
-the tests that pass on the wheel pass on ovlab.
+the tests that pass on the wheel pass on ovlab (a parametrized case whose id differs between
+the runtimes, as enum parameters' ids do, is matched within its function).
 """
 
 from __future__ import annotations
@@ -15,8 +16,14 @@ import re
 import sys
 from collections import defaultdict
 
-LINE = re.compile(r"^(PASSED|FAILED|XFAIL|XPASS|ERROR) upstream/tests/test_runtime/([^:]+)::(\S+)")
-SKIP = re.compile(r"^SKIPPED \[(\d+)\] upstream/tests/test_runtime/([^:]+):")
+LINE = re.compile(r"^(PASSED|FAILED|XFAIL|XPASS|ERROR) upstream/tests/(test_runtime/|test_graph/)"
+                  r"([^:]+)::(\S+)")
+SKIP = re.compile(r"^SKIPPED \[(\d+)\] upstream/tests/(test_runtime/|test_graph/)([^:]+):")
+
+
+def _file(folder: str, name: str) -> str:
+    """test_runtime files by their name, test_graph files as test_graph/<name>."""
+    return name if folder == "test_runtime/" else folder + name
 
 
 def read(path: str) -> tuple[dict[str, dict[str, str]], dict[str, int]]:
@@ -24,10 +31,25 @@ def read(path: str) -> tuple[dict[str, dict[str, str]], dict[str, int]]:
     skipped: dict[str, int] = defaultdict(int)
     for line in open(path, encoding="utf-8"):
         if m := LINE.match(line):
-            outcomes[m.group(2)][m.group(3)] = m.group(1)
+            outcomes[_file(m.group(2), m.group(3))][m.group(4)] = m.group(1)
         elif m := SKIP.match(line):
-            skipped[m.group(2)] += int(m.group(1))
+            skipped[_file(m.group(2), m.group(3))] += int(m.group(1))
     return outcomes, skipped
+
+
+def _by_function(real_only: set[str], lab_only: set[str]) -> int:
+    """Passes of the same parametrized function under other ids: pytest names a parameter
+    that is a Python enum by its value (ovlab's ColorFormat.RGB) and a pybind enum by the
+    argument's name and index (the wheel's color_format10), so the same case has two ids;
+    such passes are matched per function, as many as both runtimes have."""
+    def per_function(ids: set[str]) -> dict[str, int]:
+        counts: dict[str, int] = defaultdict(int)
+        for t in ids:
+            counts[t.split("[", 1)[0]] += 1
+        return counts
+
+    real, lab = per_function(real_only), per_function(lab_only)
+    return sum(min(n, lab.get(f, 0)) for f, n in real.items())
 
 
 def main(real_path: str, lab_path: str) -> None:
@@ -40,7 +62,7 @@ def main(real_path: str, lab_path: str) -> None:
         r_pass = {t for t, o in real.get(name, {}).items() if o == "PASSED"}
         l_pass = {t for t, o in lab.get(name, {}).items() if o in ("PASSED", "XPASS")}
         l_xfail = sum(1 for o in lab.get(name, {}).values() if o == "XFAIL")
-        both = len(r_pass & l_pass)
+        both = len(r_pass & l_pass) + _by_function(r_pass - l_pass, l_pass - r_pass)
         rows.append(f"| `{name}` | {len(r_pass)} | {len(l_pass)} | {both} | {l_xfail} | "
                     f"{real_skip.get(name, 0)} / {lab_skip.get(name, 0)} |")
         for i, v in enumerate((len(r_pass), len(l_pass), both, l_xfail)):

@@ -35,6 +35,9 @@ def load(path: Path = LIST) -> list[tuple[str, str]]:
 
 
 def _short_id(nodeid: str) -> str:
+    """``test_core.py::...`` for test_runtime/, ``test_graph/test_core.py::...`` for test_graph/."""
+    if "tests/test_graph/" in nodeid:
+        return "test_graph/" + nodeid.split("tests/test_graph/", 1)[1]
     return nodeid.split("test_runtime/", 1)[-1]
 
 

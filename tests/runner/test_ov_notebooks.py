@@ -33,3 +33,19 @@ def test_notebook_fails_only_where_ovlab_is_not_the_cause(name, tmp_path):
     assert [(c.index, c.first_line, c.error) for c in result.ovlab_failures] == []
     if name == "hello-world" and importlib.util.find_spec("cv2") is not None:
         assert result.ran_fully
+
+
+def test_pip_lines_inside_a_block_keep_it_valid_and_model_cells_read_the_stand_in(tmp_path):
+    import nbformat
+
+    code = 'import platform\nif platform.system() == "Darwin":\n    %pip install -q "numpy<2"'
+    assert tool._line('    %pip install -q "numpy<2"') == \
+        '    pass  # [ovlab] skipped: %pip install -q "numpy<2"'
+    marker = next(iter(tool.MODEL_CELLS))
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(code),
+                                         nbformat.v4.new_code_cell(f"import x\nm = {marker}")])
+    source = tmp_path / "n.ipynb"
+    nbformat.write(nb, source)
+    cells = nbformat.read(tool.prepare(source, tmp_path / "work"), as_version=4).cells
+    compile("\n".join(line for line in cells[1].source.split("\n")), "cell", "exec")
+    assert "# import x" in cells[2].source and tool.MODEL_CELLS[marker] in cells[2].source

@@ -1,0 +1,57 @@
+"""``openvino.passes``, openvino vs ovlab: ConstantFolding leaves the same graph and values,
+Serialize writes IR that reads back as the same model (inputs in order), wrong arguments fail
+as the binding's do."""
+
+from __future__ import annotations
+
+import importlib
+
+import numpy as np
+import pytest
+from conformance_harness import LAB, REAL
+
+
+def _passes(rt):
+    return importlib.import_module("openvino.passes" if rt is REAL else "ovlab.passes")
+
+
+def _folding_model(rt):
+    x = rt.ops.parameter([2, 3], np.float32, name="x")
+    c = rt.ops.ceiling(rt.ops.constant(np.array([[0.0, 0.1, -0.1], [-2.5, 2.5, 3.0]],
+                                                np.float32)))
+    return rt.Model(rt.ops.add(x, rt.ops.multiply(c, c)), [x], "m")
+
+
+def test_constant_folding_leaves_the_same_graph_and_values():
+    got = {}
+    for rt in (REAL, LAB):
+        model = _folding_model(rt)
+        manager = _passes(rt).Manager()
+        manager.register_pass(_passes(rt).ConstantFolding())
+        manager.run_passes(model)
+        folded = [op for op in model.get_ordered_ops() if op.get_type_name() == "Constant"]
+        got[rt.name] = ([op.get_type_name() for op in model.get_ordered_ops()],
+                        [op.get_friendly_name().split("_")[0] for op in folded],
+                        folded[0].get_data().tolist())
+    assert got["ovlab"] == got["openvino"]
+
+
+def test_serialize_keeps_the_input_order(tmp_path):
+    for rt in (REAL, LAB):
+        a, b, c = (rt.ops.parameter([2], np.float32, name=n) for n in "ABC")
+        model = rt.Model(rt.ops.multiply(rt.ops.add(a, b), c), [a, b, c], "m")
+        xml, weights = tmp_path / f"{rt.name}.xml", tmp_path / f"{rt.name}.bin"
+        manager = _passes(rt).Manager()
+        manager.register_pass(_passes(rt).Serialize(str(xml), path_to_bin=str(weights),
+                                                    version=_passes(rt).Version.IR_V11))
+        manager.run_passes(model)
+        back = rt.new_core().read_model(xml)
+        assert [i.get_any_name() for i in back.inputs] == ["A", "B", "C"]
+        assert [op.get_friendly_name() for op in back.get_ordered_ops()][:3] == \
+            [op.get_friendly_name() for op in model.get_ordered_ops()][:3]
+
+
+def test_serialize_with_a_wrong_keyword_fails_as_the_binding():
+    for rt in (REAL, LAB):
+        with pytest.raises(TypeError, match="Invoked with:"):
+            _passes(rt).Serialize(path_to_xml="a.xml", path_to_bin="a.bin", model=5)
