@@ -218,24 +218,13 @@ def print_table(entries: list[dict], title: str) -> None:
 
 
 # --- the presets with issue 22's memory physics, as platform files -------------------------------
-PUBLISHED_PRESETS = ("i7-1185g7", "i9-13900k", "core-ultra-7-165h", "arc-a770m", "flex-170")
+PUBLISHED_PRESETS = platforms.PUBLISHED
 
 
 def physics_platform(name: str):
-    """Preset ``name`` with the memory physics on for its fitted devices (the seed's devices, like
-    flex-170's host, keep the older arithmetic, to which the physics do not apply)."""
-    from ovlab.calibration.calibrate import with_memory_physics
-
-    base = platforms.preset(name)
-    for device, spec in base.devices.items():
-        if not spec.fuse_ops:
-            continue
-        cores = 1
-        if spec.plugin == "CPU":
-            cores = spec.extra.get("cores") or (spec.p_cores + spec.e_cores) or 1
-        domain = "" if spec.device_type == "discrete" else "package"
-        base = base.with_device(device, with_memory_physics(spec, cores, domain))
-    return base
+    """Preset ``name`` with the memory physics on for its fitted devices (the published presets
+    are built so: ``platforms.memory_physics``)."""
+    return platforms.memory_physics(platforms.preset(name))
 
 
 def refit_physics(rows: list[Row], directory: Path, log=print) -> list[Path]:
