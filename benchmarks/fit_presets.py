@@ -24,10 +24,11 @@ What is fitted, each parameter on the row it explains best (by bisection of the 
 
 ResNet-50 is the only model fitted; the other models of Intel's tables are predictions.
 
-``--memory-physics DIR`` (issue 22) does not touch the presets: it builds each published
-platform with the memory physics on (``share_bandwidth``, ``llc_gbps`` from its prior, the CPU,
-iGPU and NPU of a package in one memory domain; a dGPU keeps its own memory), fits the same
-parameters on the same ResNet-50 rows, and writes each as a platform file ``DIR/<preset>.json``.
+The published platforms are built with issue 22's memory physics on (``platforms.memory_physics``:
+``share_bandwidth``, ``llc_gbps`` from its prior, the CPU, iGPU and NPU of a package in one memory
+domain, a dGPU with its own memory), so ``--write`` fits them with the physics.
+``--memory-physics DIR`` fits the same parameters on the same rows without touching the presets
+and writes each platform as a file ``DIR/<preset>.json``;
 ``python benchmarks/bench_fidelity.py --check ROWS --platforms DIR`` then compares them with
 published rows they were not fitted on, beside the presets.
 """

@@ -34,6 +34,7 @@ paths could not be run on the machine this was written on (it has no GPU or NPU)
 from __future__ import annotations
 
 import datetime
+import json
 import os
 import platform as pyplatform
 from collections.abc import Callable, Sequence
@@ -277,9 +278,12 @@ def _median(values: Sequence[float]) -> float:
 def calibrate(output: str | os.PathLike = "my-machine.json", *, name: str | None = None,
               models: Sequence[str] = DEFAULT_MODELS, devices: Sequence[str] | None = None,
               repeat: int = 2, echo: Callable[[str], None] | None = print,
-              progress: Callable[[int, int, str], None] | None = None) -> Platform:
+              progress: Callable[[int, int, str], None] | None = None,
+              quiet_wait_s: float = 0.0) -> Platform:
     """Measure, fit, write ``output``; return the platform. ``progress(done, total, what)``
-    follows the measurements (one step per model and precision in each pass)."""
+    follows the measurements (one step per model and precision in each pass);
+    ``quiet_wait_s``: on a shared machine, each window may wait for a quiet moment, up to that
+    many seconds in all (``measure.QuietWaiter``)."""
     ov = measure.openvino_or_none()
     if ov is None:
         raise CalibrateError("ovlab calibrate measures the real OpenVINO runtime, which is not "
@@ -314,7 +318,8 @@ def calibrate(output: str | os.PathLike = "my-machine.json", *, name: str | None
                 done[0] += 1
                 progress(done[0], total, text.strip().split(" on ")[0])
 
-        ms = measure.measure(items, device=device, repeat=repeat, echo=step)
+        wait = {"quiet_budget_s": quiet_wait_s} if quiet_wait_s > 0 else {}
+        ms = measure.measure(items, device=device, repeat=repeat, echo=step, **wait)
         modes = ("latency", "throughput") if template.plugin == "CPU" else ("latency",)
         targets = [fit.Target(m.model, m.precision, m.mode, m.quiet) for m in ms
                    if m.mode in modes]
@@ -442,4 +447,79 @@ def calibrate_from(files: Sequence[str | os.PathLike], output: str | os.PathLike
     platform = Platform(label, specs, f"Fitted with ovlab calibrate --from on figures measured "
                                       f"elsewhere ({provenance['date']})",
                         [f"figures: {', '.join(str(f) for f in files)}"])
+    return _written(platform, output, provenance, say)
+
+
+# --- fitting again from stored measurements (ovlab calibrate --refit) ------------------------------
+def _refit_template(stored: DeviceSpec) -> DeviceSpec:
+    """The template ``calibrate`` would have built for a device it wrote as ``stored``: what the
+    runtime and the machine said (name, capabilities, peaks, streams, precision, memory, cache)
+    kept, the fitted parameters back at the priors of the closest preset device."""
+    if stored.plugin == "CPU":
+        base = preset("cpu").devices["CPU"]
+        cores = int(stored.extra.get("cores") or 1)
+    elif stored.plugin == "GPU":
+        base, cores = preset("i7-1185g7").devices["GPU.0"], 1
+    else:
+        base, cores = preset("core-ultra-7-165h").devices["NPU"], 1
+    spec = replace(base, full_name=stored.full_name, capabilities=stored.capabilities,
+                   device_type=stored.device_type, peak_gflops=dict(stored.peak_gflops),
+                   inference_precision=stored.inference_precision,
+                   range_for_streams=stored.range_for_streams,
+                   streams_throughput=stored.streams_throughput, mem_size_gb=stored.mem_size_gb,
+                   cache_mb=stored.cache_mb, extra=dict(stored.extra), llc_gbps=0.0)
+    return with_memory_physics(spec, cores, stored.memory_domain)
+
+
+def calibrate_refit(files: Sequence[str | os.PathLike], output: str | os.PathLike, *,
+                    name: str | None = None,
+                    echo: Callable[[str], None] | None = print) -> Platform:
+    """Fit again, without measuring, from the measurements stored in platform files that
+    ``ovlab calibrate`` wrote (``ovlab calibrate --refit``): after a change to the cost model, or
+    to join runs (a later file's figure replaces an earlier one's for the same model, precision
+    and mode, so a model measured again, or added, joins the set). Writes ``output`` with the
+    same hold-out report."""
+    from ..hardware.platform_file import load as load_platform
+
+    say = echo or (lambda _text: None)
+    stored: dict[str, DeviceSpec] = {}
+    measured: dict[str, dict[tuple, measure.Measurement]] = {}
+    sources: dict[str, list[str]] = {}
+    for file in files:
+        data = json.loads(Path(file).read_text(encoding="utf-8"))
+        runs = (data.get("provenance") or {}).get("devices") or {}
+        if not any("measured" in run for run in runs.values()):
+            raise CalibrateError(f"{file}: holds no measurements (only a platform file written "
+                                 "by ovlab calibrate on a real machine does)")
+        platform = load_platform(file)
+        for device, run in runs.items():
+            if "measured" not in run:
+                continue
+            stored.setdefault(device, platform.devices[device])
+            got = measured.setdefault(device, {})
+            for m in run["measured"]:
+                item = measure.Measurement.from_dict(m)
+                got[(item.model, item.precision, item.mode)] = item
+            sources.setdefault(device, []).append(
+                f"{file} ({data['provenance'].get('date', '?')})")
+    specs: dict[str, DeviceSpec] = {}
+    provenance: dict = {"tool": "ovlab calibrate --refit", "date":
+                        datetime.date.today().isoformat(), "files": [str(f) for f in files],
+                        "devices": {}}
+    for device, got in measured.items():
+        template = _refit_template(stored[device])
+        modes = ("latency", "throughput") if template.plugin == "CPU" else ("latency",)
+        ms = list(got.values())
+        targets = [fit.Target(m.model, m.precision, m.mode, m.quiet) for m in ms
+                   if m.mode in modes]
+        say(f"Fitting {device} ({template.full_name}) again on {len(targets)} stored figures of "
+            f"{len({t.model for t in targets})} models from {', '.join(sources[device])}")
+        spec, report = fit_with_holdout(template, targets, _params(template), say)
+        specs[device] = spec
+        provenance["devices"][device] = {"measured": [m.to_dict() for m in ms],
+                                         "sources": sources[device], **report}
+    label = name or Path(output).stem
+    platform = Platform(label, specs, f"Fitted with ovlab calibrate --refit on stored "
+                                      f"measurements ({provenance['date']})",
+                        [f"measured: {'; '.join(s for v in sources.values() for s in v)}"])
     return _written(platform, output, provenance, say)
