@@ -86,6 +86,7 @@ def memory_physics(platform: Platform) -> Platform:
     own; the seed's devices (flex-170's host) keep the older arithmetic, to which the physics do
     not apply. The published platforms are built this way and fitted so
     (``benchmarks/fit_presets.py --write``)."""
+    devices = dict(platform.devices)
     for device, spec in platform.devices.items():
         if not spec.fuse_ops:
             continue
@@ -93,8 +94,9 @@ def memory_physics(platform: Platform) -> Platform:
         if spec.plugin == "CPU":
             cores = spec.extra.get("cores") or (spec.p_cores + spec.e_cores) or 1
         domain = "" if spec.device_type == "discrete" else "package"
-        platform = platform.with_device(device, with_memory_physics(spec, cores, domain))
-    return platform
+        devices[device] = with_memory_physics(spec, cores, domain)
+    return Platform(platform.name, devices, platform.description, list(platform.notes),
+                    platform.power_mode, platform.power_budget)
 
 
 #: the platforms of Intel's published benchmarks, fitted with the memory physics on
