@@ -485,8 +485,12 @@ def calibrate_refit(files: Sequence[str | os.PathLike], output: str | os.PathLik
     stored: dict[str, DeviceSpec] = {}
     measured: dict[str, dict[tuple, measure.Measurement]] = {}
     sources: dict[str, list[str]] = {}
+    runs_made: list[dict] = []
     for file in files:
         data = json.loads(Path(file).read_text(encoding="utf-8"))
+        made = data.get("provenance") or {}
+        runs_made.append({"file": str(file), **{k: made[k] for k in ("tool", "date", "openvino",
+                                                                     "machine") if k in made}})
         runs = (data.get("provenance") or {}).get("devices") or {}
         if not any("measured" in run for run in runs.values()):
             raise CalibrateError(f"{file}: holds no measurements (only a platform file written "
@@ -505,7 +509,7 @@ def calibrate_refit(files: Sequence[str | os.PathLike], output: str | os.PathLik
     specs: dict[str, DeviceSpec] = {}
     provenance: dict = {"tool": "ovlab calibrate --refit", "date":
                         datetime.date.today().isoformat(), "files": [str(f) for f in files],
-                        "devices": {}}
+                        "runs": runs_made, "devices": {}}
     for device, got in measured.items():
         template = _refit_template(stored[device])
         modes = ("latency", "throughput") if template.plugin == "CPU" else ("latency",)
