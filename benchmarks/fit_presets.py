@@ -24,10 +24,11 @@ What is fitted, each parameter on the row it explains best (by bisection of the 
 
 ResNet-50 is the only model fitted; the other models of Intel's tables are predictions.
 
-``--memory-physics DIR`` (issue 22) does not touch the presets: it builds each published
-platform with the memory physics on (``share_bandwidth``, ``llc_gbps`` from its prior, the CPU,
-iGPU and NPU of a package in one memory domain; a dGPU keeps its own memory), fits the same
-parameters on the same ResNet-50 rows, and writes each as a platform file ``DIR/<preset>.json``.
+The published platforms are built with issue 22's memory physics on (``platforms.memory_physics``:
+``share_bandwidth``, ``llc_gbps`` from its prior, the CPU, iGPU and NPU of a package in one memory
+domain, a dGPU with its own memory), so ``--write`` fits them with the physics.
+``--memory-physics DIR`` fits the same parameters on the same rows without touching the presets
+and writes each platform as a file ``DIR/<preset>.json``;
 ``python benchmarks/bench_fidelity.py --check ROWS --platforms DIR`` then compares them with
 published rows they were not fitted on, beside the presets.
 """
@@ -218,24 +219,13 @@ def print_table(entries: list[dict], title: str) -> None:
 
 
 # --- the presets with issue 22's memory physics, as platform files -------------------------------
-PUBLISHED_PRESETS = ("i7-1185g7", "i9-13900k", "core-ultra-7-165h", "arc-a770m", "flex-170")
+PUBLISHED_PRESETS = platforms.PUBLISHED
 
 
 def physics_platform(name: str):
-    """Preset ``name`` with the memory physics on for its fitted devices (the seed's devices, like
-    flex-170's host, keep the older arithmetic, to which the physics do not apply)."""
-    from ovlab.calibration.calibrate import with_memory_physics
-
-    base = platforms.preset(name)
-    for device, spec in base.devices.items():
-        if not spec.fuse_ops:
-            continue
-        cores = 1
-        if spec.plugin == "CPU":
-            cores = spec.extra.get("cores") or (spec.p_cores + spec.e_cores) or 1
-        domain = "" if spec.device_type == "discrete" else "package"
-        base = base.with_device(device, with_memory_physics(spec, cores, domain))
-    return base
+    """Preset ``name`` with the memory physics on for its fitted devices (the published presets
+    are built so: ``platforms.memory_physics``)."""
+    return platforms.memory_physics(platforms.preset(name))
 
 
 def refit_physics(rows: list[Row], directory: Path, log=print) -> list[Path]:

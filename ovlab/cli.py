@@ -69,7 +69,13 @@ def calibrate_main(argv: Sequence[str]) -> int:
     """``ovlab calibrate``: see :mod:`ovlab.calibration.calibrate`."""
     import argparse
 
-    from .calibration.calibrate import DEFAULT_MODELS, CalibrateError, calibrate, calibrate_from
+    from .calibration.calibrate import (
+        DEFAULT_MODELS,
+        CalibrateError,
+        calibrate,
+        calibrate_from,
+        calibrate_refit,
+    )
     from .calibration.figures import FiguresError
     from .hardware.platform_file import PlatformFileError
 
@@ -88,9 +94,16 @@ def calibrate_main(argv: Sequence[str]) -> int:
                              "lists)")
     parser.add_argument("--repeat", type=int, default=2,
                         help="passes over the models (more: steadier on a busy machine)")
+    parser.add_argument("--quiet-wait", type=float, default=0.0, metavar="S",
+                        help="on a shared machine, let each measurement window wait for a quiet "
+                             "moment, up to S seconds in all (default 0: no waiting)")
     parser.add_argument("--refresh", action="store_true",
                         help="measure this machine's CPU again for the 'this-machine' platform "
                              "(its cached platform file; the other options are not used)")
+    parser.add_argument("--refit", nargs="+", default=None, metavar="FILE",
+                        help="fit again, without measuring, on the measurements stored in "
+                             "platform files ovlab calibrate wrote (a later file's figure "
+                             "replaces an earlier one's)")
     source = parser.add_argument_group(
         "figures measured elsewhere", "fit a platform to benchmark_app figures of another "
         "machine instead of measuring this one (docs/calibrate-from.md)")
@@ -117,14 +130,16 @@ def calibrate_main(argv: Sequence[str]) -> int:
             this_machine(refresh=True)
             print(f"Wrote {cache_path()}: ov.Core(platform='this-machine') loads it")
             return 0
-        if args.files:
+        if args.refit:
+            calibrate_refit(args.refit, args.output, name=args.name)
+        elif args.files:
             calibrate_from(args.files, args.output, cpu_cores=args.cpu_cores,
                            cpu_flags=args.cpu_flags, cpu_ghz=args.cpu_ghz, llc_mb=args.llc_mb,
                            dram_gbps=args.dram_gbps, name=args.name)
         else:
             calibrate(args.output, name=args.name, models=args.models.split(","),
                       devices=args.devices.split(",") if args.devices else None,
-                      repeat=max(1, args.repeat))
+                      repeat=max(1, args.repeat), quiet_wait_s=max(0.0, args.quiet_wait))
     except (CalibrateError, FiguresError, PlatformFileError) as err:
         print(f"[ ERROR ] {err}")
         return 1

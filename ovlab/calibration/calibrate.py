@@ -20,7 +20,8 @@ What comes from where:
 Honest figures (issue 22): every model measured is held out once, the device fitted again without
 it and its figures predicted (:func:`fit_with_holdout`); the held-out ratio is printed beside the
 in-sample one and both are kept in the file's provenance. The default set includes
-``mobilenet-v2``, a depthwise network, and the devices are written with the memory physics on
+``mobilenet-v2``, a depthwise network, and ``mlp``, a network with almost no work whose figures
+are the runtime's fixed costs per inference and per asynchronous request; and the devices are written with the memory physics on
 (``share_bandwidth``, ``llc_gbps`` fitted, the CPU, an iGPU and an NPU in one memory domain).
 :func:`calibrate_from` (``ovlab calibrate --from``) fits the same way to figures measured on
 another machine (``calibration/figures.py``), its CPU described by cores, flags and clock.
@@ -33,6 +34,7 @@ paths could not be run on the machine this was written on (it has no GPU or NPU)
 from __future__ import annotations
 
 import datetime
+import json
 import os
 import platform as pyplatform
 from collections.abc import Callable, Sequence
@@ -42,19 +44,23 @@ from pathlib import Path
 from ..hardware import host
 from ..hardware.platform_file import save
 from ..hardware.platforms import Platform, preset
-from ..hardware.specs import DeviceSpec
+from ..hardware.specs import LLC_GBPS_PER_CORE, DeviceSpec, with_memory_physics  # noqa: F401
 from . import fit, measure
 
+# mlp: the floor, two matrix products of ~1 kFLOP, so that its figures are the runtime's fixed
+# costs: its latency is the sync call per inference (per_infer_s plus two dispatches), its
+# THROUGHPUT the async hand-off per request (async_overhead_s: completion, callback, the
+# application's next start_async), which no other model of the set can show (2 % of squeezenet's
+# time per request): without it, small-cnn held out was predicted with the prior's hand-off
+# (another machine's 53 us, against 177 us measured here) and its THROUGHPUT came out 1.5-1.9x
 # mobilenet-v2: the depthwise network, whose memory-bound work the others do not show
-DEFAULT_MODELS = ("small-cnn", "squeezenet1.1", "mobilenet-v2", "googlenet-v1", "resnet-50")
+DEFAULT_MODELS = ("mlp", "small-cnn", "squeezenet1.1", "mobilenet-v2", "googlenet-v1",
+                  "resnet-50")
 PRECISIONS = ("FP32", "INT8")
 CPU_PARAMS = ("per_infer_s", "per_op_s", "eff.{float}", "eff.i8", "kind.depthwise", "kind.matmul",
               "kind.other", "mem_efficiency", "llc_gbps", "stream_scaling", "async_overhead_s")
 ACCEL_PARAMS = ("per_infer_s", "per_op_s", "eff.{float}", "eff.i8", "kind.depthwise",
                 "mem_efficiency")
-# the cache bandwidth a core reaches (GB/s per core, the prior of llc_gbps): an L3 slice moves
-# ~32 bytes per cycle at ~3 GHz, about half of it sustained by a streaming kernel
-LLC_GBPS_PER_CORE = 50.0
 
 
 class CalibrateError(RuntimeError):
@@ -110,16 +116,6 @@ def cpu_peaks(info: dict) -> dict[str, float]:
     if "amx_int8" in flags:
         peaks["i8"] = info["cores"] * 2048 * info["clock_ghz"]
     return peaks
-
-
-def with_memory_physics(spec: DeviceSpec, cores: int = 1, domain: str = "") -> DeviceSpec:
-    """``spec`` with issue 22's memory-bound physics on: inferences share the DRAM bandwidth
-    (of the memory ``domain``, e.g. ``"package"`` for a CPU and its iGPU), streams split the
-    last-level cache, and cache-resident traffic moves at ``llc_gbps`` (a prior the fit moves:
-    ``LLC_GBPS_PER_CORE`` per core, at least twice the DRAM's)."""
-    llc = spec.llc_gbps or max(2 * spec.mem_bw_gbs, LLC_GBPS_PER_CORE * cores)
-    return replace(spec, share_bandwidth=True, llc_gbps=llc, memory_domain=domain,
-                   cache_mb=spec.cache_mb or 8.0)
 
 
 def _memory_gb() -> float:
@@ -210,6 +206,19 @@ def _valid(spec: DeviceSpec) -> DeviceSpec:
                    stream_scaling=min(max(spec.stream_scaling, 0.0), 2.0))
 
 
+# the least a fixed cost starts from: the fit moves parameters in log space, where a cost of
+# ~0 (the cpu preset's per_infer_s, 26 ns) has no gradient and never moves, so the fixed cost
+# of an inference went into per_op_s instead; a sync infer() through the Python binding costs
+# ~10 us on this project's machine (a one-op model), so 5 us is a prior the fit can leave
+OVERHEAD_PRIORS_S = {"per_infer_s": 5e-6, "async_overhead_s": 5e-6}
+
+
+def startable(spec: DeviceSpec) -> DeviceSpec:
+    """``spec`` with its fixed costs at least :data:`OVERHEAD_PRIORS_S`, so that a fit can move
+    them."""
+    return replace(spec, **{k: max(getattr(spec, k), v) for k, v in OVERHEAD_PRIORS_S.items()})
+
+
 def _label(t: fit.Target) -> str:
     return f"{t.model}:{t.precision} {t.mode}"
 
@@ -221,7 +230,9 @@ def fit_with_holdout(template: DeviceSpec, targets: Sequence[fit.Target], params
     ratio (the fit that never saw the model), and return the full fit with both tables.
 
     The held-out ratio is the honest one: it is what the platform file predicts for a model it
-    was not fitted on. With one model there is nothing to hold out."""
+    was not fitted on. With one model there is nothing to hold out. The fixed costs start from
+    at least their priors (:func:`startable`)."""
+    template = startable(template)
     spec = _valid(fit.fit_measured(template, targets, params))
     models = sorted({t.model for t in targets})
     held: dict[str, float] = {}
@@ -267,9 +278,12 @@ def _median(values: Sequence[float]) -> float:
 def calibrate(output: str | os.PathLike = "my-machine.json", *, name: str | None = None,
               models: Sequence[str] = DEFAULT_MODELS, devices: Sequence[str] | None = None,
               repeat: int = 2, echo: Callable[[str], None] | None = print,
-              progress: Callable[[int, int, str], None] | None = None) -> Platform:
+              progress: Callable[[int, int, str], None] | None = None,
+              quiet_wait_s: float = 0.0) -> Platform:
     """Measure, fit, write ``output``; return the platform. ``progress(done, total, what)``
-    follows the measurements (one step per model and precision in each pass)."""
+    follows the measurements (one step per model and precision in each pass);
+    ``quiet_wait_s``: on a shared machine, each window may wait for a quiet moment, up to that
+    many seconds in all (``measure.QuietWaiter``)."""
     ov = measure.openvino_or_none()
     if ov is None:
         raise CalibrateError("ovlab calibrate measures the real OpenVINO runtime, which is not "
@@ -304,7 +318,8 @@ def calibrate(output: str | os.PathLike = "my-machine.json", *, name: str | None
                 done[0] += 1
                 progress(done[0], total, text.strip().split(" on ")[0])
 
-        ms = measure.measure(items, device=device, repeat=repeat, echo=step)
+        wait = {"quiet_budget_s": quiet_wait_s} if quiet_wait_s > 0 else {}
+        ms = measure.measure(items, device=device, repeat=repeat, echo=step, **wait)
         modes = ("latency", "throughput") if template.plugin == "CPU" else ("latency",)
         targets = [fit.Target(m.model, m.precision, m.mode, m.quiet) for m in ms
                    if m.mode in modes]
@@ -432,4 +447,83 @@ def calibrate_from(files: Sequence[str | os.PathLike], output: str | os.PathLike
     platform = Platform(label, specs, f"Fitted with ovlab calibrate --from on figures measured "
                                       f"elsewhere ({provenance['date']})",
                         [f"figures: {', '.join(str(f) for f in files)}"])
+    return _written(platform, output, provenance, say)
+
+
+# --- fitting again from stored measurements (ovlab calibrate --refit) ------------------------------
+def _refit_template(stored: DeviceSpec) -> DeviceSpec:
+    """The template ``calibrate`` would have built for a device it wrote as ``stored``: what the
+    runtime and the machine said (name, capabilities, peaks, streams, precision, memory, cache)
+    kept, the fitted parameters back at the priors of the closest preset device."""
+    if stored.plugin == "CPU":
+        base = preset("cpu").devices["CPU"]
+        cores = int(stored.extra.get("cores") or 1)
+    elif stored.plugin == "GPU":
+        base, cores = preset("i7-1185g7").devices["GPU.0"], 1
+    else:
+        base, cores = preset("core-ultra-7-165h").devices["NPU"], 1
+    spec = replace(base, full_name=stored.full_name, capabilities=stored.capabilities,
+                   device_type=stored.device_type, peak_gflops=dict(stored.peak_gflops),
+                   inference_precision=stored.inference_precision,
+                   range_for_streams=stored.range_for_streams,
+                   streams_throughput=stored.streams_throughput, mem_size_gb=stored.mem_size_gb,
+                   cache_mb=stored.cache_mb, extra=dict(stored.extra), llc_gbps=0.0)
+    return with_memory_physics(spec, cores, stored.memory_domain)
+
+
+def calibrate_refit(files: Sequence[str | os.PathLike], output: str | os.PathLike, *,
+                    name: str | None = None,
+                    echo: Callable[[str], None] | None = print) -> Platform:
+    """Fit again, without measuring, from the measurements stored in platform files that
+    ``ovlab calibrate`` wrote (``ovlab calibrate --refit``): after a change to the cost model, or
+    to join runs (a later file's figure replaces an earlier one's for the same model, precision
+    and mode, so a model measured again, or added, joins the set). Writes ``output`` with the
+    same hold-out report."""
+    from ..hardware.platform_file import load as load_platform
+
+    say = echo or (lambda _text: None)
+    stored: dict[str, DeviceSpec] = {}
+    measured: dict[str, dict[tuple, measure.Measurement]] = {}
+    sources: dict[str, list[str]] = {}
+    runs_made: list[dict] = []
+    for file in files:
+        data = json.loads(Path(file).read_text(encoding="utf-8"))
+        made = data.get("provenance") or {}
+        runs_made.append({"file": str(file), **{k: made[k] for k in ("tool", "date", "openvino",
+                                                                     "machine") if k in made}})
+        runs = (data.get("provenance") or {}).get("devices") or {}
+        if not any("measured" in run for run in runs.values()):
+            raise CalibrateError(f"{file}: holds no measurements (only a platform file written "
+                                 "by ovlab calibrate on a real machine does)")
+        platform = load_platform(file)
+        for device, run in runs.items():
+            if "measured" not in run:
+                continue
+            stored.setdefault(device, platform.devices[device])
+            got = measured.setdefault(device, {})
+            for m in run["measured"]:
+                item = measure.Measurement.from_dict(m)
+                got[(item.model, item.precision, item.mode)] = item
+            sources.setdefault(device, []).append(
+                f"{file} ({data['provenance'].get('date', '?')})")
+    specs: dict[str, DeviceSpec] = {}
+    provenance: dict = {"tool": "ovlab calibrate --refit", "date":
+                        datetime.date.today().isoformat(), "files": [str(f) for f in files],
+                        "runs": runs_made, "devices": {}}
+    for device, got in measured.items():
+        template = _refit_template(stored[device])
+        modes = ("latency", "throughput") if template.plugin == "CPU" else ("latency",)
+        ms = list(got.values())
+        targets = [fit.Target(m.model, m.precision, m.mode, m.quiet) for m in ms
+                   if m.mode in modes]
+        say(f"Fitting {device} ({template.full_name}) again on {len(targets)} stored figures of "
+            f"{len({t.model for t in targets})} models from {', '.join(sources[device])}")
+        spec, report = fit_with_holdout(template, targets, _params(template), say)
+        specs[device] = spec
+        provenance["devices"][device] = {"measured": [m.to_dict() for m in ms],
+                                         "sources": sources[device], **report}
+    label = name or Path(output).stem
+    platform = Platform(label, specs, f"Fitted with ovlab calibrate --refit on stored "
+                                      f"measurements ({provenance['date']})",
+                        [f"measured: {'; '.join(s for v in sources.values() for s in v)}"])
     return _written(platform, output, provenance, say)

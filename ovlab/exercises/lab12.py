@@ -38,7 +38,7 @@ def _both_busy_speed() -> float:
 
 EXERCISES = LabExercises("12-how-far-to-trust-the-numbers", [
     Exercise(1, _farthest_ratio,
-             explain="the cost model misses this one most; section 5 lists the likely reasons.",
+             explain="the cost model misses this one most; section 6 lists the likely reasons.",
              hint="compute max(ratio, 1 / ratio) for every row of `table`."),
     Exercise(2, _i9_googlenet_latency, tolerance=0.01, unit="ms",
              explain="a prediction: the i9's int8 efficiency was fitted on ResNet-50, and the "

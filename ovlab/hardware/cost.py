@@ -23,8 +23,8 @@ graph, so that a device fitted on one model predicts others:
   the bytes of f32, ``i8`` a quarter, and each has its own peak. In an INT8 model only the
   convolutions and matrix products run in int8; the other ops stay in the float precision.
 
-Memory-bound work (issue 22, off unless a device sets it, so the existing presets keep their
-timings):
+Memory-bound work (issue 22; on for the published platforms' devices, ``platforms.memory_physics``,
+and for every device ``ovlab calibrate`` writes; off for the seed's presets and ``cpu``):
 
 * **The cache rule.** An op whose traffic fits in the last-level cache (``cache_mb``) moves it at
   the cache's bandwidth ``llc_gbps`` (free when 0); the rest moves at ``mem_bw_gbs *

@@ -51,6 +51,7 @@ from .host import host_platform
 from .machine import POWER_MODES, Platform, resolve_device_name  # noqa: F401  (re-exported)
 from .platform_file import load
 from .power import PowerBudget
+from .specs import with_memory_physics
 
 #: platforms made on demand from the machine ovlab runs on, by name: ``host`` (this CPU as
 #: OpenVINO names it, timed as ``cpu``) and, registered by ``ovlab/__init__.py`` from the
@@ -78,6 +79,28 @@ def preset(name: str) -> Platform:
                      f"{', '.join(ON_DEMAND)} describe this machine, "
                      "or give a platform file (my-machine.json)")
 
+
+def memory_physics(platform: Platform) -> Platform:
+    """``platform`` with issue 22's memory physics on for its fitted devices (``fuse_ops``): the
+    CPU, iGPU and NPU of a package share one DRAM (memory domain ``"package"``), a dGPU has its
+    own; the seed's devices (flex-170's host) keep the older arithmetic, to which the physics do
+    not apply. The published platforms are built this way and fitted so
+    (``benchmarks/fit_presets.py --write``)."""
+    devices = dict(platform.devices)
+    for device, spec in platform.devices.items():
+        if not spec.fuse_ops:
+            continue
+        cores = 1
+        if spec.plugin == "CPU":
+            cores = spec.extra.get("cores") or (spec.p_cores + spec.e_cores) or 1
+        domain = "" if spec.device_type == "discrete" else "package"
+        devices[device] = with_memory_physics(spec, cores, domain)
+    return Platform(platform.name, devices, platform.description, list(platform.notes),
+                    platform.power_mode, platform.power_budget)
+
+
+#: the platforms of Intel's published benchmarks, fitted with the memory physics on
+PUBLISHED = ("i7-1185g7", "i9-13900k", "core-ultra-7-165h", "arc-a770m", "flex-170")
 
 PRESETS = {
     "laptop": lambda: Platform(
@@ -119,3 +142,6 @@ PRESETS = {
         "A Core i9-13900K desktop, CPU only, as in Intel's OpenVINO 2024.3 benchmarks (fitted "
         "on the ResNet-50 rows)."),
 }
+for _name in PUBLISHED:
+    PRESETS[_name] = (lambda make: lambda: memory_physics(make()))(PRESETS[_name])
+del _name

@@ -127,3 +127,18 @@ class DeviceSpec:
         if core_type == "PCORE_ONLY" or latency:
             return p, float(p)
         return p + e, p + e * self.e_core_perf
+
+
+# the cache bandwidth a core reaches (GB/s per core, the prior of ``llc_gbps``): an L3 slice moves
+# ~32 bytes per cycle at ~3 GHz, about half of it sustained by a streaming kernel
+LLC_GBPS_PER_CORE = 50.0
+
+
+def with_memory_physics(spec: DeviceSpec, cores: int = 1, domain: str = "") -> DeviceSpec:
+    """``spec`` with issue 22's memory-bound physics on: inferences share the DRAM bandwidth
+    (of the memory ``domain``, e.g. ``"package"`` for a CPU and its iGPU), streams split the
+    last-level cache, and cache-resident traffic moves at ``llc_gbps`` (its prior, where the
+    spec has none: ``LLC_GBPS_PER_CORE`` per core, at least twice the DRAM's)."""
+    llc = spec.llc_gbps or max(2 * spec.mem_bw_gbs, LLC_GBPS_PER_CORE * cores)
+    return replace(spec, share_bandwidth=True, llc_gbps=llc, memory_domain=domain,
+                   cache_mb=spec.cache_mb or 8.0)

@@ -1,6 +1,6 @@
 """Memory-bound work (issue 22): the cache rule, DRAM bandwidth shared by the inferences running
-at once (within a device and across a package's memory domain), all off by default so that the
-existing presets keep their timings."""
+at once (within a device and across a package's memory domain); on for the fitted devices of
+Intel's published platforms, off for the seed's presets and ``cpu``."""
 
 from __future__ import annotations
 
@@ -11,13 +11,19 @@ from ovlab import zoo
 from ovlab.calibration import fit
 from ovlab.calibration.validation import simulate_benchmark
 from ovlab.hardware import cost
-from ovlab.hardware.platforms import PRESETS, Platform, preset
+from ovlab.hardware.platforms import PRESETS, PUBLISHED, Platform, preset
 
 
-def test_no_preset_turns_the_new_physics_on():
+def test_the_published_platforms_have_the_physics_and_the_others_do_not():
     for name in PRESETS:
-        for spec in preset(name).devices.values():
-            assert not spec.share_bandwidth and spec.llc_gbps == 0 and spec.memory_domain == ""
+        for device, spec in preset(name).devices.items():
+            on = name in PUBLISHED and spec.fuse_ops
+            assert spec.share_bandwidth == on and (spec.llc_gbps > 0) == on, (name, device)
+            if on:  # a package's devices share its DRAM; a discrete GPU has its own
+                assert spec.memory_domain == ("" if spec.device_type == "discrete"
+                                              else "package"), (name, device)
+            else:
+                assert spec.memory_domain == "", (name, device)
 
 
 def test_the_cache_rule():

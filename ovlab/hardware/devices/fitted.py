@@ -29,15 +29,15 @@ FITTED = {
     },
     "i7-1185g7/CPU": {
         "efficiency_by_precision": {
-            "f32": 0.8424,
-            "i8": 0.7894
+            "f32": 0.849,
+            "i8": 0.7902
         },
-        "stream_scaling": 0.9801,
+        "stream_scaling": 0.978,
         "async_overhead_s": 1e-05
     },
     "core-ultra-7-165h/CPU": {
         "efficiency_by_precision": {
-            "f32": 0.2151,
+            "f32": 0.2157,
             "i8": 0.2272
         },
         "stream_scaling": 0.4702,
@@ -45,19 +45,19 @@ FITTED = {
     },
     "i9-13900k/CPU": {
         "efficiency_by_precision": {
-            "f32": 0.5435,
-            "i8": 0.4526
+            "f32": 0.5512,
+            "i8": 0.4528
         },
-        "stream_scaling": 0.8809,
+        "stream_scaling": 0.8715,
         "async_overhead_s": 1e-05
     },
     "i7-1185g7/GPU.0": {
         "efficiency_by_precision": {
-            "f32": 0.3157,
-            "f16": 0.3157,
-            "i8": 0.2505
+            "f32": 0.3158,
+            "f16": 0.3158,
+            "i8": 0.2504
         },
-        "per_op_s": 1.127e-05,
+        "per_op_s": 1.102e-05,
         "per_infer_s": 0.0001,
         "stream_scaling": 0.9
     },
@@ -65,9 +65,9 @@ FITTED = {
         "efficiency_by_precision": {
             "f32": 0.2832,
             "f16": 0.2832,
-            "i8": 0.2247
+            "i8": 0.2246
         },
-        "per_op_s": 1.127e-05,
+        "per_op_s": 1.102e-05,
         "per_infer_s": 0.0001,
         "stream_scaling": 0.9
     },
@@ -75,7 +75,7 @@ FITTED = {
         "efficiency_by_precision": {
             "f32": 0.1745,
             "f16": 0.1745,
-            "i8": 0.1243
+            "i8": 0.1242
         },
         "per_op_s": 1.837e-05,
         "per_infer_s": 0.0001,
@@ -87,21 +87,21 @@ FITTED = {
             "f16": 0.1411,
             "i8": 0.1105
         },
-        "per_op_s": 7.157e-06,
+        "per_op_s": 7.152e-06,
         "per_infer_s": 0.0001,
         "stream_scaling": 0.9
     },
     "core-ultra-7-165h/NPU": {
         "efficiency_by_precision": {
-            "f16": 0.5013,
-            "i8": 0.5924
+            "f16": 0.4974,
+            "i8": 0.5726
         },
         "per_op_s": 1e-06,
         "per_infer_s": 0.0003,
         "stream_scaling": 0.7306
     },
     "power": {
-        "i7-1185g7": 37.55,
-        "core-ultra-7-165h": 36.37
+        "i7-1185g7": 37.54,
+        "core-ultra-7-165h": 36.28
     }
 }
