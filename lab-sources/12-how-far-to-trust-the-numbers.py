@@ -338,24 +338,18 @@ except ValueError as err:
 # or without the real `openvino`, it says so and skips the measurement.
 
 # %% tags=["nbval-ignore-output"]
+import importlib.util  # noqa: E402
 import os  # noqa: E402
 
-from ovlab.calibration import measure  # noqa: E402  (ovlab only)
-from ovlab.calibration.validation import simulate_benchmark  # noqa: E402  (ovlab only)
+from ovlab.calibration.this_machine import live_comparison  # noqa: E402  (ovlab only)
 
-if measure.openvino_or_none() is None:
+if importlib.util.find_spec("openvino") is None:
     print("The real openvino is not installed here: pip install openvino, then run this cell again.")
 elif os.environ.get("CI"):
     print("On CI: the live comparison is skipped (it calibrates your CPU on first use).")
 else:
-    mine = ov.preset("this-machine")
-    real_ms = next(m.quiet for m in measure.measure([("googlenet-v1", "FP32")], repeat=1)
-                   if m.mode == "latency")
-    sim_ms = simulate_benchmark("googlenet-v1", "FP32", "latency", platform=mine)
-    cpu_ms = simulate_benchmark("googlenet-v1", "FP32", "latency", platform="cpu")
-    print(f"{mine.devices['CPU'].full_name}: GoogLeNet-v1 FP32 latency, real {real_ms:.1f} ms, "
-          f"this-machine {sim_ms:.1f} ms (ratio {sim_ms / real_ms:.2f}), "
-          f"cpu preset {cpu_ms:.1f} ms (ratio {cpu_ms / real_ms:.2f})")
+    # measured in a child process, so the real runtime does not stay in this kernel's memory
+    print(live_comparison("googlenet-v1", "FP32"))
 
 # %% [markdown]
 # ## Summary

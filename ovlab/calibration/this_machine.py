@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import re
+import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -101,6 +102,44 @@ def this_machine(refresh: bool = False, echo: Callable[[str], None] | None = pri
     path.parent.mkdir(parents=True, exist_ok=True)
     return cal.calibrate(path, name=NAME, models=models, devices=["CPU"], repeat=REPEAT,
                          echo=None, progress=progress or progress_bar())
+
+
+def live_comparison(model: str = "googlenet-v1", precision: str = "FP32") -> str:
+    """One line: ``model``'s latency on the real runtime beside ``this-machine``'s and the
+    ``cpu`` preset's, measured now.
+
+    It runs in a child process: the real ``openvino`` (and a first calibration) would otherwise
+    stay in the caller's memory for the rest of the session; in a lab kernel that was 375 MB
+    instead of 241 MB (lab 12, measured 2026-11-27). The child's progress (stderr) is passed on
+    as it comes, so a first calibration shows its bar.
+    """
+    code = ("from ovlab.calibration.this_machine import _live_line; "
+            f"print(_live_line({model!r}, {precision!r}))")
+    child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True, bufsize=1)
+    err: list[str] = []
+    for chunk in iter(lambda: child.stderr.read(64), ""):
+        err.append(chunk)
+        sys.stderr.write(chunk)
+        sys.stderr.flush()
+    out = child.stdout.read()
+    if child.wait() != 0:
+        tail = "".join(err).strip().splitlines()[-1:] or ["(no message)"]
+        raise RuntimeError(f"the live comparison failed in its child process: {tail[0]}")
+    return out.strip().splitlines()[-1]
+
+
+def _live_line(model: str, precision: str) -> str:
+    from .validation import simulate_benchmark
+
+    mine = this_machine(echo=lambda text: print(text, file=sys.stderr))
+    real_ms = next(m.quiet for m in measure.measure([(model, precision)], repeat=1)
+                   if m.mode == "latency")
+    sim_ms = simulate_benchmark(model, precision, "latency", platform=mine)
+    cpu_ms = simulate_benchmark(model, precision, "latency", platform="cpu")
+    return (f"{mine.devices['CPU'].full_name}: {model} {precision} latency, real {real_ms:.1f} ms, "
+            f"this-machine {sim_ms:.1f} ms (ratio {sim_ms / real_ms:.2f}), "
+            f"cpu preset {cpu_ms:.1f} ms (ratio {cpu_ms / real_ms:.2f})")
 
 
 def estimate_s(cpu: host.HostCPU) -> int:
