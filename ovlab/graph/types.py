@@ -250,6 +250,14 @@ class Shape(list):
     def __repr__(self) -> str:
         return f"<Shape: {shape_str(self)}>"
 
+    def __eq__(self, other: object) -> bool:  # a tuple of dims compares too, as in the wheel
+        return list.__eq__(self, list(other) if isinstance(other, tuple) else other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as a list
+
 
 class Symbol:
     """A symbol marking dimensions known to be equal (``openvino.Symbol``): each new Symbol is

@@ -30,9 +30,10 @@ _FORWARDED = {
     "openvino.op": "ovlab.op",
     "openvino.utils": "ovlab.utils",
     "openvino.exceptions": "ovlab.exceptions",
+    "openvino.helpers": "ovlab.helpers",
 }
 # Served modules that are packages (their submodules import by dotted name).
-_PACKAGES = ("openvino", "openvino.op", "openvino.utils")
+_PACKAGES = ("openvino", "openvino.op", "openvino.utils", "openvino.helpers")
 
 
 def _require_session() -> _session.Session:
