@@ -168,8 +168,14 @@ class InferRequest:
                                "src/inference/src/cpp/infer_request.cpp:191")
 
     def _coerce(self, index: int, value: Any, copy_api: str | None = None,
-                api_line: int = 104) -> np.ndarray:
+                api_line: int = 104, share: bool = False) -> np.ndarray:
         port = self._ports_in[index]
+        if share and isinstance(value, np.ndarray) and value.flags.writeable \
+                and value.flags.c_contiguous and value.dtype == port.get_element_type().to_dtype() \
+                and list(value.shape) == list(port.get_shape()):
+            # share_inputs=True: the request's input tensor is the caller's array, as in the
+            # wheel (a read-only, strided or converted array is copied there too)
+            return value
         if isinstance(value, (list, tuple)):  # the binding makes a Tensor of numpy's dtype
             value = Tensor(np.array(value))
         arr = value.data if isinstance(value, Tensor) else np.asarray(value)
@@ -218,9 +224,11 @@ class InferRequest:
             cache[index] = (value, arr.copy(), converted)
         return converted
 
-    def _set_inputs(self, inputs: Any, copy_api: str | None = None) -> None:
+    def _set_inputs(self, inputs: Any, copy_api: str | None = None, share: bool = False) -> None:
         if inputs is None:
             return
+        if isinstance(inputs, OVDict):  # another model's results: by position, as the wheel does
+            inputs = dict(enumerate(inputs.values()))
         if not isinstance(inputs, (dict, list, tuple, np.ndarray, np.generic, Tensor, int, float,
                                    bool)) and not hasattr(inputs, "__array__"):
             raise TypeError(f"Incompatible inputs of type: {type(inputs)}")
@@ -234,7 +242,7 @@ class InferRequest:
             items = [(0, inputs)]
         for key, value in items:
             idx = self._input_index(key)
-            self._inputs[idx] = self._coerce(idx, value, copy_api)
+            self._inputs[idx] = self._coerce(idx, value, copy_api, share=share)
 
     def _writable_input(self, idx: int) -> np.ndarray:
         """The request's own input buffer, safe to write in place (copy-on-write)."""
@@ -365,11 +373,14 @@ class InferRequest:
         """Run one inference synchronously (the callback is not called) and return results."""
         if self._busy:
             raise self._busy_error()
-        self._set_inputs(inputs, None if share_inputs else "infer")
+        self._set_inputs(inputs, None if share_inputs else "infer", share=bool(share_inputs))
         self._begin(silent=True)
         self._wait_done()
         self._raise_errors("infer")
-        return self.results
+        results = self.results
+        # share_outputs=True hands out views of the output tensors, else copies (the wheel's)
+        return OVDict(results._ports, [v.view() if share_outputs else v.copy()
+                                       for v in results._values])
 
     def set_callback(self, callback, userdata: Any = None) -> None:
         """``callback(userdata)`` runs when an asynchronous inference completes."""
