@@ -104,8 +104,9 @@ class Model(Named):
         if "parameters" not in given:
             raise TypeError("Model() needs its parameters: Model(results, parameters, name)")
         sinks = given.get("sinks") or []
-        if isinstance(sinks, Node):
+        if isinstance(sinks, (Node, Output)):
             sinks = [sinks]
+        sinks = [s._node if isinstance(s, Output) else s for s in sinks]  # Assign outputs too
         self._init(results, given["parameters"], given.get("name"), strict=True, sinks=sinks)
 
     def _init(self, results: Any, parameters: Sequence[Parameter], name: str | None,
@@ -202,6 +203,138 @@ class Model(Named):
         return list(getattr(self, "_sinks", []))
 
     @property
+    def parameters(self) -> list[Parameter]:
+        return self.get_parameters()
+
+    @property
+    def results(self) -> list[Result]:
+        return self.get_results()
+
+    @property
+    def sinks(self) -> list[Node]:
+        return self.get_sinks()
+
+    @property
+    def dynamic(self) -> bool:
+        return self.is_dynamic()
+
+    def _get_raw_address(self) -> int:
+        """An id of the model object itself (the C++ address in the wheel)."""
+        return id(self)
+
+    # --- editing the lists (as ov::Model: no validation; call validate_nodes_and_infer_types)
+    def _rebuild(self) -> None:
+        self._ops = _toposort([*self._results, *self._sinks], self._parameters)
+        self._plan = make_plan(self._ops)
+
+    def add_outputs(self, outputs: Any) -> list[Output]:
+        """Make more tensors model outputs: a tensor name, ``(op name, port)``, an output
+        port, or a list of these. A tensor that is already an output is not added twice."""
+        items = outputs if isinstance(outputs, list) else [outputs]
+        ports = [self._output_to_add(item, f" at index {i}" if isinstance(outputs, list) else "")
+                 for i, item in enumerate(items)]
+        added = []
+        for port in ports:
+            result = next((r for r in self._results if r._inputs[0] == port), None)
+            if result is None:
+                result = Result(RESULT, [port])
+                result._out_names[0] = set(port.get_names())
+                self._results.append(result)
+            added.append(result.output(0))
+        self._rebuild()
+        return added
+
+    def _output_to_add(self, item: Any, where: str) -> Output:
+        if isinstance(item, Output):
+            return Output(item._node, item._index)
+        if isinstance(item, str):
+            for n in self._ops:
+                for i, names in enumerate(n._out_names):
+                    if item in names and not isinstance(n, Result):
+                        return n.output(i)
+            raise NodeValidationError(
+                "Check 'm_cached_output_names.count(tensor_name)' failed at "
+                f"src/core/src/model.cpp:882:\nModel::add_output. Tensor name '{item}' was not "
+                "found.\n")
+        if isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str) \
+                and isinstance(item[1], (int, np.integer)):
+            op = next((n for n in self._ops if n.get_friendly_name() == item[0]), None)
+            if op is None:
+                raise NodeValidationError(
+                    "Check 'm_cached_op_names.count(op_name)' failed at "
+                    f"src/core/src/model.cpp:903:\nModel::add_output. Operation with name "
+                    f"'{item[0]}' was not found.\n")
+            if not 0 <= int(item[1]) < op.get_output_size():
+                raise NodeValidationError(
+                    "Check 'output_idx < op->get_output_size()' failed at "
+                    f"src/core/src/model.cpp:909:\nCannot add output to port {item[1]} operation "
+                    f"{item[0]} has only {op.get_output_size()} outputs.\n")
+            return op.output(int(item[1]))
+        raise TypeError(f"Incorrect type of a value to add as output{where}.")
+
+    def add_results(self, results: Sequence[Result]) -> None:
+        self._results.extend(results)
+        self._rebuild()
+
+    def remove_result(self, result: Result) -> None:
+        self._results = [r for r in self._results if r is not result]
+        self._rebuild()
+
+    def add_parameters(self, parameters: Sequence[Parameter]) -> None:
+        self._parameters.extend(parameters)
+        self._rebuild()
+
+    def remove_parameter(self, parameter: Parameter) -> None:
+        self._parameters = [p for p in self._parameters if p is not parameter]
+
+    def add_sinks(self, sinks: Sequence[Node]) -> None:
+        self._sinks.extend(sinks)
+        self._rebuild()
+
+    def remove_sink(self, sink: Node) -> None:
+        self._sinks = [s for s in self._sinks if s is not sink]
+        self._rebuild()
+
+    def get_sink_index(self, value: Any) -> int:
+        if isinstance(value, Output):
+            value = value._node
+        if not isinstance(value, Node):
+            raise TypeError("Incorrect argument type. Sink node is expected as argument.")
+        return next((i for i, s in enumerate(self._sinks) if s is value), -1)
+
+    def replace_parameter(self, parameter_index: int, parameter: Parameter) -> None:
+        """Put ``parameter`` in place of the model's ``parameter_index``-th: its users read the
+        new one (shapes are not inferred again: ``validate_nodes_and_infer_types``)."""
+        if not 0 <= parameter_index < len(self._parameters):
+            raise NodeValidationError(
+                "Check 'parameter_index < m_parameters.size()' failed at "
+                f"src/core/src/model.cpp:438:\nreplace_parameter(): Tried to replace parameter "
+                f"at index {parameter_index} but the Model only has {len(self._parameters)} "
+                "parameters.\n")
+        old = self._parameters[parameter_index]
+        old.output(0).replace(parameter.output(0))
+        self._parameters[parameter_index] = parameter
+        self._rebuild()
+
+    def evaluate(self, output_tensors: list, input_tensors: list,
+                 evaluation_context: Any = None) -> bool:
+        """Compute the model on ``input_tensors`` into ``output_tensors`` (which take the
+        results' shapes), with NumPy; True when done, as ``ov::Model::evaluate``."""
+        for i, (p, t) in enumerate(zip(self._parameters, input_tensors, strict=False)):
+            if list(p.get_output_shape(0)) != list(t.get_shape()):
+                raise NodeValidationError(
+                    "Check 'm_parameters.at(i)->get_partial_shape().is_dynamic() || "
+                    "m_parameters.at(i)->get_partial_shape().to_shape() == "
+                    "input_tensors[i].get_shape()' failed at src/core/src/model.cpp:510:\n"
+                    f"Cannot evaluate model! Tensor input shape and Parameter op with index {i} "
+                    "are mismatches.\n")
+        values = self._evaluate([t.data for t in input_tensors])
+        for tensor, value in zip(output_tensors, values, strict=False):
+            tensor.set_shape(list(value.shape))
+            tensor.data[...] = value
+        return True
+
+    @property
     def inputs(self) -> list[Output]:
         return [p.output(0) for p in self._parameters]
 
@@ -294,13 +427,24 @@ class Model(Named):
                                    "pass a dict {input name or index: shape}")
             wanted = {0: _dims(new_shape)}
         old = [p._attrs["shape"] for p in self._parameters]
+        reads = [n for n in self._ops if n.get_type_name() == "ReadValue"]
+        old_vars = [n._attrs["variable_shape"] for n in reads]
         try:
             for i, dims in wanted.items():
                 self._parameters[i]._attrs["shape"] = dims
+            for vid, shape in (variables_shapes or {}).items():
+                if not isinstance(vid, str):
+                    raise TypeError(f"Incorrect key type {type(vid)} to reshape a model, "
+                                    "expected values as str.")
+                for n in reads:
+                    if n._attrs["variable_id"] == vid:
+                        n._attrs["variable_shape"] = _dims(shape)
             self.validate_nodes_and_infer_types()
         except NodeValidationError as e:
             for p, dims in zip(self._parameters, old, strict=False):
                 p._attrs["shape"] = dims
+            for n, dims in zip(reads, old_vars, strict=True):
+                n._attrs["variable_shape"] = dims
             self.validate_nodes_and_infer_types()
             target = ", ".join(f"'{self._parameters[i].get_friendly_name()}' to {shape_str(d)}"
                                for i, d in wanted.items())

@@ -325,6 +325,22 @@ class TensorDescriptor:
     def get_element_type(self) -> Type:
         return self._port.get_element_type()
 
+    def get_partial_shape(self) -> PartialShape:
+        return self._port.get_partial_shape()
+
+    def get_size(self) -> int:
+        """Bytes the tensor takes (``descriptor::Tensor::size``)."""
+        dims = [int(d) for d in self.get_shape()]
+        count = 1
+        for d in dims:
+            count *= d
+        return (count * self.get_element_type().bitwidth + 7) // 8
+
+    element_type = property(get_element_type)
+    partial_shape = property(get_partial_shape)
+    shape = property(get_shape)
+    size = property(get_size)
+
     def __repr__(self) -> str:
         return f"<Tensor: names[{', '.join(sorted(self.get_names()))}]>"
 
@@ -354,6 +370,28 @@ class Input:
 
     def get_element_type(self) -> Type:
         return self.get_source_output().get_element_type()
+
+    def get_tensor(self) -> TensorDescriptor:
+        """The tensor this input reads (its source output's)."""
+        return self.get_source_output().get_tensor()
+
+    def get_rt_info(self) -> RTMap:
+        return RTMap(self._node._out_rt_info.setdefault(("input", self._index), {}))
+
+    @property
+    def rt_info(self) -> RTMap:
+        return self.get_rt_info()
+
+    def replace_source_output(self, new_source_output: Output) -> None:
+        """Read ``new_source_output`` instead (``Input::replace_source_output``); tensor names
+        stay where they are, and this node's output shapes are inferred again."""
+        new, old = new_source_output, self.get_source_output()
+        targets = old._node._targets[old._index]
+        targets[:] = [(ref, i) for ref, i in targets
+                      if not (ref() is self._node and i == self._index)]
+        self._node._inputs[self._index] = Output(new._node, new._index)
+        new._node._targets[new._index].append((weakref.ref(self._node), self._index))
+        self._node._validate()
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Input) and other._node is self._node and other._index == self._index
@@ -411,6 +449,10 @@ class Node(Named):
         self._targets: list[list[tuple[weakref.ref[Node], int]]] = [[] for _ in self._out_shapes]
         for i, src in enumerate(self._inputs):
             src._node._targets[src._index].append((weakref.ref(self), i))
+
+    def get_instance_id(self) -> int:
+        """A number unique to this node object while it lives."""
+        return id(self)
 
     # --- shape inference -------------------------------------------------------------------
     def _validate(self) -> None:

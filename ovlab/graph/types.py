@@ -502,6 +502,13 @@ class PartialShape:
     def __getitem__(self, i: int) -> Dimension:
         return self._dimensions[i]
 
+    def __setitem__(self, index: int, value: Any) -> None:
+        """``shape[0] = 3``, as the wheel's PartialShape allows (the object changes)."""
+        dims = list(self._dimensions)
+        dims[index] = value if isinstance(value, Dimension) else Dimension(value)
+        self._dimensions = tuple(dims)
+        self._dims = tuple(d._lo if d.is_static else -1 for d in self._dimensions)
+
     def __eq__(self, other: object) -> bool:
         if isinstance(other, PartialShape):
             return other._dimensions == self._dimensions

@@ -91,7 +91,7 @@ def _ovlab_target(fullname: str) -> str | None:
 
 
 def can_serve(fullname: str) -> bool:
-    if fullname in ("openvino", "openvino_genai"):
+    if fullname in ("openvino", "openvino_genai", "openvino._pyopenvino"):
         return True
     if fullname.startswith("openvino.opset"):
         return fullname[len("openvino."):] in NAMES["opsets"]
@@ -129,6 +129,8 @@ def build(fullname: str) -> types.ModuleType:
         from . import served_genai
 
         return served_genai.build(Core)
+    if fullname == "openvino._pyopenvino":
+        return _binding_module()
     short = fullname[len("openvino."):]
     if short in NAMES["opsets"]:
         return _opset_module(short)
@@ -203,6 +205,23 @@ def _top_module() -> types.ModuleType:
     mod.__getattr__ = __getattr__  # type: ignore[attr-defined]
     mod.__dir__ = lambda: sorted(top_names | submodules | set(_TOP_OVERRIDES))  # type: ignore[attr-defined]
     mod.__all__ = sorted(top_names | set(_TOP_OVERRIDES))  # type: ignore[attr-defined]
+    return mod
+
+
+def _binding_module() -> types.ModuleType:
+    """``openvino._pyopenvino``, the binding the real package re-exports: the top module's
+    names, and the classes only it names (``DescriptorTensor``)."""
+    from ..graph.node import TensorDescriptor
+
+    mod = types.ModuleType("openvino._pyopenvino", "OpenVINO's binding module, served by ovlab.")
+    own = {"DescriptorTensor": TensorDescriptor}
+
+    def __getattr__(name: str) -> Any:
+        if name in own:
+            return own[name]
+        return getattr(importlib.import_module("openvino"), name)
+
+    mod.__getattr__ = __getattr__  # type: ignore[attr-defined]
     return mod
 
 
