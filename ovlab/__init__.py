@@ -12,6 +12,7 @@ from .extension import Extension
 from .graph import Dimension, Input, Model, Node, Output, PartialShape, Shape, Symbol, Type
 from .graph.node import ConstOutput
 from .graph.rt_map import RTMap
+from .graph.vectors import AxisSet, AxisVector, Coordinate, CoordinateDiff, Strides
 from .hardware import DeviceSpec, Platform, preset
 from .hardware.platforms import register_platform as _register_platform
 from .layout import Layout, get_batch, set_batch
@@ -69,6 +70,7 @@ def __getattr__(name: str):
 
 
 __all__ = [
+    "AxisSet", "AxisVector", "Coordinate", "CoordinateDiff", "Strides",
     "AsyncInferQueue", "CompiledModel", "ConstOutput", "Core", "DeviceSpec", "Dimension",
     "Extension", "InferRequest", "Input", "Layout", "Model", "Node", "OVAny", "Output",
     "get_batch", "layout_helpers", "set_batch",

@@ -382,6 +382,9 @@ class Input:
     def rt_info(self) -> RTMap:
         return self.get_rt_info()
 
+    def set_rt_info(self, value: Any, key: str) -> None:
+        self.get_rt_info()[key] = value
+
     def replace_source_output(self, new_source_output: Output) -> None:
         """Read ``new_source_output`` instead (``Input::replace_source_output``); tensor names
         stay where they are, and this node's output shapes are inferred again."""

@@ -372,9 +372,13 @@ class Tensor:
         else:
             target._view()[...] = self._view()
 
-    def copy_from(self, source_tensor: Any) -> None:
-        """Copy ``source_tensor`` (a Tensor, an array or a list) into this tensor."""
-        source = source_tensor
+    def copy_from(self, source_tensor: Any = None, source: Any = None) -> None:
+        """Copy ``source_tensor`` (a Tensor) or ``source`` (an array or a list) into this
+        tensor (the wheel's overloads name them so)."""
+        source = source_tensor if source_tensor is not None else source
+        if source is None:
+            raise TypeError("copy_from(): give a Tensor (source_tensor) or an array or list "
+                            "(source)")
         if not isinstance(source, Tensor):
             arr = source if isinstance(source, np.ndarray) else np.array(source)
             if _is_string(self._type) and arr.dtype.kind in "SU":

@@ -51,9 +51,7 @@ KNOWN_DIFFERENCES: dict[str, str] = {
     "openvino.op:*": _GRAPH_EDITING + "; Constant(tensor) shares by default, one signature "
                      "cannot carry both overloads' shared_memory defaults",
     "openvino:Node.*": _GRAPH_EDITING,
-    "openvino:Input.*": _GRAPH_EDITING,
     "openvino:Output.re*": _GRAPH_EDITING,
-    "openvino:Model.evaluate": _GRAPH_EDITING,
     "openvino:Model.__enter__": "Model as a context manager (releases the C++ model) not offered",
     "openvino:Model.__exit__": "Model as a context manager (releases the C++ model) not offered",
     "openvino:Model.__init__": "Model() with no arguments (an empty model to fill) not offered",
@@ -65,11 +63,8 @@ KNOWN_DIFFERENCES: dict[str, str] = {
     "openvino:Core.*": _KEYWORDS + " (add_extension's extension objects are stand-ins)",
     "openvino:OVAny.__*item__": "OVAny indexing (of list/dict values) not offered",
     "openvino:OVAny.__len__": "OVAny len() (of list/dict values) not offered",
-    "openvino:PartialShape.*": "PartialShape.dynamic() (dynamic rank) and item assignment "
-                               "(ovlab models are static)",
+    "openvino:PartialShape.*": "PartialShape.dynamic() (dynamic rank; ovlab models are static)",
     "openvino:ProfilingInfo.__init__": "ProfilingInfo() built by hand (only requests make them)",
-    "openvino:Tensor.*": "Tensor(type, shape, pointer), ROI tensors (other, begin, end), "
-                         "str_data, settable shape/bytes_data not offered yet",
     "openvino:save_model": _KEYWORDS + " (IR writing, issue 12)",
     "openvino:serialize": _KEYWORDS + " (IR writing, issue 12)",
     "openvino:set_batch": _KEYWORDS,

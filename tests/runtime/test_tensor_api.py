@@ -133,3 +133,16 @@ def test_port_constructor_warns_and_checks_sizes():
 def test_bad_arguments_say_what_is_accepted():
     with pytest.raises(TypeError, match="PIL.Image.Image/numpy.array/list"):
         Tensor(5)
+
+
+def test_int_vectors_print_and_compare_as_the_wheel():
+    from ovlab import AxisSet, AxisVector, Coordinate, CoordinateDiff, Strides
+
+    vec = AxisVector(np.array([1, 2, 3]))
+    assert repr(vec) == "<AxisVector {1, 2, 3}>" and np.equal(vec, [1, 2, 3]).all()
+    strides = Strides([1, 2, 3])
+    strides[0] = 7
+    assert strides == Strides([7, 2, 3]) and str(strides) == "7, 2, 3"
+    assert repr(CoordinateDiff([1, 2])) == "<CoordinateDiff: (1, 2)>"
+    assert repr(Coordinate([1])) == "<Coordinate>" and Coordinate([1]) != Coordinate([1])
+    assert list(AxisSet([3, 1, 2])) == [1, 2, 3] and repr(AxisSet({2, 1})) == "<AxisSet {1, 2}>"
