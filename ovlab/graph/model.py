@@ -19,6 +19,7 @@ from .evaluate import Plan, evaluate, make_plan
 from .node import Named, Node, NodeValidationError, Output
 from .ops import RESULT, Parameter, Result
 from .types import PartialShape, Shape, Type, shape_str
+from .variables import Variable, variable_of
 
 __all__ = ["Model", "model_precision"]
 
@@ -98,7 +99,7 @@ class Model(Named):
         names = ["sinks", "parameters", "name"] if sinks_first else ["parameters", "name"]
         given = dict(zip(names, args, strict=False))
         for k, v in kwargs.items():
-            if k in given or k not in ("sinks", "parameters", "name"):
+            if k in given or k not in ("sinks", "parameters", "name", "variables"):
                 raise TypeError(f"Model() got an unexpected or repeated argument {k!r}")
             given[k] = v
         if "parameters" not in given:
@@ -108,6 +109,9 @@ class Model(Named):
             sinks = [sinks]
         sinks = [s._node if isinstance(s, Output) else s for s in sinks]  # Assign outputs too
         self._init(results, given["parameters"], given.get("name"), strict=True, sinks=sinks)
+        self._variables.extend(v for v in given.get("variables") or []
+                               if v.info.variable_id not in {w.info.variable_id
+                                                             for w in self._variables})
 
     def _init(self, results: Any, parameters: Sequence[Parameter], name: str | None,
               strict: bool, sinks: Sequence[Node] = ()) -> None:
@@ -140,6 +144,14 @@ class Model(Named):
             if not r._out_names[0]:
                 r._out_names[0] = {r.get_friendly_name()}
         self._plan: Plan = make_plan(self._ops)
+        self._variables: list[Variable] = []
+        for n in self._ops:
+            vid = n._attrs.get("variable_id") if n.get_type_name() in ("ReadValue", "Assign") \
+                else None
+            if vid and all(v.info.variable_id != vid for v in self._variables):
+                self._variables.append(variable_of(vid, n.get_output_element_type(0)
+                                                   if n._out_types else None,
+                                                   n._out_shapes[0] if n._out_shapes else None))
 
     def _check(self, strict: bool) -> None:
         declared = {id(p) for p in self._parameters}
@@ -302,6 +314,22 @@ class Model(Named):
             raise TypeError("Incorrect argument type. Sink node is expected as argument.")
         return next((i for i, s in enumerate(self._sinks) if s is value), -1)
 
+    def get_variables(self) -> list[Variable]:
+        return list(self._variables)
+
+    def add_variables(self, variables: Sequence[Variable]) -> None:
+        self._variables.extend(variables)
+
+    def remove_variable(self, variable: Variable) -> None:
+        self._variables = [v for v in self._variables if v is not variable]
+
+    def get_variable_by_id(self, variable_id: str) -> Variable:
+        for v in self._variables:
+            if v.info.variable_id == variable_id:
+                return v
+        raise NodeValidationError(f"Variable with id '{variable_id}' was not found in the "
+                                  "model")
+
     def replace_parameter(self, parameter_index: int, parameter: Parameter) -> None:
         """Put ``parameter`` in place of the model's ``parameter_index``-th: its users read the
         new one (shapes are not inferred again: ``validate_nodes_and_infer_types``)."""
@@ -462,6 +490,7 @@ class Model(Named):
                 self.get_friendly_name(), strict=False,
                 sinks=[new[id(s)] for s in self.get_sinks()])
         m._rt_info = dict(self._rt_info)
+        m._variables = list(self._variables)
         return m
 
     def __copy__(self) -> Model:

@@ -20,6 +20,7 @@ from .attrs import Attr
 from .node import Node, ShapeType
 from .ops import Ctx, NodeInput, make_node, register
 from .types import Type, as_type
+from .variables import Variable
 
 __all__ = ["assign", "read_value"]
 
@@ -59,6 +60,8 @@ def _read_compute(node: Node, xs: list[np.ndarray], ctx: Ctx) -> list[np.ndarray
 
 
 def _assign_infer(node: Node) -> list[ShapeType]:
+    if not node._inputs:  # assign(): an Assign not connected yet, as the wheel can make
+        return []
     return [(node._in_shape(0), node._in_type(0))]
 
 
@@ -81,6 +84,14 @@ def read_value(init_value: NodeInput | str, variable_id: str | None = None,
     """ReadValue-6: the variable's value, ``init_value`` until it is first assigned or reset.
     ``read_value(variable_id, variable_type, variable_shape)`` makes one without an init."""
     inputs: list[Any] = [init_value]
+    if isinstance(init_value, Variable):  # read_value(variable[, name])
+        init_value, variable_id, name = None, init_value, variable_id
+        inputs = []
+    if isinstance(variable_id, Variable):  # read_value(init_value, variable[, name])
+        info = variable_id.info
+        variable_id, variable_type, variable_shape = (
+            info.variable_id, info.data_type, None if info.data_shape.is_dynamic
+            else list(info.data_shape.to_shape()))
     if isinstance(init_value, str):  # read_value(variable_id, type, shape[, name])
         inputs, variable_id, variable_type, variable_shape, name = (
             [], init_value, variable_id, variable_type, variable_shape)
@@ -90,6 +101,12 @@ def read_value(init_value: NodeInput | str, variable_id: str | None = None,
     return make_node("ReadValue", inputs, attrs, name=name)
 
 
-def assign(new_value: NodeInput, variable_id: str, name: str | None = None) -> Node:
-    """Assign-6: write ``new_value`` into the variable (a sink of the model)."""
-    return make_node("Assign", [new_value], {"variable_id": variable_id}, name=name)
+def assign(new_value: NodeInput | None = None, variable_id: str | Variable | None = None,
+           name: str | None = None) -> Node:
+    """Assign-6: write ``new_value`` into the variable (a sink of the model). ``assign()``
+    makes one with no input and no variable yet, as the wheel does."""
+    if isinstance(variable_id, Variable):
+        variable_id = variable_id.info.variable_id
+    return make_node("Assign", [] if new_value is None else [new_value],
+                     {"variable_id": "" if new_value is None and variable_id is None
+                      else variable_id}, name=name)

@@ -96,3 +96,23 @@ def test_input_port_accessors():
     assert other.output(0).get_tensor().get_names() == {"c"}
     td = relu.get_output_tensor(0)
     assert td.element_type == Type.i64 and td.size == 32 and repr(td.shape) == "<Shape: [1,4]>"
+
+
+def test_variables_of_a_stateful_model():
+    from ovlab.op.util import Variable, VariableInfo
+
+    param = ops.parameter([2, 1], np.float32)
+    read = ops.read_value(param, "v0", np.float32, [2, 1])
+    model = Model([ops.result(ops.add(read, param))], [ops.assign(read, "v0")], [param])
+    assert [v.info.variable_id for v in model.get_variables()] == ["v0"]
+    info = VariableInfo()
+    info.data_shape, info.data_type, info.variable_id = PartialShape([2, 1]), Type.f32, "v1"
+    extra = Variable(info)
+    assert ops.read_value(extra).get_output_partial_shape(0) == PartialShape([2, 1])
+    model.add_variables([extra])
+    assert model.get_variable_by_id("v1") is extra and len(model.get_variables()) == 2
+    model.remove_variable(extra)
+    assert len(model.get_variables()) == 1
+    empty = ops.assign()  # not connected yet, as the wheel allows
+    model.add_sinks([empty])
+    assert model.get_sink_index(empty) == 1
