@@ -494,7 +494,7 @@ class Model(Named):
         return m
 
     def __copy__(self) -> Model:
-        return self.clone()
+        raise TypeError("Cannot copy 'openvino.Model'. Please, use deepcopy instead.")
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Model:
         return self.clone()

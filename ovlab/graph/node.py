@@ -346,7 +346,7 @@ class TensorDescriptor:
 
 
 class Input:
-    """An input port of a node."""
+    """openvino.Input wraps ov::Input<Node>"""  # the wheel's text: an input port of a node
 
     __slots__ = ("_node", "_index")
 

@@ -116,3 +116,12 @@ def test_variables_of_a_stateful_model():
     empty = ops.assign()  # not connected yet, as the wheel allows
     model.add_sinks([empty])
     assert model.get_sink_index(empty) == 1
+
+
+def test_copy_refused_deepcopy_clones():
+    import copy
+
+    model = _chain()[2]
+    with pytest.raises(TypeError, match="Cannot copy 'openvino.Model'. Please, use deepcopy"):
+        copy.copy(model)
+    assert copy.deepcopy(model) is not model
