@@ -17,9 +17,13 @@ from collections import defaultdict
 
 LINE = re.compile(r"^(PASSED|FAILED|XFAIL|XPASS|ERROR) upstream/tests/test_runtime/([^:]+)::(\S+)")
 SKIP = re.compile(r"^SKIPPED \[(\d+)\] upstream/tests/test_runtime/([^:]+):")
+MODULE_ERROR = re.compile(r"^ERROR upstream/tests/test_runtime/([^:\s]+\.py)\b(?!::)")
+ERRORS: set[tuple[str, str]] = set()  # (run file, module) pairs that could not be collected
 
 
 def read(path: str) -> tuple[dict[str, dict[str, str]], dict[str, int]]:
+    """Per module: each test's outcome, and the skip count (a module that cannot be collected
+    counts as one skip when the harness turned its error into a skip, else as ``ERRORS``)."""
     outcomes: dict[str, dict[str, str]] = defaultdict(dict)
     skipped: dict[str, int] = defaultdict(int)
     for line in open(path, encoding="utf-8"):
@@ -27,7 +31,14 @@ def read(path: str) -> tuple[dict[str, dict[str, str]], dict[str, int]]:
             outcomes[m.group(2)][m.group(3)] = m.group(1)
         elif m := SKIP.match(line):
             skipped[m.group(2)] += int(m.group(1))
+        elif m := MODULE_ERROR.match(line):
+            ERRORS.add((path, m.group(1)))
+            outcomes[m.group(1)]  # noqa: B018 - the module gets its row
     return outcomes, skipped
+
+
+def _cell(n: int, run: str, module: str) -> str:
+    return f"{n} (not collected)" if (run, module) in ERRORS else str(n)
 
 
 def main(real_path: str, lab_path: str) -> None:
@@ -36,13 +47,15 @@ def main(real_path: str, lab_path: str) -> None:
     rows = ["| file | real wheel: passed | ovlab: passed | of the wheel's passes, ovlab passes | "
             "ovlab xfailed (listed) | skipped (both) |", "|---|---|---|---|---|---|"]
     totals = [0, 0, 0, 0]
-    for name in sorted(set(real) | set(lab)):
+    for name in sorted(set(real) | set(lab) | set(real_skip) | set(lab_skip)):
         r_pass = {t for t, o in real.get(name, {}).items() if o == "PASSED"}
         l_pass = {t for t, o in lab.get(name, {}).items() if o in ("PASSED", "XPASS")}
         l_xfail = sum(1 for o in lab.get(name, {}).values() if o == "XFAIL")
         both = len(r_pass & l_pass)
-        rows.append(f"| `{name}` | {len(r_pass)} | {len(l_pass)} | {both} | {l_xfail} | "
-                    f"{real_skip.get(name, 0)} / {lab_skip.get(name, 0)} |")
+
+        rows.append(f"| `{name}` | {_cell(len(r_pass), real_path, name)} | "
+                    f"{_cell(len(l_pass), lab_path, name)} "
+                    f"| {both} | {l_xfail} | {real_skip.get(name, 0)} / {lab_skip.get(name, 0)} |")
         for i, v in enumerate((len(r_pass), len(l_pass), both, l_xfail)):
             totals[i] += v
     share = 100.0 * totals[2] / totals[0] if totals[0] else 0.0
