@@ -230,7 +230,7 @@ class InferRequest:
         if isinstance(inputs, OVDict):  # another model's results: by position, as the wheel does
             inputs = dict(enumerate(inputs.values()))
         if not isinstance(inputs, (dict, list, tuple, np.ndarray, np.generic, Tensor, int, float,
-                                   bool)) and not hasattr(inputs, "__array__"):
+                                   bool, str, bytes)) and not hasattr(inputs, "__array__"):
             raise TypeError(f"Incompatible inputs of type: {type(inputs)}")
         if isinstance(inputs, dict):
             items = list(inputs.items())
@@ -238,7 +238,14 @@ class InferRequest:
                 isinstance(v, (np.ndarray, Tensor)) or hasattr(v, "__array__")
                 for v in inputs)):  # [x]: one per input (array-likes such as torch tensors too)
             items = list(enumerate(inputs))
-        else:
+        else:  # one value: the model's only input (the wheel's message otherwise)
+            if len(self._ports_in) != 1:
+                which, line = ("set", 117) if isinstance(inputs, Tensor) else ("get", 206)
+                raise RuntimeError(
+                    f"Exception from src/inference/src/cpp/infer_request.cpp:{line}:\nCheck "
+                    f"'inputs.size() == 1' failed at src/inference/src/cpp/infer_request.cpp:"
+                    f"{line + 2}:\n{which}_input_tensor() must be called on a function with "
+                    "exactly one parameter.\n\n")
             items = [(0, inputs)]
         for key, value in items:
             idx = self._input_index(key)

@@ -47,3 +47,14 @@ def test_results_of_one_model_feed_the_next_by_position(compiled):
     first = compiled(-np.ones((2, 2), np.float32), share_inputs=False)
     second = compiled.create_infer_request().infer(first)
     assert np.array_equal(second[0], np.ones((2, 2), np.float32))
+
+
+def test_one_value_for_a_model_of_two_inputs_is_refused_as_the_wheel_does():
+    a, b = ops.parameter([2], np.float32), ops.parameter([2], np.float32)
+    request = ovlab.Core(platform="laptop").compile_model(
+        Model(ops.add(a, b), [a, b]), "CPU").create_infer_request()
+    for value, call in ((np.ones(2, np.float32), "get"), ("some_input", "get"),
+                        (ovlab.Tensor(np.ones(2, np.float32)), "set")):
+        with pytest.raises(RuntimeError, match=f"{call}_input_tensor\\(\\) must be called on a "
+                                               "function with exactly one parameter"):
+            request.infer(value)
