@@ -16,6 +16,7 @@ import numpy as np
 
 from .. import _errors
 from .._errors import PluginError
+from ..graph.types import shape_str
 from .backend import Job, Outputs
 from .clock import Signal
 from .tensor import OVDict, Tensor
@@ -120,6 +121,8 @@ class InferRequest:
         self._ports_in = list(compiled.inputs)
         self._ports_out = list(compiled.outputs)
         self._inputs: dict[int, np.ndarray] = {}
+        # set_input_tensors(list): one tensor per batch item, gathered at each inference
+        self._batched: dict[int, list[Tensor]] = {}
         self._outputs: Outputs | None = None
         self._error: BaseException | None = None
         self._profile: list = []
@@ -250,6 +253,7 @@ class InferRequest:
         for key, value in items:
             idx = self._input_index(key)
             self._inputs[idx] = self._coerce(idx, value, copy_api, share=share)
+            self._batched.pop(idx, None)
 
     def _writable_input(self, idx: int) -> np.ndarray:
         """The request's own input buffer, safe to write in place (copy-on-write)."""
@@ -296,6 +300,9 @@ class InferRequest:
         self._t_start = now = env._now
         seq = core._seq
         core._seq = seq + 1
+        for idx, items in self._batched.items():  # the items' data as it is now
+            dtype = self._ports_in[idx].get_element_type().to_dtype()
+            self._inputs[idx] = np.concatenate([np.asarray(t.data, dtype=dtype) for t in items])
         if len(self._inputs) != len(self._ports_in):  # an input never given: zeros
             self._input_buffers()
         # no hand-off (infer(), meta devices): the job completes the request directly
@@ -430,8 +437,18 @@ class InferRequest:
         if out is not None:
             return self.get_output_tensor(out)
         idx = self._input_index(key)
+        self._check_not_batched(idx, 189)
         self._flush_lazy()
         return Tensor(self._writable_input(idx), shared_memory=True)
+
+    def _check_not_batched(self, idx: int, line: int) -> None:
+        if idx in self._batched:
+            raise RuntimeError(
+                f"Exception from src/inference/src/cpp/infer_request.cpp:{line}:\nException from "
+                "src/inference/src/cpp/infer_request.cpp:170:\nCheck "
+                "'_impl->get_tensors(port).empty()' failed at "
+                "src/inference/src/cpp/infer_request.cpp:171:\nget_tensor shall not be used "
+                "together with batched set_tensors/set_input_tensors\n\n")
 
     def _flush_lazy(self) -> None:
         """Compute pending outputs before the input buffers may be written in place."""
@@ -451,12 +468,15 @@ class InferRequest:
         idx = self._input_index(key)
         self._flush_lazy()
         self._inputs[idx] = self._coerce(idx, tensor, api_line=75)
+        self._batched.pop(idx, None)
 
     def get_input_tensor(self, index: int = 0) -> Tensor:
         if self._busy:
             raise self._busy_error()
+        idx = self._input_index(index)
+        self._check_not_batched(idx, 198)
         self._flush_lazy()
-        return Tensor(self._writable_input(self._input_index(index)), shared_memory=True)
+        return Tensor(self._writable_input(idx), shared_memory=True)
 
     def set_input_tensor(self, index: Any, tensor: Any = None) -> None:
         if tensor is None:
@@ -464,12 +484,38 @@ class InferRequest:
         self.set_tensor(int(index), tensor)
 
     def set_input_tensors(self, tensors: Any) -> None:
-        if isinstance(tensors, list):  # a batch split into tensors of batch 1 each
-            raise NotImplementedError(
-                "set_input_tensors(list): batched input tensors are not simulated on ovlab; "
-                "concatenate them into one tensor with numpy")
+        """``{key: tensor}`` for several inputs, or a list of tensors that are each one item
+        of the only input's batch: the request reads their data at every inference."""
+        if isinstance(tensors, list):
+            self._set_batched(0 if len(self._ports_in) == 1 else None, tensors)
+            return
         for key, value in tensors.items():
             self.set_tensor(int(key) if isinstance(key, (int, np.integer)) else key, value)
+
+    def _set_batched(self, idx: int | None, tensors: list) -> None:
+        where = ("Exception from src/inference/src/cpp/infer_request.cpp:138:\nException from "
+                 "src/inference/src/cpp/infer_request.cpp:100:\n")
+        if idx is None:
+            raise RuntimeError(where + "set_input_tensors() must be called on a function with "
+                               "exactly one parameter.\n\n\n")
+        shape = list(self._ports_in[idx].get_shape())
+        for t in tensors:
+            if not isinstance(t, Tensor) or list(t.shape)[1:] != shape[1:] or t.shape[0] != 1:
+                got = t.shape[0] if isinstance(t, Tensor) and len(t.shape) else t
+                raise RuntimeError(
+                    where + "Check 'item->get_shape()[batch_idx] == 1' failed at "
+                    "src/inference/src/dev/isync_infer_request.cpp:47:\nset_input_tensors/"
+                    f"set_tensors. Tensors shall represent one item in a batch, {got} provided"
+                    "\n\n\n")
+        if not shape or len(tensors) != shape[0]:
+            raise RuntimeError(
+                where + "Check 'batch.is_dynamic() || batch.get_length() == tensors_size' failed "
+                "at src/inference/src/dev/isync_infer_request.cpp:61:\nset_input_tensors/"
+                f"set_tensors error. Input shape {shape_str(shape)}batch "
+                f"{shape[0] if shape else 0}doesn't match with total blobs count: {len(tensors)}"
+                "\n\n\n")
+        self._flush_lazy()
+        self._batched[idx] = list(tensors)
 
     def _output_index(self, key: Any) -> int | None:
         """The output a name or port means, or None when it names no output."""

@@ -58,3 +58,22 @@ def test_one_value_for_a_model_of_two_inputs_is_refused_as_the_wheel_does():
         with pytest.raises(RuntimeError, match=f"{call}_input_tensor\\(\\) must be called on a "
                                                "function with exactly one parameter"):
             request.infer(value)
+
+
+def test_batch_items_given_as_separate_tensors():
+    param = ops.parameter([4, 2], np.float32, name="x")
+    request = ovlab.Core(platform="laptop").compile_model(
+        Model(ops.relu(param), [param]), "CPU").create_infer_request()
+    items = [ovlab.Tensor(np.full((1, 2), i, np.float32)) for i in range(4)]
+    request.set_input_tensors(items)
+    assert request.infer()[0][:, 0].tolist() == [0, 1, 2, 3]
+    items[3].data[:] = 7  # read again at each inference
+    assert request.infer()[0][3, 0] == 7
+    with pytest.raises(RuntimeError, match="get_tensor shall not be used together with batched"):
+        request.get_tensor("x")
+    with pytest.raises(RuntimeError, match="batch 4doesn't match with total blobs count: 3"):
+        request.set_input_tensors(items[:3])
+    with pytest.raises(RuntimeError, match="Tensors shall represent one item in a batch, 2"):
+        request.set_input_tensors([ovlab.Tensor(np.ones((2, 2), np.float32))] * 4)
+    request.infer(np.ones((4, 2), np.float32))  # a whole tensor again
+    assert request.get_tensor("x").shape == [4, 2]
