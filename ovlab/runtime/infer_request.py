@@ -137,6 +137,11 @@ class InferRequest:
         self._t_end = 0.0
         self.userdata: Any = None
         self._user_outputs: dict[int, Tensor] = {}  # set_output_tensor(s): results land here
+        # the request's own output tensors, as the runtime keeps them: each inference writes
+        # into the same buffers, so a tensor taken once (get_output_tensor) shows later results
+        self._out_bufs: dict[int, np.ndarray] = {}
+        self._out_filled: object = None  # the Outputs last written into them
+        self._out_handed = False  # an output tensor was handed out: fill them at each wait()
 
     def __repr__(self) -> str:
         return f"<InferRequest {self._index} of '{self._backend.name}'{' busy' if self._busy else ''}>"
@@ -345,6 +350,8 @@ class InferRequest:
         """Block (advance the clock) until the current inference and its callback are done."""
         self._wait_done()
         self._raise_errors("wait")
+        if self._out_handed:  # output tensors held by the caller show this inference
+            self._output_buffers()
 
     def _wait_done(self) -> None:
         if self._done_event is not None:
@@ -418,12 +425,34 @@ class InferRequest:
             raise self._busy_error()
         # after a failed inference the real request hands back its output tensors (empty or
         # stale) without raising; the error belongs to infer() / wait() (measured)
-        if self._outputs is None or self._error is not None:
+        if self._error is not None:
             values = [np.zeros(list(p.get_shape()), dtype=p.get_element_type().to_dtype())
                       for p in self._ports_out]
-        else:
-            values = self._outputs.get()
+        else:  # before any inference: the output tensors, zero-filled
+            values = self._output_buffers()
         return OVDict(self._ports_out, values)
+
+    def _output_buffers(self) -> list[np.ndarray]:
+        """The last results, in the request's output tensors (written once per inference)."""
+        outputs = self._outputs
+        if outputs is not None and self._out_filled is not outputs and self._error is None:
+            for i, value in enumerate(outputs.get()):
+                user = self._user_outputs.get(i)
+                if user is not None:
+                    np.copyto(user.data, value, casting="unsafe")
+                    self._out_bufs[i] = user.data
+                    continue
+                buf = self._out_bufs.get(i)
+                if buf is None or buf.shape != value.shape or buf.dtype != value.dtype:
+                    self._out_bufs[i] = np.array(value, copy=True)
+                else:
+                    np.copyto(buf, value)
+            self._out_filled = outputs
+        for i, p in enumerate(self._ports_out):
+            if i not in self._out_bufs:
+                self._out_bufs[i] = np.zeros(list(p.get_shape()),
+                                             dtype=p.get_element_type().to_dtype())
+        return [self._out_bufs[i] for i in range(len(self._ports_out))]
 
     @property
     def latency(self) -> float:
@@ -526,11 +555,11 @@ class InferRequest:
         return None
 
     def get_output_tensor(self, index: int = 0) -> Tensor:
+        values = self.results  # the last results, written into the output tensors
+        self._out_handed = True
         user = self._user_outputs.get(index)
         if user is None:
-            return Tensor(self.results[index], shared_memory=True)
-        if self._outputs is not None:  # the last results, written into the user's tensor
-            np.copyto(user.data, self.results[index], casting="unsafe")
+            return Tensor(values[index], shared_memory=True)
         return user
 
     def set_output_tensor(self, index: Any, tensor: Any = None) -> None:
@@ -545,6 +574,8 @@ class InferRequest:
                 "infer.set_tensor", f"The output tensor shape {list(tensor.shape)} does not match "
                 f"the model output shape {list(port.get_shape())}")
         self._user_outputs[int(index)] = tensor
+        self._out_bufs.pop(int(index), None)
+        self._out_filled = None
 
     def set_output_tensors(self, tensors: dict) -> None:
         for key, value in tensors.items():
