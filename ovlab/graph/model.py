@@ -19,6 +19,7 @@ from .evaluate import Plan, evaluate, make_plan
 from .node import Named, Node, NodeValidationError, Output
 from .ops import RESULT, Parameter, Result
 from .types import PartialShape, Shape, Type, shape_str
+from .variables import Variable, variable_of
 
 __all__ = ["Model", "model_precision"]
 
@@ -98,15 +99,19 @@ class Model(Named):
         names = ["sinks", "parameters", "name"] if sinks_first else ["parameters", "name"]
         given = dict(zip(names, args, strict=False))
         for k, v in kwargs.items():
-            if k in given or k not in ("sinks", "parameters", "name"):
+            if k in given or k not in ("sinks", "parameters", "name", "variables"):
                 raise TypeError(f"Model() got an unexpected or repeated argument {k!r}")
             given[k] = v
         if "parameters" not in given:
             raise TypeError("Model() needs its parameters: Model(results, parameters, name)")
         sinks = given.get("sinks") or []
-        if isinstance(sinks, Node):
+        if isinstance(sinks, (Node, Output)):
             sinks = [sinks]
+        sinks = [s._node if isinstance(s, Output) else s for s in sinks]  # Assign outputs too
         self._init(results, given["parameters"], given.get("name"), strict=True, sinks=sinks)
+        self._variables.extend(v for v in given.get("variables") or []
+                               if v.info.variable_id not in {w.info.variable_id
+                                                             for w in self._variables})
 
     def _init(self, results: Any, parameters: Sequence[Parameter], name: str | None,
               strict: bool, sinks: Sequence[Node] = ()) -> None:
@@ -139,6 +144,14 @@ class Model(Named):
             if not r._out_names[0]:
                 r._out_names[0] = set(r.input_value(0).get_names()) or {r.get_friendly_name()}
         self._plan: Plan = make_plan(self._ops)
+        self._variables: list[Variable] = []
+        for n in self._ops:
+            vid = n._attrs.get("variable_id") if n.get_type_name() in ("ReadValue", "Assign") \
+                else None
+            if vid and all(v.info.variable_id != vid for v in self._variables):
+                self._variables.append(variable_of(vid, n.get_output_element_type(0)
+                                                   if n._out_types else None,
+                                                   n._out_shapes[0] if n._out_shapes else None))
 
     def _check(self, strict: bool) -> None:
         declared = {id(p) for p in self._parameters}
@@ -195,65 +208,152 @@ class Model(Named):
         return list(getattr(self, "_sinks", []))
 
     @property
+    def parameters(self) -> list[Parameter]:
+        return self.get_parameters()
+
+    @property
+    def results(self) -> list[Result]:
+        return self.get_results()
+
+    @property
     def sinks(self) -> list[Node]:
         return self.get_sinks()
 
+    @property
+    def dynamic(self) -> bool:
+        return self.is_dynamic()
+
+    def _get_raw_address(self) -> int:
+        """An id of the model object itself (the C++ address in the wheel)."""
+        return id(self)
+
+    # --- editing the lists (as ov::Model: no validation; call validate_nodes_and_infer_types)
+    def _rebuild(self) -> None:
+        self._ops = _toposort([*self._results, *self._sinks], self._parameters)
+        self._plan = make_plan(self._ops)
+
+    def add_outputs(self, outputs: Any) -> list[Output]:
+        """Make more tensors model outputs: a tensor name, ``(op name, port)``, an output
+        port, or a list of these. A tensor that is already an output is not added twice."""
+        items = outputs if isinstance(outputs, list) else [outputs]
+        ports = [self._output_to_add(item, f" at index {i}" if isinstance(outputs, list) else "")
+                 for i, item in enumerate(items)]
+        added = []
+        for port in ports:
+            result = next((r for r in self._results if r._inputs[0] == port), None)
+            if result is None:
+                result = Result(RESULT, [port])
+                result._out_names[0] = set(port.get_names())
+                self._results.append(result)
+            added.append(result.output(0))
+        self._rebuild()
+        return added
+
+    def _output_to_add(self, item: Any, where: str) -> Output:
+        if isinstance(item, Output):
+            return Output(item._node, item._index)
+        if isinstance(item, str):
+            for n in self._ops:
+                for i, names in enumerate(n._out_names):
+                    if item in names and not isinstance(n, Result):
+                        return n.output(i)
+            raise NodeValidationError(
+                "Check 'm_cached_output_names.count(tensor_name)' failed at "
+                f"src/core/src/model.cpp:882:\nModel::add_output. Tensor name '{item}' was not "
+                "found.\n")
+        if isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str) \
+                and isinstance(item[1], (int, np.integer)):
+            op = next((n for n in self._ops if n.get_friendly_name() == item[0]), None)
+            if op is None:
+                raise NodeValidationError(
+                    "Check 'm_cached_op_names.count(op_name)' failed at "
+                    f"src/core/src/model.cpp:903:\nModel::add_output. Operation with name "
+                    f"'{item[0]}' was not found.\n")
+            if not 0 <= int(item[1]) < op.get_output_size():
+                raise NodeValidationError(
+                    "Check 'output_idx < op->get_output_size()' failed at "
+                    f"src/core/src/model.cpp:909:\nCannot add output to port {item[1]} operation "
+                    f"{item[0]} has only {op.get_output_size()} outputs.\n")
+            return op.output(int(item[1]))
+        raise TypeError(f"Incorrect type of a value to add as output{where}.")
+
+    def add_results(self, results: Sequence[Result]) -> None:
+        self._results.extend(results)
+        self._rebuild()
+
+    def remove_result(self, result: Result) -> None:
+        self._results = [r for r in self._results if r is not result]
+        self._rebuild()
+
+    def add_parameters(self, parameters: Sequence[Parameter]) -> None:
+        self._parameters.extend(parameters)
+        self._rebuild()
+
+    def remove_parameter(self, parameter: Parameter) -> None:
+        self._parameters = [p for p in self._parameters if p is not parameter]
+
     def add_sinks(self, sinks: Sequence[Node]) -> None:
-        """Add Assign nodes as sinks (the graph above them joins the model)."""
-        self._replan(sinks=[*self.get_sinks(), *sinks])
+        self._sinks.extend(sinks)
+        self._rebuild()
 
     def remove_sink(self, sink: Node) -> None:
-        self._replan(sinks=[s for s in self.get_sinks() if s is not sink])
+        self._sinks = [s for s in self._sinks if s is not sink]
+        self._rebuild()
 
     def get_sink_index(self, value: Any) -> int:
-        for i, s in enumerate(self.get_sinks()):
-            if s is value or (isinstance(value, Output) and s is value.get_node()):
-                return i
-        return -1
+        if isinstance(value, Output):
+            value = value._node
+        if not isinstance(value, Node):
+            raise TypeError("Incorrect argument type. Sink node is expected as argument.")
+        return next((i for i, s in enumerate(self._sinks) if s is value), -1)
 
-    def add_variables(self, variables: Sequence[Any]) -> None:
-        """Record Variables (``openvino.op.util.Variable``) as the model's."""
-        self._variables = [*self.get_variables(), *variables]
+    def get_variables(self) -> list[Variable]:
+        return list(self._variables)
 
-    def remove_variable(self, variable: Any) -> None:
-        self._variables = [v for v in self.get_variables() if v is not variable]
+    def add_variables(self, variables: Sequence[Variable]) -> None:
+        self._variables.extend(variables)
 
-    def get_variables(self) -> list[Any]:
-        """The variables added, then those the model's ReadValues name by id only (as
-        OpenVINO makes one Variable per id)."""
-        from ..op.util import Variable, VariableInfo  # ovlab.op, beside the graph
+    def remove_variable(self, variable: Variable) -> None:
+        self._variables = [v for v in self._variables if v is not variable]
 
-        out = list(getattr(self, "_variables", []))
-        ids = {v.get_info().variable_id for v in out}
-        for n in self._ops:
-            vid = n._attrs.get("variable_id") if n.get_type_name() == "ReadValue" else None
-            if vid is None or vid in ids:
-                continue
-            if "_variable" not in n._attrs:
-                info = VariableInfo()
-                info.variable_id = vid
-                info.data_type = n.get_output_element_type(0)
-                info.data_shape = list(n.get_output_shape(0))
-                n._attrs["_variable"] = Variable(info)
-            out.append(n._attrs["_variable"])
-            ids.add(vid)
-        return out
-
-    @property
-    def variables(self) -> list[Any]:
-        return self.get_variables()
-
-    def get_variable_by_id(self, variable_id: str) -> Any:
-        for v in self.get_variables():
-            if v.get_info().variable_id == variable_id:
+    def get_variable_by_id(self, variable_id: str) -> Variable:
+        for v in self._variables:
+            if v.info.variable_id == variable_id:
                 return v
-        raise RuntimeError(f"Model: no variable with id '{variable_id}'")
+        raise NodeValidationError(f"Variable with id '{variable_id}' was not found in the "
+                                  "model")
 
-    def _replan(self, sinks: Sequence[Node]) -> None:
-        """Sort and plan again (after sinks changed), keeping names, rt_info and variables."""
-        name, friendly, rt_info = self._name, self._friendly_name, self._rt_info
-        self._init(self._results, self._parameters, friendly, strict=False, sinks=sinks)
-        self._name, self._rt_info = name, rt_info
+    def replace_parameter(self, parameter_index: int, parameter: Parameter) -> None:
+        """Put ``parameter`` in place of the model's ``parameter_index``-th: its users read the
+        new one (shapes are not inferred again: ``validate_nodes_and_infer_types``)."""
+        if not 0 <= parameter_index < len(self._parameters):
+            raise NodeValidationError(
+                "Check 'parameter_index < m_parameters.size()' failed at "
+                f"src/core/src/model.cpp:438:\nreplace_parameter(): Tried to replace parameter "
+                f"at index {parameter_index} but the Model only has {len(self._parameters)} "
+                "parameters.\n")
+        old = self._parameters[parameter_index]
+        old.output(0).replace(parameter.output(0))
+        self._parameters[parameter_index] = parameter
+        self._rebuild()
+
+    def evaluate(self, output_tensors: list, input_tensors: list,
+                 evaluation_context: Any = None) -> bool:
+        """Compute the model on ``input_tensors`` into ``output_tensors`` (which take the
+        results' shapes), with NumPy; True when done, as ``ov::Model::evaluate``."""
+        for i, (p, t) in enumerate(zip(self._parameters, input_tensors, strict=False)):
+            if list(p.get_output_shape(0)) != list(t.get_shape()):
+                raise NodeValidationError(
+                    "Check 'm_parameters.at(i)->get_partial_shape().is_dynamic() || "
+                    "m_parameters.at(i)->get_partial_shape().to_shape() == "
+                    "input_tensors[i].get_shape()' failed at src/core/src/model.cpp:510:\n"
+                    f"Cannot evaluate model! Tensor input shape and Parameter op with index {i} "
+                    "are mismatches.\n")
+        values = self._evaluate([t.data for t in input_tensors])
+        for tensor, value in zip(output_tensors, values, strict=False):
+            tensor.set_shape(list(value.shape))
+            tensor.data[...] = value
+        return True
 
     @property
     def inputs(self) -> list[Output]:
@@ -348,13 +448,24 @@ class Model(Named):
                                    "pass a dict {input name or index: shape}")
             wanted = {0: _dims(new_shape)}
         old = [p._attrs["shape"] for p in self._parameters]
+        reads = [n for n in self._ops if n.get_type_name() == "ReadValue"]
+        old_vars = [n._attrs["variable_shape"] for n in reads]
         try:
             for i, dims in wanted.items():
                 self._parameters[i]._attrs["shape"] = dims
+            for vid, shape in (variables_shapes or {}).items():
+                if not isinstance(vid, str):
+                    raise TypeError(f"Incorrect key type {type(vid)} to reshape a model, "
+                                    "expected values as str.")
+                for n in reads:
+                    if n._attrs["variable_id"] == vid:
+                        n._attrs["variable_shape"] = _dims(shape)
             self.validate_nodes_and_infer_types()
         except NodeValidationError as e:
             for p, dims in zip(self._parameters, old, strict=False):
                 p._attrs["shape"] = dims
+            for n, dims in zip(reads, old_vars, strict=True):
+                n._attrs["variable_shape"] = dims
             self.validate_nodes_and_infer_types()
             target = ", ".join(f"'{self._parameters[i].get_friendly_name()}' to {shape_str(d)}"
                                for i, d in wanted.items())
@@ -372,10 +483,11 @@ class Model(Named):
                 self.get_friendly_name(), strict=False,
                 sinks=[new[id(s)] for s in self.get_sinks()])
         m._rt_info = dict(self._rt_info)
+        m._variables = list(self._variables)
         return m
 
     def __copy__(self) -> Model:
-        return self.clone()
+        raise TypeError("Cannot copy 'openvino.Model'. Please, use deepcopy instead.")
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Model:
         return self.clone()
@@ -385,18 +497,6 @@ class Model(Named):
 
     def __exit__(self, *exc: Any) -> None:
         """The wheel releases its C++ model here; ovlab's is garbage-collected."""
-
-    def evaluate(self, output_tensors: list[Any], input_tensors: list[Any],
-                 evaluation_context: Any = None) -> bool:
-        """Run the model on ``input_tensors`` (Tensors, in input order) into ``output_tensors``
-        (Tensors of the outputs' shapes), with ovlab's NumPy kernels (no device, no time)."""
-        outs = self._evaluate([np.asarray(t.data) for t in input_tensors])
-        if len(output_tensors) != len(outs):
-            raise RuntimeError(f"Model.evaluate: {len(output_tensors)} output tensors for "
-                               f"{len(outs)} outputs")
-        for tensor, value in zip(output_tensors, outs, strict=True):
-            tensor.data[...] = value.reshape(tensor.data.shape)
-        return True
 
     # --- internal API used by ovlab's runtime and plugins ------------------------------------
     def _evaluate(self, inputs: Mapping[int, Any] | Sequence[Any],

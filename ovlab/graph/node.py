@@ -341,12 +341,28 @@ class TensorDescriptor:
     def get_element_type(self) -> Type:
         return self._port.get_element_type()
 
+    def get_partial_shape(self) -> PartialShape:
+        return self._port.get_partial_shape()
+
+    def get_size(self) -> int:
+        """Bytes the tensor takes (``descriptor::Tensor::size``)."""
+        dims = [int(d) for d in self.get_shape()]
+        count = 1
+        for d in dims:
+            count *= d
+        return (count * self.get_element_type().bitwidth + 7) // 8
+
+    element_type = property(get_element_type)
+    partial_shape = property(get_partial_shape)
+    shape = property(get_shape)
+    size = property(get_size)
+
     def __repr__(self) -> str:
         return f"<Tensor: names[{', '.join(sorted(self.get_names()))}]>"
 
 
 class Input:
-    """An input port of a node."""
+    """openvino.Input wraps ov::Input<Node>"""  # the wheel's text: an input port of a node
 
     __slots__ = ("_node", "_index")
 

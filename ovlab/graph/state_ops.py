@@ -20,6 +20,7 @@ from .attrs import Attr
 from .node import Node, ShapeType
 from .ops import Ctx, NodeInput, make_node, register
 from .types import Type, as_type
+from .variables import Variable
 
 __all__ = ["assign", "read_value"]
 
@@ -59,6 +60,8 @@ def _read_compute(node: Node, xs: list[np.ndarray], ctx: Ctx) -> list[np.ndarray
 
 
 def _assign_infer(node: Node) -> list[ShapeType]:
+    if not node._inputs:  # assign(): an Assign not connected yet, as the wheel can make
+        return []
     return [(node._in_shape(0), node._in_type(0))]
 
 
@@ -81,32 +84,29 @@ def read_value(init_value: NodeInput | str, variable_id: str | None = None,
     """ReadValue-6: the variable's value, ``init_value`` until it is first assigned or reset.
     ``read_value(variable_id, variable_type, variable_shape)`` makes one without an init."""
     inputs: list[Any] = [init_value]
-    if _is_variable(init_value):  # read_value(variable[, name])
-        inputs, variable_id, name = [], init_value, variable_id
-    elif isinstance(init_value, str):  # read_value(variable_id, type, shape[, name])
+    if isinstance(init_value, Variable):  # read_value(variable[, name])
+        init_value, variable_id, name = None, init_value, variable_id
+        inputs = []
+    if isinstance(variable_id, Variable):  # read_value(init_value, variable[, name])
+        info = variable_id.info
+        variable_id, variable_type, variable_shape = (
+            info.variable_id, info.data_type, None if info.data_shape.is_dynamic
+            else list(info.data_shape.to_shape()))
+    if isinstance(init_value, str):  # read_value(variable_id, type, shape[, name])
         inputs, variable_id, variable_type, variable_shape, name = (
             [], init_value, variable_id, variable_type, variable_shape)
-    if _is_variable(variable_id):  # read_value(init_value, variable[, name]): its info
-        info = variable_id.get_info()
-        variable_id = info.variable_id
-        if info.data_type.get_type_name() != "dynamic":
-            variable_type = info.data_type
-        if info.data_shape.rank.is_static and info.data_shape.is_static:
-            variable_shape = list(info.data_shape.to_shape())
     attrs = {"variable_id": variable_id,
              "variable_type": as_type(variable_type) if variable_type is not None else None,
              "variable_shape": list(variable_shape) if variable_shape is not None else None}
     return make_node("ReadValue", inputs, attrs, name=name)
 
 
-def assign(new_value: NodeInput, variable_id: str, name: str | None = None) -> Node:
-    """Assign-6: write ``new_value`` into the variable (an id, or an ``op.util.Variable``; a
-    sink of the model)."""
-    if _is_variable(variable_id):
-        variable_id = variable_id.get_info().variable_id
-    return make_node("Assign", [new_value], {"variable_id": variable_id}, name=name)
-
-
-def _is_variable(value: Any) -> bool:
-    """An ``openvino.op.util.Variable`` (ovlab.op.util, above this module: duck-typed)."""
-    return hasattr(value, "get_info") and hasattr(value, "update")
+def assign(new_value: NodeInput | None = None, variable_id: str | Variable | None = None,
+           name: str | None = None) -> Node:
+    """Assign-6: write ``new_value`` into the variable (a sink of the model). ``assign()``
+    makes one with no input and no variable yet, as the wheel does."""
+    if isinstance(variable_id, Variable):
+        variable_id = variable_id.info.variable_id
+    return make_node("Assign", [] if new_value is None else [new_value],
+                     {"variable_id": "" if new_value is None and variable_id is None
+                      else variable_id}, name=name)

@@ -259,6 +259,8 @@ class Shape(list):
     def __repr__(self) -> str:
         return f"<Shape: {shape_str(self)}>"
 
+    __hash__ = None  # type: ignore[assignment]  # mutable, as a list
+
 
 class Symbol:
     """A symbol marking dimensions known to be equal (``openvino.Symbol``): each new Symbol is

@@ -32,9 +32,10 @@ _FORWARDED = {
     "openvino.exceptions": "ovlab.exceptions",
     "openvino.passes": "ovlab.passes",
     "openvino.frontend": "ovlab.frontends.manager",
+    "openvino.helpers": "ovlab.helpers",
 }
 # Served modules that are packages (their submodules import by dotted name).
-_PACKAGES = ("openvino", "openvino.op", "openvino.utils")
+_PACKAGES = ("openvino", "openvino.op", "openvino.utils", "openvino.helpers")
 
 
 def _require_session() -> _session.Session:
@@ -226,6 +227,23 @@ def _top_module() -> types.ModuleType:
     mod.__getattr__ = __getattr__  # type: ignore[attr-defined]
     mod.__dir__ = lambda: sorted(top_names | submodules | set(_TOP_OVERRIDES))  # type: ignore[attr-defined]
     mod.__all__ = sorted(top_names | set(_TOP_OVERRIDES))  # type: ignore[attr-defined]
+    return mod
+
+
+def _binding_module() -> types.ModuleType:
+    """``openvino._pyopenvino``, the binding the real package re-exports: the top module's
+    names, and the classes only it names (``DescriptorTensor``)."""
+    from ..graph.node import TensorDescriptor
+
+    mod = types.ModuleType("openvino._pyopenvino", "OpenVINO's binding module, served by ovlab.")
+    own = {"DescriptorTensor": TensorDescriptor}
+
+    def __getattr__(name: str) -> Any:
+        if name in own:
+            return own[name]
+        return getattr(importlib.import_module("openvino"), name)
+
+    mod.__getattr__ = __getattr__  # type: ignore[attr-defined]
     return mod
 
 

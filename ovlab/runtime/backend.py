@@ -20,7 +20,7 @@ import numpy as np
 class Outputs:
     """Lazy results of one inference: ``get()`` computes them once, on first use."""
 
-    __slots__ = ("_values", "__weakref__")
+    __slots__ = ("_values",)
 
     def __init__(self) -> None:
         self._values: list[np.ndarray] | None = None

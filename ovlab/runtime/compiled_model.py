@@ -19,7 +19,7 @@ class CompiledModel:
         self._backend = backend
         self._model = model
         self._requests_made = 0
-        self._cached_request = None
+        self._infer_request = None
         self._released = False
         self._input_cache: dict = {}  # input index -> (caller's array, its snapshot, converted)
 
@@ -98,9 +98,9 @@ class CompiledModel:
 
     def __call__(self, inputs: Any = None, share_inputs: bool = True,
                  share_outputs: bool = False, *, decode_strings: bool = True):
-        if self._cached_request is None:
-            self._cached_request = self.create_infer_request()
-        return self._cached_request.infer(inputs, share_inputs=share_inputs,
+        if self._infer_request is None:
+            self._infer_request = self.create_infer_request()
+        return self._infer_request.infer(inputs, share_inputs=share_inputs,
                                           share_outputs=share_outputs)
 
     def infer_new_request(self, inputs: Any = None):
@@ -125,13 +125,13 @@ class CompiledModel:
 
     def query_state(self) -> list:
         """The variables of the request ``compiled_model(...)`` infers on."""
-        if self._cached_request is None:
-            self._cached_request = self.create_infer_request()
-        return self._cached_request.query_state()
+        if self._infer_request is None:
+            self._infer_request = self.create_infer_request()
+        return self._infer_request.query_state()
 
     def reset_state(self) -> None:
-        if self._cached_request is not None:
-            self._cached_request.reset_state()
+        if self._infer_request is not None:
+            self._infer_request.reset_state()
 
     def release_memory(self) -> None:
         """Drop memory kept between inferences (here: the converted-input cache)."""

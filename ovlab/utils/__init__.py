@@ -45,3 +45,7 @@ def deprecatedclassproperty(name: Any = None, version: str = "", message: str = 
 
 
 __all__ = ["classproperty", "deprecated", "deprecatedclassproperty"]
+
+# ``import openvino`` loads these submodules, so ``openvino.utils.types.get_dtype`` works
+# without importing them by name (OpenVINO's tests rely on it)
+from . import data_helpers, types  # noqa: E402,F401  (after the decorators they may use)

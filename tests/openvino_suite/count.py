@@ -19,6 +19,8 @@ from collections import defaultdict
 LINE = re.compile(r"^(PASSED|FAILED|XFAIL|XPASS|ERROR) upstream/tests/(test_runtime/|test_graph/)"
                   r"([^:]+)::(\S+)")
 SKIP = re.compile(r"^SKIPPED \[(\d+)\] upstream/tests/(test_runtime/|test_graph/)([^:]+):")
+MODULE_ERROR = re.compile(r"^ERROR upstream/tests/(test_runtime/|test_graph/)([^:\s]+\.py)\b(?!::)")
+ERRORS: set[tuple[str, str]] = set()  # (run file, module) pairs that could not be collected
 
 
 def _file(folder: str, name: str) -> str:
@@ -27,6 +29,8 @@ def _file(folder: str, name: str) -> str:
 
 
 def read(path: str) -> tuple[dict[str, dict[str, str]], dict[str, int]]:
+    """Per module: each test's outcome, and the skip count (a module that cannot be collected
+    counts as one skip when the harness turned its error into a skip, else as ``ERRORS``)."""
     outcomes: dict[str, dict[str, str]] = defaultdict(dict)
     skipped: dict[str, int] = defaultdict(int)
     for line in open(path, encoding="utf-8"):
@@ -34,7 +38,15 @@ def read(path: str) -> tuple[dict[str, dict[str, str]], dict[str, int]]:
             outcomes[_file(m.group(2), m.group(3))][m.group(4)] = m.group(1)
         elif m := SKIP.match(line):
             skipped[_file(m.group(2), m.group(3))] += int(m.group(1))
+        elif m := MODULE_ERROR.match(line):
+            module = _file(m.group(1), m.group(2))
+            ERRORS.add((path, module))
+            outcomes[module]  # noqa: B018 - the module gets its row
     return outcomes, skipped
+
+
+def _cell(n: int, run: str, module: str) -> str:
+    return f"{n} (not collected)" if (run, module) in ERRORS else str(n)
 
 
 def _by_function(real_only: set[str], lab_only: set[str]) -> int:
@@ -58,13 +70,14 @@ def main(real_path: str, lab_path: str) -> None:
     rows = ["| file | real wheel: passed | ovlab: passed | of the wheel's passes, ovlab passes | "
             "ovlab xfailed (listed) | skipped (both) |", "|---|---|---|---|---|---|"]
     totals = [0, 0, 0, 0]
-    for name in sorted(set(real) | set(lab)):
+    for name in sorted(set(real) | set(lab) | set(real_skip) | set(lab_skip)):
         r_pass = {t for t, o in real.get(name, {}).items() if o == "PASSED"}
         l_pass = {t for t, o in lab.get(name, {}).items() if o in ("PASSED", "XPASS")}
         l_xfail = sum(1 for o in lab.get(name, {}).values() if o == "XFAIL")
         both = len(r_pass & l_pass) + _by_function(r_pass - l_pass, l_pass - r_pass)
-        rows.append(f"| `{name}` | {len(r_pass)} | {len(l_pass)} | {both} | {l_xfail} | "
-                    f"{real_skip.get(name, 0)} / {lab_skip.get(name, 0)} |")
+        rows.append(f"| `{name}` | {_cell(len(r_pass), real_path, name)} | "
+                    f"{_cell(len(l_pass), lab_path, name)} "
+                    f"| {both} | {l_xfail} | {real_skip.get(name, 0)} / {lab_skip.get(name, 0)} |")
         for i, v in enumerate((len(r_pass), len(l_pass), both, l_xfail)):
             totals[i] += v
     share = 100.0 * totals[2] / totals[0] if totals[0] else 0.0

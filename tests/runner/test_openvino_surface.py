@@ -61,8 +61,6 @@ KNOWN_DIFFERENCES: dict[str, str] = {
     "openvino:OVAny.__*item__": "OVAny indexing (of list/dict values) not offered",
     "openvino:OVAny.__len__": "OVAny len() (of list/dict values) not offered",
     "openvino:ProfilingInfo.__init__": "ProfilingInfo() built by hand (only requests make them)",
-    "openvino:Tensor.*": "Tensor(type, shape, pointer), ROI tensors (other, begin, end), "
-                         "str_data, settable shape/bytes_data not offered yet",
     "openvino:save_model": _KEYWORDS + " (IR writing, issue 12)",
     "openvino:serialize": _KEYWORDS + " (IR writing, issue 12)",
     "openvino:set_batch": _KEYWORDS,
