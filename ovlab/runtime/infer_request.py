@@ -405,7 +405,7 @@ class InferRequest:
         self._begin(silent=True)
         self._wait_done()
         self._raise_errors("infer")
-        if not (share_inputs or share_outputs or self._user_outputs):
+        if not (share_inputs or share_outputs or self._user_outputs or self._out_handed):
             lazy = self._lazy_results()
             if lazy is not None:
                 return lazy

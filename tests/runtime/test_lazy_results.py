@@ -60,3 +60,24 @@ def test_shared_inputs_are_read_before_infer_returns():
     r = req.infer({0: x}, share_inputs=True)
     x[...] = b  # the caller's own array, changed after infer() returned
     assert np.array_equal(r[0], want_a)
+
+
+def test_a_kept_input_tensor_written_after_infer_does_not_reach_earlier_results():
+    core = ovlab.Core("laptop", seed=0)
+    cm, req, a, b = _request(core)
+    want = [cm.create_infer_request().infer({0: x})[0].copy() for x in (a, b)]
+    tensor = req.get_input_tensor()  # kept: later writes go straight into the request's buffer
+    results = []
+    for x in (a, b):
+        tensor.data[:] = x
+        results.append(req.infer())
+    assert all(np.array_equal(r[0], w) for r, w in zip(results, want, strict=True))
+
+
+def test_an_output_tensor_taken_before_infer_shows_each_inference():
+    core = ovlab.Core("laptop", seed=0)
+    cm, req, a, b = _request(core)
+    out = req.get_output_tensor(0)
+    for x in (a, b):
+        req.infer({0: x})
+        assert np.array_equal(out.data, cm.create_infer_request().infer({0: x})[0])
