@@ -73,14 +73,33 @@ def update_in_place(widget, spec: dict[str, Any]) -> bool:
     has drawn it, a FigureWidget reports plotly.js defaults (``fill: "none"``...) for what the
     spec left unset. The layout's ``template`` is not resent: it is large and never changes
     within a dashboard.
+
+    Only what changed is assigned, and so validated and sent: each trace property and each
+    top-level layout key is compared with the spec this function applied last (plain lists, as
+    :func:`plain` makes them, so ``==`` compares by value). A knob change mostly moves points:
+    the traces' styles, the empty categories, the analytic lines of an unchanged device and the
+    unchanged axes go neither through plotly's validators (most of an update's kernel time) nor
+    to the browser. The first update of a widget made by :func:`new_figure` assigns every key,
+    as before: the widget's first draw, its constructor, is not touched.
     """
     if getattr(widget, "_ovlab_schema", None) != schema(spec):
         return False
     layout = plain({k: v for k, v in spec["layout"].items() if k != "template"})
+    data = plain(spec["data"])
+    shown_data, shown_layout = getattr(widget, "_ovlab_shown", (None, {}))
+    if shown_data is None or len(shown_data) != len(data):
+        shown_data = [{} for _ in data]
     with widget.batch_update():
-        for old, new in zip(widget.data, plain(spec["data"]), strict=True):
-            old.update({k: v for k, v in new.items() if k != "type"}, overwrite=True)
-        widget.layout.update(layout, overwrite=True)
+        for old, before, new in zip(widget.data, shown_data, data, strict=True):
+            changed = {k: v for k, v in new.items()
+                       if k != "type" and (k not in before or before[k] != v)}
+            if changed:
+                old.update(changed, overwrite=True)
+        changed = {k: v for k, v in layout.items()
+                   if k not in shown_layout or shown_layout[k] != v}
+        if changed:
+            widget.layout.update(changed, overwrite=True)
+    widget._ovlab_shown = (data, layout)
     return True
 
 
