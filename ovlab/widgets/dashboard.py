@@ -24,7 +24,7 @@ import ipywidgets as widgets
 import plotly.graph_objects as go
 
 from ..viz.analytic import Analytic
-from ..viz.compare import compare_spec, compare_text
+from ..viz.compare import compare_pair_specs, compare_spec, compare_text
 from ..viz.runview import RunView
 from .frame_clock import FrameClock
 from .knobs import Knobs, inert_knobs
@@ -72,6 +72,8 @@ class Dashboard:
                            x_axis=self.x_axis_choice)
         self.summary = widgets.HTML(layout=widgets.Layout(margin="4px 0 0 8px", min_height="84px"))
         self.figure = go.FigureWidget()
+        self.figure_a: go.FigureWidget | None = None  # run A's, in side by side compare mode
+        self.pair: widgets.Box | None = None  # A's and B's figures side by side (or stacked)
         self.result = None  # the ExperimentResult on screen
         self.core = None  # the Core it ran on
         self.full: RunView | None = None  # the run on screen, whole
@@ -220,21 +222,60 @@ class Dashboard:
         if self.full is None:
             return
         view = self._view_at(t)
-        spec = self._figure_spec(view)
-        if not update_in_place(self.figure, spec):
-            self._new_figure(spec)
+        if self._side_by_side():
+            spec_a, spec = self._pair_specs(view)
+            self._show_pair(spec_a, spec)
+        else:
+            spec = self._figure_spec(view)
+            if self.pair is not None or not update_in_place(self.figure, spec):
+                self._new_figure(spec)
         self.shown = view
         self.y_range = self._latency_range_s(spec)
         self.summary.value = self._summary_html(view)
         self.clock.tick()
 
+    def _side_by_side(self) -> bool:
+        return self.knobs.compare.value == "side by side" and self.pinned is not None
+
     def _figure_spec(self, view: RunView) -> dict[str, Any]:
-        mode = self.knobs.compare.value
-        if mode in ("side by side", "A above B") and self.pinned is not None:
+        """The figure as one spec (side by side: A's and B's panels in one figure, as the
+        static figure for pages without a kernel draws it)."""
+        if self._side_by_side():
             return compare_spec(self.pinned, view, b_full=self.full, mode="side", x=self._x(),
                                 analytic_a=self._pinned_analytic, analytic_b=self.analytic,
-                                y_range=self._locked, stacked=mode == "A above B")
+                                y_range=self._locked)
         return self._spec(view)
+
+    def _pair_specs(self, view: RunView) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Side by side, live: A's figure and B's (see :meth:`_show_pair`)."""
+        return compare_pair_specs(self.pinned, view, b_full=self.full, x=self._x(),
+                                  analytic_a=self._pinned_analytic, analytic_b=self.analytic,
+                                  y_range=self._locked)
+
+    # each panel of side by side is at least this wide: two fit in a row from twice that
+    PANEL_MIN_PX = 470
+
+    def _show_pair(self, spec_a: dict[str, Any], spec_b: dict[str, Any]) -> None:
+        """Side by side as two figures in a box that wraps (CSS ``flex-wrap``): the browser
+        sets B beside A when the output area has room for two panels of ``PANEL_MIN_PX`` and
+        below A when it has not, and again whenever the window is resized, with no message to
+        the kernel. The kernel cannot know the output area's width (a width reported by the
+        browser and answered with a new figure broke a dashboard's first draw), and a plotly
+        figure cannot move its panels itself."""
+        if (self.pair is not None and update_in_place(self.figure_a, spec_a)
+                and update_in_place(self.figure, spec_b)):
+            return
+        old = [w for w in (self.figure_a, self.figure) if w is not None]
+        self.figure_a, self.figure = new_figure(spec_a), new_figure(spec_b)
+        cell = dict(flex=f"1 1 {self.PANEL_MIN_PX}px", min_width="0")
+        pair = widgets.Box(
+            [widgets.Box([self.figure_a], layout=widgets.Layout(**cell)),
+             widgets.Box([self.figure], layout=widgets.Layout(**cell))],
+            layout=widgets.Layout(display="flex", flex_flow="row wrap", width="100%",
+                                  align_items="flex-start"))
+        pair.add_class("ovlab-side-by-side")
+        self._put(pair, old)
+        self.pair = pair
 
     def locked_range(self, unit: str = "s") -> list[float] | None:
         """The locked latency range in ``unit`` ("s" or "ms"), or None."""
@@ -296,15 +337,23 @@ class Dashboard:
                               f"{html.escape(str(exc))}</span>")
 
     def _new_figure(self, spec: dict[str, Any]) -> None:
-        """Put a new FigureWidget showing ``spec`` in place of the current one."""
-        old = self.figure
+        """Put a new FigureWidget showing ``spec`` in place of the current one (or of the
+        side by side pair)."""
+        old = [w for w in (self.figure_a, self.figure) if w is not None]
         self.figure = new_figure(spec)
+        self.figure_a = None
+        self._put(self.figure, old)
+        self.pair = None
+
+    def _put(self, new: widgets.Widget, old_figures: list) -> None:
+        """Show ``new`` where the figure (or the pair) is; retire the figures it replaces."""
         if self.widget is None:  # never shown
-            old.close()
+            for w in old_figures:
+                w.close()
             return
-        self.widget.children = tuple(self.figure if w is old else w
-                                     for w in self.widget.children)
-        self._retired.retire(old)
+        shown = self.pair if self.pair is not None else old_figures[-1]
+        self.widget.children = tuple(new if w is shown else w for w in self.widget.children)
+        self._retired.retire(*old_figures)
 
     def _show_error(self, text: str) -> None:
         self.player.cancel()

@@ -56,12 +56,49 @@ def schema(spec: dict[str, Any]) -> list[tuple]:
 
 
 def new_figure(spec: dict[str, Any]):
-    """A FigureWidget showing ``spec``, remembering its structure for :func:`update_in_place`."""
-    import plotly.graph_objects as go
+    """A FigureWidget showing ``spec``, remembering its structure for :func:`update_in_place`.
 
-    widget = go.FigureWidget(plain(spec))
+    Its comm opens once the figure is whole, so the browser gets the figure in the one message
+    that creates the widget (see :func:`_whole_figure_widget`)."""
+    widget = _whole_figure_widget()(plain(spec))
     widget._ovlab_schema = schema(spec)
     return widget
+
+
+_WHOLE = None
+
+
+def _whole_figure_widget():
+    """``go.FigureWidget`` whose comm opens at the end of its constructor, not at its start.
+
+    plotly's ``BaseFigure.__init__`` calls ipywidgets' constructor first, which opens the comm
+    with the widget's state as it stands then: no traces, no layout (``_widget_data == []``).
+    The figure follows in seven update messages, the traces last. The browser's view reads
+    ``_widget_data`` once, when it first draws (plotly's ``do_data`` ignores later changes of
+    it), so a view drawn before the last of those messages was applied stays empty: the empty
+    plot that the browser test met now and then under load, on a dashboard's first draw and on
+    a new figure for compare mode. Opened at the end, the comm's first message carries the
+    whole figure, and the updates sent while the figure was built (to no comm) are folded
+    into it."""
+    global _WHOLE
+    if _WHOLE is None:
+        import plotly.graph_objects as go
+
+        class WholeFigureWidget(go.FigureWidget):
+            def __init__(self, *args: Any, **kwargs: Any) -> None:
+                self._ovlab_building = True
+                try:
+                    super().__init__(*args, **kwargs)
+                finally:
+                    self._ovlab_building = False
+                self.open()
+
+            def open(self) -> None:
+                if not getattr(self, "_ovlab_building", False):
+                    super().open()
+
+        _WHOLE = WholeFigureWidget
+    return _WHOLE
 
 
 def update_in_place(widget, spec: dict[str, Any]) -> bool:
@@ -112,9 +149,9 @@ class Retired:
     closed at the next replacement, its last messages have long been handled."""
 
     def __init__(self) -> None:
-        self._widget = None
+        self._widgets: tuple = ()
 
-    def retire(self, widget) -> None:
-        if self._widget is not None:
-            self._widget.close()
-        self._widget = widget
+    def retire(self, *widgets) -> None:
+        for w in self._widgets:
+            w.close()
+        self._widgets = widgets

@@ -96,8 +96,9 @@ def test_runs_restyle_one_figure_and_only_compare_mode_makes_a_new_one():
     d.knobs.hint.value = "LATENCY"  # other categories: the same traces (one per device and
     d.knobs.device.value = "AUTO"  # batch status), restyled
     assert d.figure is first
-    d.knobs.compare.value = "side by side"  # other panels: a new widget in the same place
-    assert d.figure is not first and d.widget.children[-1] is d.figure
+    d.knobs.compare.value = "side by side"  # A's and B's figures where the figure was
+    assert d.figure is not first and d.widget.children[-1] is d.pair
+    assert d.figure_a is not None and d.figure_a is not first
 
 
 @pytest.fixture(scope="module")
@@ -143,9 +144,11 @@ def test_compare_mode_pins_run_a_and_states_the_differences(dash):
     assert any(t.name.startswith("A: AUTO THROUGHPUT") for t in dash.figure.data)
     assert re.search(r"B vs A: median 20\d\.\d -&gt; 71\.5 ms \(-6\d %\)", dash.summary.value)
     dash.knobs.compare.value = "side by side"
-    assert {t.xaxis for t in dash.figure.data} >= {"x3", "x4"}
+    assert dash.figure_a.layout.title.text.startswith("<b>A: AUTO THROUGHPUT")
+    assert dash.figure.layout.title.text == "<b>B: AUTO THROUGHPUT timeout 100 ms</b>"
     dash.knobs.compare.value = "off"
-    assert dash.pinned is None and not any(t.xaxis == "x3" for t in dash.figure.data)
+    assert dash.pinned is None and dash.pair is None and dash.figure_a is None
+    assert dash.widget.children[-1] is dash.figure
     dash.knobs.timeout.value = 1000
 
 

@@ -69,20 +69,33 @@ def test_dashboard_figures_hold_no_numpy_arrays(make):
     json.dumps(dash.figure._widget_layout, allow_nan=False)
 
 
-def test_a_above_b_stacks_the_compare_panels():
-    """Side by side puts four panels in a row; "A above B" stacks them, for a narrow output."""
+def test_side_by_side_is_two_figures_in_a_box_that_wraps():
+    """Side by side: A's figure and B's, each in a flex cell of at least PANEL_MIN_PX, in a
+    box that wraps, so the browser puts B below A when the output area is narrow; both on one
+    latency range and one count range; a change of B's run updates both in place."""
     dash = ovlab.widgets.LatencyDashboard(niter=200)
     dash.knobs.compare.value = "side by side"  # pins the run on screen as A
     dash.knobs.timeout.value = 500
-    wide = dash.figure.layout
-    assert wide.yaxis3.domain == (0.0, 1.0) and wide.xaxis3.domain[0] > 0.5  # in a row
-    dash.knobs.compare.value = "A above B"
-    stacked = dash.figure.layout
-    assert stacked.yaxis3.domain[1] < stacked.yaxis.domain[0]  # B below A
-    assert stacked.xaxis3.domain == stacked.xaxis.domain
-    labels = [a for a in stacked.annotations if a.text.startswith("<b>")]
-    assert len(labels) == 2 and labels[0].y > labels[1].y
-    assert all(a.yanchor == "bottom" and a.yshift >= 20 for a in labels)  # above the switch label
+    pair, a, b = dash.pair, dash.figure_a, dash.figure
+    assert dash.widget.children[-1] is pair
+    assert pair.layout.flex_flow == "row wrap" and pair.layout.display == "flex"
+    cells = pair.children
+    assert [c.children[0] for c in cells] == [a, b]
+    assert all(c.layout.flex == f"1 1 {dash.PANEL_MIN_PX}px" and c.layout.min_width == "0"
+               for c in cells)
+    assert a.layout.yaxis.range == b.layout.yaxis.range
+    assert a.layout.xaxis2.range == b.layout.xaxis2.range
+    assert a.layout.title.text.startswith("<b>A: ") and b.layout.title.text.startswith("<b>B: ")
+    dash.knobs.timeout.value = 550  # another run B: the same two figures, updated
+    assert dash.pair is pair and dash.figure is b and dash.figure_a is a
+    assert b.layout.title.text == "<b>B: AUTO THROUGHPUT timeout 550 ms</b>"
+    # the static figure for pages without a kernel keeps the four panels in one figure
+    static = dash.static_figure()
+    assert {t.xaxis for t in static.data} >= {"x3", "x4"}
+    top = max(float(np.nanmax(np.array(t.y, dtype=float))) for t in static.data
+              if t.yaxis == "y" and t.type == "scatter" and t.y is not None and len(t.y))
+    # the latency axis reaches just above the tallest point (it was 0 to 1 s, whatever the runs)
+    assert static.layout.yaxis.range[1] == pytest.approx(top * 1.08)
 
 
 def test_a_replaced_figure_is_closed_one_replacement_later():
