@@ -72,8 +72,11 @@ class Dashboard:
                            x_axis=self.x_axis_choice)
         self.summary = widgets.HTML(layout=widgets.Layout(margin="4px 0 0 8px", min_height="84px"))
         self.figure = go.FigureWidget()
-        self.figure_a: go.FigureWidget | None = None  # run A's, in side by side compare mode
-        self.pair: widgets.Box | None = None  # A's and B's figures side by side (or stacked)
+        # side by side compare mode: A's figure and B's in a box that wraps (see _show_pair)
+        self.figure_a: go.FigureWidget | None = None
+        self.figure_b: go.FigureWidget | None = None
+        self.pair: widgets.Box | None = None
+        self._slot: widgets.Widget | None = None  # what the box shows: the figure or the pair
         self.result = None  # the ExperimentResult on screen
         self.core = None  # the Core it ran on
         self.full: RunView | None = None  # the run on screen, whole
@@ -100,8 +103,11 @@ class Dashboard:
         # swapped into a box the browser is still creating could be missed under load (an
         # empty plot, seen in the browser test)
         self.widget: widgets.VBox | None = None
-        if run:
-            self.run()
+        if run and self.run() is not None:
+            self._make_pair(*compare_pair_specs(self.full, self.full, x=self._x(),
+                                                analytic_a=self.analytic,
+                                                analytic_b=self.analytic))
+        self._slot = self.figure
         self.widget = widgets.VBox(
             [widgets.HTML(f"<b>{self.title()}</b> &mdash; {self.model_label} on the "
                           f"<code>{platform}</code> platform, seed {seed}"),
@@ -224,11 +230,15 @@ class Dashboard:
         view = self._view_at(t)
         if self._side_by_side():
             spec_a, spec = self._pair_specs(view)
-            self._show_pair(spec_a, spec)
+            if self.pair is None or not (update_in_place(self.figure_a, spec_a)
+                                         and update_in_place(self.figure_b, spec)):
+                self._make_pair(spec_a, spec)
+            self._show(self.pair)
         else:
             spec = self._figure_spec(view)
-            if self.pair is not None or not update_in_place(self.figure, spec):
+            if not update_in_place(self.figure, spec):
                 self._new_figure(spec)
+            self._show(self.figure)
         self.shown = view
         self.y_range = self._latency_range_s(spec)
         self.summary.value = self._summary_html(view)
@@ -255,27 +265,48 @@ class Dashboard:
     # each panel of side by side is at least this wide: two fit in a row from twice that
     PANEL_MIN_PX = 470
 
-    def _show_pair(self, spec_a: dict[str, Any], spec_b: dict[str, Any]) -> None:
+    def _make_pair(self, spec_a: dict[str, Any], spec_b: dict[str, Any]) -> None:
         """Side by side as two figures in a box that wraps (CSS ``flex-wrap``): the browser
         sets B beside A when the output area has room for two panels of ``PANEL_MIN_PX`` and
         below A when it has not, and again whenever the window is resized, with no message to
         the kernel. The kernel cannot know the output area's width (a width reported by the
         browser and answered with a new figure broke a dashboard's first draw), and a plotly
-        figure cannot move its panels itself."""
-        if (self.pair is not None and update_in_place(self.figure_a, spec_a)
-                and update_in_place(self.figure, spec_b)):
-            return
-        old = [w for w in (self.figure_a, self.figure) if w is not None]
-        self.figure_a, self.figure = new_figure(spec_a), new_figure(spec_b)
+        figure cannot move its panels itself; its config is ``responsive``, so plotly.js
+        resizes it with the window.
+
+        The dashboard makes the pair with its first run, long before compare mode shows it, and
+        then only updates it: a FigureWidget's first message carries no traces (plotly's
+        constructor opens the comm first and sends the figure after), and a view the browser
+        drew before those follow-up messages arrived stayed empty (the browser test saw it
+        under load when compare mode put new figures on screen at once)."""
+        old = [w for w in (self.figure_a, self.figure_b, self.pair,
+                           *(self.pair.children if self.pair is not None else ())) if w is not None]
+        shown = self.pair is not None and self._slot is self.pair
+        self.figure_a, self.figure_b = new_figure(spec_a), new_figure(spec_b)
+        for fig in (self.figure_a, self.figure_b):
+            fig._config = {**fig._config, "responsive": True}
         cell = dict(flex=f"1 1 {self.PANEL_MIN_PX}px", min_width="0")
-        pair = widgets.Box(
+        self.pair = widgets.Box(
             [widgets.Box([self.figure_a], layout=widgets.Layout(**cell)),
-             widgets.Box([self.figure], layout=widgets.Layout(**cell))],
+             widgets.Box([self.figure_b], layout=widgets.Layout(**cell))],
             layout=widgets.Layout(display="flex", flex_flow="row wrap", width="100%",
                                   align_items="flex-start"))
-        pair.add_class("ovlab-side-by-side")
-        self._put(pair, old)
-        self.pair = pair
+        self.pair.add_class("ovlab-side-by-side")
+        if shown:
+            self._swap(self.pair)
+        if old:
+            self._retired.retire(*old)
+
+    def _show(self, what: widgets.Widget) -> None:
+        """Show ``what`` (the figure, or the pair) in the dashboard's box."""
+        if self.widget is not None and self._slot is not what:
+            self._swap(what)
+
+    def _swap(self, new: widgets.Widget) -> None:
+        if self.widget is not None:
+            self.widget.children = tuple(new if w is self._slot else w
+                                         for w in self.widget.children)
+        self._slot = new
 
     def locked_range(self, unit: str = "s") -> list[float] | None:
         """The locked latency range in ``unit`` ("s" or "ms"), or None."""
@@ -337,23 +368,15 @@ class Dashboard:
                               f"{html.escape(str(exc))}</span>")
 
     def _new_figure(self, spec: dict[str, Any]) -> None:
-        """Put a new FigureWidget showing ``spec`` in place of the current one (or of the
-        side by side pair)."""
-        old = [w for w in (self.figure_a, self.figure) if w is not None]
+        """Put a new FigureWidget showing ``spec`` in place of the current one."""
+        old = self.figure
         self.figure = new_figure(spec)
-        self.figure_a = None
-        self._put(self.figure, old)
-        self.pair = None
-
-    def _put(self, new: widgets.Widget, old_figures: list) -> None:
-        """Show ``new`` where the figure (or the pair) is; retire the figures it replaces."""
         if self.widget is None:  # never shown
-            for w in old_figures:
-                w.close()
+            old.close()
             return
-        shown = self.pair if self.pair is not None else old_figures[-1]
-        self.widget.children = tuple(new if w is shown else w for w in self.widget.children)
-        self._retired.retire(*old_figures)
+        if self._slot is old:
+            self._swap(self.figure)
+        self._retired.retire(old)
 
     def _show_error(self, text: str) -> None:
         self.player.cancel()
@@ -362,6 +385,7 @@ class Dashboard:
         self._new_figure({"data": [], "layout": dict(
             title=dict(text="no run: the settings raised an error (see above)"),
             template="plotly_white", height=200)})
+        self._show(self.figure)
 
     def describe(self) -> str:
         """One line for pages without a kernel (the stored notebook's text for the widget)."""

@@ -56,49 +56,12 @@ def schema(spec: dict[str, Any]) -> list[tuple]:
 
 
 def new_figure(spec: dict[str, Any]):
-    """A FigureWidget showing ``spec``, remembering its structure for :func:`update_in_place`.
+    """A FigureWidget showing ``spec``, remembering its structure for :func:`update_in_place`."""
+    import plotly.graph_objects as go
 
-    Its comm opens once the figure is whole, so the browser gets the figure in the one message
-    that creates the widget (see :func:`_whole_figure_widget`)."""
-    widget = _whole_figure_widget()(plain(spec))
+    widget = go.FigureWidget(plain(spec))
     widget._ovlab_schema = schema(spec)
     return widget
-
-
-_WHOLE = None
-
-
-def _whole_figure_widget():
-    """``go.FigureWidget`` whose comm opens at the end of its constructor, not at its start.
-
-    plotly's ``BaseFigure.__init__`` calls ipywidgets' constructor first, which opens the comm
-    with the widget's state as it stands then: no traces, no layout (``_widget_data == []``).
-    The figure follows in seven update messages, the traces last. The browser's view reads
-    ``_widget_data`` once, when it first draws (plotly's ``do_data`` ignores later changes of
-    it), so a view drawn before the last of those messages was applied stays empty: the empty
-    plot that the browser test met now and then under load, on a dashboard's first draw and on
-    a new figure for compare mode. Opened at the end, the comm's first message carries the
-    whole figure, and the updates sent while the figure was built (to no comm) are folded
-    into it."""
-    global _WHOLE
-    if _WHOLE is None:
-        import plotly.graph_objects as go
-
-        class WholeFigureWidget(go.FigureWidget):
-            def __init__(self, *args: Any, **kwargs: Any) -> None:
-                self._ovlab_building = True
-                try:
-                    super().__init__(*args, **kwargs)
-                finally:
-                    self._ovlab_building = False
-                self.open()
-
-            def open(self) -> None:
-                if not getattr(self, "_ovlab_building", False):
-                    super().open()
-
-        _WHOLE = WholeFigureWidget
-    return _WHOLE
 
 
 def update_in_place(widget, spec: dict[str, Any]) -> bool:

@@ -97,8 +97,9 @@ def test_runs_restyle_one_figure_and_only_compare_mode_makes_a_new_one():
     d.knobs.device.value = "AUTO"  # batch status), restyled
     assert d.figure is first
     d.knobs.compare.value = "side by side"  # A's and B's figures where the figure was
-    assert d.figure is not first and d.widget.children[-1] is d.pair
-    assert d.figure_a is not None and d.figure_a is not first
+    assert d.widget.children[-1] is d.pair and d.figure is first
+    d.knobs.compare.value = "off"  # and the same figure back
+    assert d.widget.children[-1] is first
 
 
 @pytest.fixture(scope="module")
@@ -145,10 +146,10 @@ def test_compare_mode_pins_run_a_and_states_the_differences(dash):
     assert re.search(r"B vs A: median 20\d\.\d -&gt; 71\.5 ms \(-6\d %\)", dash.summary.value)
     dash.knobs.compare.value = "side by side"
     assert dash.figure_a.layout.title.text.startswith("<b>A: AUTO THROUGHPUT")
-    assert dash.figure.layout.title.text == "<b>B: AUTO THROUGHPUT timeout 100 ms</b>"
+    assert dash.figure_b.layout.title.text == "<b>B: AUTO THROUGHPUT timeout 100 ms</b>"
+    assert dash.widget.children[-1] is dash.pair
     dash.knobs.compare.value = "off"
-    assert dash.pinned is None and dash.pair is None and dash.figure_a is None
-    assert dash.widget.children[-1] is dash.figure
+    assert dash.pinned is None and dash.widget.children[-1] is dash.figure
     dash.knobs.timeout.value = 1000
 
 

@@ -74,9 +74,13 @@ def test_side_by_side_is_two_figures_in_a_box_that_wraps():
     box that wraps, so the browser puts B below A when the output area is narrow; both on one
     latency range and one count range; a change of B's run updates both in place."""
     dash = ovlab.widgets.LatencyDashboard(niter=200)
+    made = dash.pair  # made with the first run, long before it is shown (see _make_pair)
+    assert made is not None and dash.widget.children[-1] is dash.figure
     dash.knobs.compare.value = "side by side"  # pins the run on screen as A
     dash.knobs.timeout.value = 500
-    pair, a, b = dash.pair, dash.figure_a, dash.figure
+    assert dash.pair is made  # updated, not made anew
+    assert dash.figure_a._config["responsive"] and dash.figure_b._config["responsive"]
+    pair, a, b = dash.pair, dash.figure_a, dash.figure_b
     assert dash.widget.children[-1] is pair
     assert pair.layout.flex_flow == "row wrap" and pair.layout.display == "flex"
     cells = pair.children
@@ -87,7 +91,7 @@ def test_side_by_side_is_two_figures_in_a_box_that_wraps():
     assert a.layout.xaxis2.range == b.layout.xaxis2.range
     assert a.layout.title.text.startswith("<b>A: ") and b.layout.title.text.startswith("<b>B: ")
     dash.knobs.timeout.value = 550  # another run B: the same two figures, updated
-    assert dash.pair is pair and dash.figure is b and dash.figure_a is a
+    assert dash.pair is pair and dash.figure_b is b and dash.figure_a is a
     assert b.layout.title.text == "<b>B: AUTO THROUGHPUT timeout 550 ms</b>"
     # the static figure for pages without a kernel keeps the four panels in one figure
     static = dash.static_figure()
@@ -101,11 +105,11 @@ def test_side_by_side_is_two_figures_in_a_box_that_wraps():
 def test_a_replaced_figure_is_closed_one_replacement_later():
     """Its comm stays open while the browser may still answer for it ("No such comm" in the
     log console otherwise), and is closed at the next replacement (no leak)."""
-    dash = ovlab.widgets.LatencyDashboard(niter=200)
+    dash = ovlab.widgets.TimelineDashboard(niter=20)
     first = dash.figure
-    dash.knobs.compare.value = "side by side"  # other traces: a new figure
+    dash.knobs.device.value = "NPU"  # the laptop has none: an error, in a new empty figure
     second = dash.figure
     assert second is not first and first.comm is not None  # not closed yet
-    dash.knobs.compare.value = "off"  # and back: another new figure
-    assert dash.figure is not second
+    dash.knobs.device.value = "GPU"  # and back: another new figure
+    assert dash.figure is not second and dash.widget.children[-1] is dash.figure
     assert first.comm is None and second.comm is not None
