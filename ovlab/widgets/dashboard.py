@@ -29,7 +29,7 @@ from ..viz.runview import RunView
 from .frame_clock import FrameClock
 from .knobs import Knobs, inert_knobs
 from .live import LivePlayer
-from .sync import Retired, new_figure, update_in_place
+from .sync import Retired, new_figure, plain, plotly_bundle, update_in_place
 
 
 @contextmanager
@@ -72,10 +72,15 @@ class Dashboard:
                            x_axis=self.x_axis_choice)
         self.summary = widgets.HTML(layout=widgets.Layout(margin="4px 0 0 8px", min_height="84px"))
         self.figure = go.FigureWidget()
-        # side by side compare mode: A's figure and B's in a box that wraps (see _show_pair)
-        self.figure_a: go.FigureWidget | None = None
-        self.figure_b: go.FigureWidget | None = None
-        self.pair: widgets.Box | None = None
+        # side by side compare mode: A's figure and B's in a box that wraps (see _draw_pair)
+        self.pair_outputs = (widgets.Output(), widgets.Output())
+        cell = dict(flex=f"1 1 {self.PANEL_MIN_PX}px", min_width="0")
+        self.pair = widgets.Box(
+            [widgets.Box([out], layout=widgets.Layout(**cell)) for out in self.pair_outputs],
+            layout=widgets.Layout(display="flex", flex_flow="row wrap", width="100%",
+                                  align_items="flex-start"))
+        self.pair.add_class("ovlab-side-by-side")
+        self.pair_specs: list[dict[str, Any] | None] = [None, None]  # what each one shows
         self._slot: widgets.Widget | None = None  # what the box shows: the figure or the pair
         self.result = None  # the ExperimentResult on screen
         self.core = None  # the Core it ran on
@@ -103,10 +108,8 @@ class Dashboard:
         # swapped into a box the browser is still creating could be missed under load (an
         # empty plot, seen in the browser test)
         self.widget: widgets.VBox | None = None
-        if run and self.run() is not None:
-            self._make_pair(*compare_pair_specs(self.full, self.full, x=self._x(),
-                                                analytic_a=self.analytic,
-                                                analytic_b=self.analytic))
+        if run:
+            self.run()
         self._slot = self.figure
         self.widget = widgets.VBox(
             [widgets.HTML(f"<b>{self.title()}</b> &mdash; {self.model_label} on the "
@@ -230,9 +233,7 @@ class Dashboard:
         view = self._view_at(t)
         if self._side_by_side():
             spec_a, spec = self._pair_specs(view)
-            if self.pair is None or not (update_in_place(self.figure_a, spec_a)
-                                         and update_in_place(self.figure_b, spec)):
-                self._make_pair(spec_a, spec)
+            self._draw_pair(spec_a, spec)
             self._show(self.pair)
         else:
             spec = self._figure_spec(view)
@@ -265,37 +266,27 @@ class Dashboard:
     # each panel of side by side is at least this wide: two fit in a row from twice that
     PANEL_MIN_PX = 470
 
-    def _make_pair(self, spec_a: dict[str, Any], spec_b: dict[str, Any]) -> None:
+    def _draw_pair(self, spec_a: dict[str, Any], spec_b: dict[str, Any]) -> None:
         """Side by side as two figures in a box that wraps (CSS ``flex-wrap``): the browser
         sets B beside A when the output area has room for two panels of ``PANEL_MIN_PX`` and
         below A when it has not, and again whenever the window is resized, with no message to
         the kernel. The kernel cannot know the output area's width (a width reported by the
         browser and answered with a new figure broke a dashboard's first draw), and a plotly
-        figure cannot move its panels itself; its config is ``responsive``, so plotly.js
-        resizes it with the window.
+        figure cannot move its panels itself.
 
-        The dashboard makes the pair with its first run, long before compare mode shows it, and
-        then only updates it: a FigureWidget's first message carries no traces (plotly's
-        constructor opens the comm first and sends the figure after), and a view the browser
-        drew before those follow-up messages arrived stayed empty (the browser test saw it
-        under load when compare mode put new figures on screen at once)."""
-        old = [w for w in (self.figure_a, self.figure_b, self.pair,
-                           *(self.pair.children if self.pair is not None else ())) if w is not None]
-        shown = self.pair is not None and self._slot is self.pair
-        self.figure_a, self.figure_b = new_figure(spec_a), new_figure(spec_b)
-        for fig in (self.figure_a, self.figure_b):
-            fig._config = {**fig._config, "responsive": True}
-        cell = dict(flex=f"1 1 {self.PANEL_MIN_PX}px", min_width="0")
-        self.pair = widgets.Box(
-            [widgets.Box([self.figure_a], layout=widgets.Layout(**cell)),
-             widgets.Box([self.figure_b], layout=widgets.Layout(**cell))],
-            layout=widgets.Layout(display="flex", flex_flow="row wrap", width="100%",
-                                  align_items="flex-start"))
-        self.pair.add_class("ovlab-side-by-side")
-        if shown:
-            self._swap(self.pair)
-        if old:
-            self._retired.retire(*old)
+        Each figure is plotly's plain JSON output (what ``fig.show()`` displays) in an
+        ``Output`` widget, replaced whole when it changes (one message; run A's, pinned, only
+        when its range does), ``responsive`` so that plotly.js resizes it with the window.
+        Not FigureWidgets: a FigureWidget's first message carries no traces (plotly's
+        constructor opens the comm, then sends the figure in seven more), and in the browser
+        test a new one put on screen drew an empty plot, every time under load."""
+        for i, (out, spec) in enumerate(zip(self.pair_outputs, (spec_a, spec_b), strict=True)):
+            spec = plain(spec)
+            if spec == self.pair_specs[i]:
+                continue
+            self.pair_specs[i] = spec
+            out.outputs = ({"output_type": "display_data", "metadata": {},
+                            "data": plotly_bundle(spec)},)
 
     def _show(self, what: widgets.Widget) -> None:
         """Show ``what`` (the figure, or the pair) in the dashboard's box."""

@@ -103,6 +103,30 @@ def update_in_place(widget, spec: dict[str, Any]) -> bool:
     return True
 
 
+_TEMPLATES: dict[str, Any] = {}
+
+
+def plotly_bundle(spec: dict[str, Any]) -> dict[str, Any]:
+    """``spec`` as the MIME bundle ``fig.show()`` displays (plotly's JSON, drawn by
+    JupyterLab's plotly renderer), without building a ``go.Figure``: a template named by
+    ``layout.template`` is expanded (once per name), and plotly.js resizes the figure with the
+    window (``responsive``)."""
+    import plotly.io as pio
+
+    spec = plain(spec)
+    layout = dict(spec["layout"])
+    name = layout.get("template")
+    if isinstance(name, str):
+        if name not in _TEMPLATES:
+            _TEMPLATES[name] = pio.templates[name].to_plotly_json()
+        layout["template"] = _TEMPLATES[name]
+    title = layout.get("title", {})
+    text = title.get("text", "") if isinstance(title, dict) else str(title)
+    return {"application/vnd.plotly.v1+json": {"data": spec["data"], "layout": layout,
+                                               "config": {"responsive": True}},
+            "text/plain": f"<Figure: {text}>"}
+
+
 class Retired:
     """Close a replaced FigureWidget one replacement later, not at once.
 

@@ -145,8 +145,9 @@ def test_compare_mode_pins_run_a_and_states_the_differences(dash):
     assert any(t.name.startswith("A: AUTO THROUGHPUT") for t in dash.figure.data)
     assert re.search(r"B vs A: median 20\d\.\d -&gt; 71\.5 ms \(-6\d %\)", dash.summary.value)
     dash.knobs.compare.value = "side by side"
-    assert dash.figure_a.layout.title.text.startswith("<b>A: AUTO THROUGHPUT")
-    assert dash.figure_b.layout.title.text == "<b>B: AUTO THROUGHPUT timeout 100 ms</b>"
+    titles = [out.outputs[0]["data"]["text/plain"] for out in dash.pair_outputs]
+    assert titles[0].startswith("<Figure: <b>A: AUTO THROUGHPUT")
+    assert titles[1] == "<Figure: <b>B: AUTO THROUGHPUT timeout 100 ms</b>>"
     assert dash.widget.children[-1] is dash.pair
     dash.knobs.compare.value = "off"
     assert dash.pinned is None and dash.widget.children[-1] is dash.figure

@@ -72,28 +72,39 @@ def test_dashboard_figures_hold_no_numpy_arrays(make):
 def test_side_by_side_is_two_figures_in_a_box_that_wraps():
     """Side by side: A's figure and B's, each in a flex cell of at least PANEL_MIN_PX, in a
     box that wraps, so the browser puts B below A when the output area is narrow; both on one
-    latency range and one count range; a change of B's run updates both in place."""
+    latency range and one count range; a change of B's run replaces B's figure only."""
     dash = ovlab.widgets.LatencyDashboard(niter=200)
-    made = dash.pair  # made with the first run, long before it is shown (see _make_pair)
-    assert made is not None and dash.widget.children[-1] is dash.figure
+    assert dash.widget.children[-1] is dash.figure
     dash.knobs.compare.value = "side by side"  # pins the run on screen as A
     dash.knobs.timeout.value = 500
-    assert dash.pair is made  # updated, not made anew
-    assert dash.figure_a._config["responsive"] and dash.figure_b._config["responsive"]
-    pair, a, b = dash.pair, dash.figure_a, dash.figure_b
+    pair = dash.pair
     assert dash.widget.children[-1] is pair
     assert pair.layout.flex_flow == "row wrap" and pair.layout.display == "flex"
-    cells = pair.children
-    assert [c.children[0] for c in cells] == [a, b]
+    assert [c.children[0] for c in pair.children] == list(dash.pair_outputs)
     assert all(c.layout.flex == f"1 1 {dash.PANEL_MIN_PX}px" and c.layout.min_width == "0"
-               for c in cells)
-    assert a.layout.yaxis.range == b.layout.yaxis.range
-    assert a.layout.xaxis2.range == b.layout.xaxis2.range
-    assert a.layout.title.text.startswith("<b>A: ") and b.layout.title.text.startswith("<b>B: ")
-    dash.knobs.timeout.value = 550  # another run B: the same two figures, updated
-    assert dash.pair is pair and dash.figure_b is b and dash.figure_a is a
-    assert b.layout.title.text == "<b>B: AUTO THROUGHPUT timeout 550 ms</b>"
+               for c in pair.children)
+
+    def shown():
+        return [out.outputs[0]["data"]["application/vnd.plotly.v1+json"]
+                for out in dash.pair_outputs]
+
+    a, b = shown()
+    assert a["config"] == {"responsive": True} and isinstance(a["layout"]["template"], dict)
+    assert a["layout"]["yaxis"]["range"] == b["layout"]["yaxis"]["range"]
+    assert a["layout"]["xaxis2"]["range"] == b["layout"]["xaxis2"]["range"]
+    assert a["layout"]["title"]["text"].startswith("<b>A: ")
+    assert b["layout"]["title"]["text"] == "<b>B: AUTO THROUGHPUT timeout 500 ms</b>"
+    json.dumps([a, b], allow_nan=False)  # plain JSON
+    first_a = dash.pair_outputs[0].outputs
+    dash.knobs.timeout.value = 550  # another run B: B's figure replaced, A's untouched
+    a2, b2 = shown()
+    assert b2["layout"]["title"]["text"] == "<b>B: AUTO THROUGHPUT timeout 550 ms</b>"
+    if a2["layout"]["yaxis"]["range"] == a["layout"]["yaxis"]["range"]:
+        assert dash.pair_outputs[0].outputs is first_a
+    dash.knobs.compare.value = "off"  # the figure back, the same widget
+    assert dash.widget.children[-1] is dash.figure
     # the static figure for pages without a kernel keeps the four panels in one figure
+    dash.knobs.compare.value = "side by side"
     static = dash.static_figure()
     assert {t.xaxis for t in static.data} >= {"x3", "x4"}
     top = max(float(np.nanmax(np.array(t.y, dtype=float))) for t in static.data
