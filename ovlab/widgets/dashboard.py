@@ -81,7 +81,6 @@ class Dashboard:
                                   align_items="flex-start"))
         self.pair.add_class("ovlab-side-by-side")
         self.pair_specs: list[dict[str, Any] | None] = [None, None]  # what each one shows
-        self._slot: widgets.Widget | None = None  # what the box shows: the figure or the pair
         self.result = None  # the ExperimentResult on screen
         self.core = None  # the Core it ran on
         self.full: RunView | None = None  # the run on screen, whole
@@ -110,7 +109,6 @@ class Dashboard:
         self.widget: widgets.VBox | None = None
         if run:
             self.run()
-        self._slot = self.figure
         self.widget = widgets.VBox(
             [widgets.HTML(f"<b>{self.title()}</b> &mdash; {self.model_label} on the "
                           f"<code>{platform}</code> platform, seed {seed}"),
@@ -237,9 +235,9 @@ class Dashboard:
             self._show(self.pair)
         else:
             spec = self._figure_spec(view)
+            self._show(self.figure)
             if not update_in_place(self.figure, spec):
                 self._new_figure(spec)
-            self._show(self.figure)
         self.shown = view
         self.y_range = self._latency_range_s(spec)
         self.summary.value = self._summary_html(view)
@@ -288,16 +286,28 @@ class Dashboard:
             out.outputs = ({"output_type": "display_data", "metadata": {},
                             "data": plotly_bundle(spec)},)
 
-    def _show(self, what: widgets.Widget) -> None:
-        """Show ``what`` (the figure, or the pair) in the dashboard's box."""
-        if self.widget is not None and self._slot is not what:
-            self._swap(what)
+    # lumino's class for a hidden widget (display: none), in every JupyterLab-based front end
+    HIDDEN = "lm-mod-hidden"
 
-    def _swap(self, new: widgets.Widget) -> None:
-        if self.widget is not None:
-            self.widget.children = tuple(new if w is self._slot else w
-                                         for w in self.widget.children)
-        self._slot = new
+    def _show(self, what: widgets.Widget) -> None:
+        """Show ``what``: the figure, or the pair of side by side.
+
+        The figure is hidden, never taken out of the box, while the pair shows: a FigureWidget
+        view the browser draws again from the widget's model showed traces without their names
+        and colours (the model's copy of the figure does not follow every update), and a new
+        FigureWidget may draw empty (see :meth:`_draw_pair`)."""
+        if self.widget is None:
+            return
+        children = self.widget.children
+        if what is self.pair:
+            if self.pair not in children:
+                self.figure.add_class(self.HIDDEN)
+                self.widget.children = (*children, self.pair)
+        else:
+            if self.pair in children:
+                self.widget.children = tuple(w for w in children if w is not self.pair)
+            if self.HIDDEN in self.figure._dom_classes:
+                self.figure.remove_class(self.HIDDEN)
 
     def locked_range(self, unit: str = "s") -> list[float] | None:
         """The locked latency range in ``unit`` ("s" or "ms"), or None."""
@@ -365,8 +375,8 @@ class Dashboard:
         if self.widget is None:  # never shown
             old.close()
             return
-        if self._slot is old:
-            self._swap(self.figure)
+        self.widget.children = tuple(self.figure if w is old else w
+                                     for w in self.widget.children)
         self._retired.retire(old)
 
     def _show_error(self, text: str) -> None:

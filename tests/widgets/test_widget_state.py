@@ -79,6 +79,8 @@ def test_side_by_side_is_two_figures_in_a_box_that_wraps():
     dash.knobs.timeout.value = 500
     pair = dash.pair
     assert dash.widget.children[-1] is pair
+    # the figure stays in the box, hidden: a view drawn again from its model lost its styles
+    assert dash.widget.children[-2] is dash.figure and dash.HIDDEN in dash.figure._dom_classes
     assert pair.layout.flex_flow == "row wrap" and pair.layout.display == "flex"
     assert [c.children[0] for c in pair.children] == list(dash.pair_outputs)
     assert all(c.layout.flex == f"1 1 {dash.PANEL_MIN_PX}px" and c.layout.min_width == "0"
@@ -101,8 +103,10 @@ def test_side_by_side_is_two_figures_in_a_box_that_wraps():
     assert b2["layout"]["title"]["text"] == "<b>B: AUTO THROUGHPUT timeout 550 ms</b>"
     if a2["layout"]["yaxis"]["range"] == a["layout"]["yaxis"]["range"]:
         assert dash.pair_outputs[0].outputs is first_a
-    dash.knobs.compare.value = "off"  # the figure back, the same widget
-    assert dash.widget.children[-1] is dash.figure
+    figure = dash.figure
+    dash.knobs.compare.value = "off"  # the figure back, the same widget, shown
+    assert dash.widget.children[-1] is figure is dash.figure and pair not in dash.widget.children
+    assert dash.HIDDEN not in figure._dom_classes
     # the static figure for pages without a kernel keeps the four panels in one figure
     dash.knobs.compare.value = "side by side"
     static = dash.static_figure()
