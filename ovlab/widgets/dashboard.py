@@ -75,8 +75,12 @@ class Dashboard:
         # side by side compare mode: A's figure and B's in a box that wraps (see _draw_pair)
         self.pair_outputs = (widgets.Output(), widgets.Output())
         cell = dict(flex=f"1 1 {self.PANEL_MIN_PX}px", min_width="0")
+        # while the pair is on the page, this hides the figure (given the class, see _show)
+        hide = widgets.HTML(f"<style>.{self.HIDDEN} {{display: none !important;}}</style>",
+                            layout=widgets.Layout(display="none"))
         self.pair = widgets.Box(
-            [widgets.Box([out], layout=widgets.Layout(**cell)) for out in self.pair_outputs],
+            [hide] + [widgets.Box([out], layout=widgets.Layout(**cell))
+                      for out in self.pair_outputs],
             layout=widgets.Layout(display="flex", flex_flow="row wrap", width="100%",
                                   align_items="flex-start"))
         self.pair.add_class("ovlab-side-by-side")
@@ -286,8 +290,7 @@ class Dashboard:
             out.outputs = ({"output_type": "display_data", "metadata": {},
                             "data": plotly_bundle(spec)},)
 
-    # lumino's class for a hidden widget (display: none), in every JupyterLab-based front end
-    HIDDEN = "lm-mod-hidden"
+    HIDDEN = "ovlab-hidden"  # hidden while the pair, which holds the rule, is on the page
 
     def _show(self, what: widgets.Widget) -> None:
         """Show ``what``: the figure, or the pair of side by side.

@@ -53,7 +53,9 @@ HELPER, BATCH, ALONE = "#17becf", "#9467bd", "#ff7f0e"  # ovlab.viz.palette
 
 # the dashboard's figure: found afresh each time, because a run whose traces differ in kind
 # (other categories, compare mode) gets a new FigureWidget in place of the old one
-GD = "root.querySelector('.js-plotly-plot')"
+# (the first one shown: side by side hides the dashboard's figure and shows A's and B's)
+GD = ("([...root.querySelectorAll('.js-plotly-plot')].find(g => g.offsetParent !== null)"
+      " || null)")
 # the summary and the greyed-out line are HTML widgets whose inner div is replaced on each change
 SUMMARY = "((root.querySelector('.ovlab-summary') || {}).textContent || '')"
 INERT = "((root.querySelector('.ovlab-inert') || {}).textContent || '')"

@@ -82,9 +82,10 @@ def test_side_by_side_is_two_figures_in_a_box_that_wraps():
     # the figure stays in the box, hidden: a view drawn again from its model lost its styles
     assert dash.widget.children[-2] is dash.figure and dash.HIDDEN in dash.figure._dom_classes
     assert pair.layout.flex_flow == "row wrap" and pair.layout.display == "flex"
-    assert [c.children[0] for c in pair.children] == list(dash.pair_outputs)
+    assert [c.children[0] for c in pair.children[1:]] == list(dash.pair_outputs)
     assert all(c.layout.flex == f"1 1 {dash.PANEL_MIN_PX}px" and c.layout.min_width == "0"
-               for c in pair.children)
+               for c in pair.children[1:])
+    assert f".{dash.HIDDEN} {{display: none" in pair.children[0].value
 
     def shown():
         return [out.outputs[0]["data"]["application/vnd.plotly.v1+json"]
