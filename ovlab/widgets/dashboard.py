@@ -75,9 +75,9 @@ class Dashboard:
         # side by side compare mode: A's figure and B's in a box that wraps (see _draw_pair)
         self.pair_outputs = (widgets.Output(), widgets.Output())
         cell = dict(flex=f"1 1 {self.PANEL_MIN_PX}px", min_width="0")
-        # while the pair is on the page, this hides the figure (given the class, see _show)
-        hide = widgets.HTML(f"<style>.{self.HIDDEN} {{display: none !important;}}</style>",
-                            layout=widgets.Layout(display="none"))
+        # while the pair is on the page, this rule hides what comes just before it: the figure
+        hide = widgets.HTML("<style>:has(+ .ovlab-side-by-side) {display: none !important;}"
+                            "</style>", layout=widgets.Layout(display="none"))
         self.pair = widgets.Box(
             [hide] + [widgets.Box([out], layout=widgets.Layout(**cell))
                       for out in self.pair_outputs],
@@ -290,8 +290,6 @@ class Dashboard:
             out.outputs = ({"output_type": "display_data", "metadata": {},
                             "data": plotly_bundle(spec)},)
 
-    HIDDEN = "ovlab-hidden"  # hidden while the pair, which holds the rule, is on the page
-
     def _show(self, what: widgets.Widget) -> None:
         """Show ``what``: the figure, or the pair of side by side.
 
@@ -303,14 +301,10 @@ class Dashboard:
             return
         children = self.widget.children
         if what is self.pair:
-            if self.pair not in children:
-                self.figure.add_class(self.HIDDEN)
+            if self.pair not in children:  # just after the figure, which its rule hides
                 self.widget.children = (*children, self.pair)
-        else:
-            if self.pair in children:
-                self.widget.children = tuple(w for w in children if w is not self.pair)
-            if self.HIDDEN in self.figure._dom_classes:
-                self.figure.remove_class(self.HIDDEN)
+        elif self.pair in children:
+            self.widget.children = tuple(w for w in children if w is not self.pair)
 
     def locked_range(self, unit: str = "s") -> list[float] | None:
         """The locked latency range in ``unit`` ("s" or "ms"), or None."""

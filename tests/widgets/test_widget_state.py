@@ -80,12 +80,12 @@ def test_side_by_side_is_two_figures_in_a_box_that_wraps():
     pair = dash.pair
     assert dash.widget.children[-1] is pair
     # the figure stays in the box, hidden: a view drawn again from its model lost its styles
-    assert dash.widget.children[-2] is dash.figure and dash.HIDDEN in dash.figure._dom_classes
+    assert dash.widget.children[-2] is dash.figure  # just before the pair: hidden by its rule
     assert pair.layout.flex_flow == "row wrap" and pair.layout.display == "flex"
     assert [c.children[0] for c in pair.children[1:]] == list(dash.pair_outputs)
     assert all(c.layout.flex == f"1 1 {dash.PANEL_MIN_PX}px" and c.layout.min_width == "0"
                for c in pair.children[1:])
-    assert f".{dash.HIDDEN} {{display: none" in pair.children[0].value
+    assert ":has(+ .ovlab-side-by-side) {display: none" in pair.children[0].value
 
     def shown():
         return [out.outputs[0]["data"]["application/vnd.plotly.v1+json"]
@@ -107,7 +107,6 @@ def test_side_by_side_is_two_figures_in_a_box_that_wraps():
     figure = dash.figure
     dash.knobs.compare.value = "off"  # the figure back, the same widget, shown
     assert dash.widget.children[-1] is figure is dash.figure and pair not in dash.widget.children
-    assert dash.HIDDEN not in figure._dom_classes
     # the static figure for pages without a kernel keeps the four panels in one figure
     dash.knobs.compare.value = "side by side"
     static = dash.static_figure()
