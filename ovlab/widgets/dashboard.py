@@ -75,9 +75,16 @@ class Dashboard:
         # side by side compare mode: A's figure and B's in a box that wraps (see _draw_pair)
         self.pair_outputs = (widgets.Output(), widgets.Output())
         cell = dict(flex=f"1 1 {self.PANEL_MIN_PX}px", min_width="0")
-        # while the pair is on the page, this rule hides what comes just before it: the figure
-        hide = widgets.HTML("<style>:has(+ .ovlab-side-by-side) {display: none !important;}"
-                            "</style>", layout=widgets.Layout(display="none"))
+        # while the pair is on the page, these rules hide what comes just before it (the
+        # figure), and let the output areas inside it shrink below their plots' drawn width
+        # (a flex item is never narrower than its content otherwise, so a plot drawn in a wide
+        # window would keep its cell wide and plotly.js would resize it to that width)
+        hide = widgets.HTML(
+            "<style>:has(+ .ovlab-side-by-side) {display: none !important;} "
+            ".ovlab-side-by-side .widget-output, .ovlab-side-by-side .jp-OutputArea, "
+            ".ovlab-side-by-side .jp-OutputArea-child, .ovlab-side-by-side .jp-OutputArea-output"
+            " {min-width: 0 !important; max-width: 100%;}</style>",
+            layout=widgets.Layout(display="none"))
         self.pair = widgets.Box(
             [hide] + [widgets.Box([out], layout=widgets.Layout(**cell))
                       for out in self.pair_outputs],

@@ -109,7 +109,11 @@ SAMPLER = """root => {
 CLIPPED = """() => [...document.querySelectorAll('.jp-OutputArea-output .js-plotly-plot')]
   .filter(gd => gd.offsetParent !== null)
   .map(gd => {
-    const out = gd.closest('.jp-OutputArea-output').getBoundingClientRect();
+    // the cell's own output area (a figure inside an Output widget has one of its own)
+    let area = gd.closest('.jp-OutputArea-output'), up;
+    while (area && (up = area.parentElement && area.parentElement.closest('.jp-OutputArea-output')))
+      area = up;
+    const out = area.getBoundingClientRect();
     const svg = gd.querySelector('.main-svg') || gd;
     const plot = svg.getBoundingClientRect();
     const title = (gd.layout && gd.layout.title && (gd.layout.title.text || gd.layout.title))
