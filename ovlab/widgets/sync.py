@@ -7,7 +7,7 @@ specs therefore set every layout key they use on every frame, and :func:`update_
 applies them in one ``batch_update`` (one ``Plotly.update`` in the browser) while the traces keep
 their structure; a live run keeps it from its first frame to its last.
 
-When the structure changes (a run with other categories, compare mode on or off) the dashboard
+When the structure changes (a run that raised an error, and back) the dashboard
 puts a new FigureWidget in place of the old one instead of deleting and adding traces: in the
 browser a delete + add + update sequence on one plot could leave the new traces drawn with the
 old ones' data (seen in the browser test), while a new widget view draws the figure from scratch.
