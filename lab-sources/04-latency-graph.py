@@ -314,8 +314,8 @@ display(dash)  # the widgets: they need a running kernel
 # - **x**: the script's iteration axis, or the time of each result in seconds (the compiles and the
 #   switch then sit at their real times).
 # - **compare with A**: turn it on and the run on screen becomes A; the next runs are drawn over
-#   it (overlay) or beside it (side by side), and the summary states the change in median, p99
-#   and throughput.
+#   it (overlay) or beside it (side by side; in a narrow window B goes below A by itself), and the
+#   summary states the change in median, p99 and throughput.
 # - **live**: the run is replayed at wall-clock pace, `x` times faster (the slider). The figure
 #   starts clean and grows with the run: the helper's points while a progress band shows the GPU
 #   compile, the switch line when the switch happens, the summary of the requests done so far.

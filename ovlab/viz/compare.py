@@ -64,30 +64,23 @@ def compare_spec(a, b, *, mode: str = "side", x: str = "iteration", analytic_a=N
     if mode != "side":
         raise ValueError(f"compare mode is 'side' or 'overlay', not {mode!r}")
     xaxis = XAxis(x)
-    sides = ((va, va, analytic_a, ("x", "y"), ("x2", "y2")),
-             (vb, fb, analytic_b, ("x3", "y3"), ("x4", "y4")))
-    panels = [latency_panel(view, full, x=xaxis, axes=axes, analytic=analytic,
-                            max_points=max_points)
-              for view, full, analytic, axes, _hist in sides]
-    top = float(y_range[1]) if y_range is not None else \
-        (max(p.y_max for p in panels) * 1.08 or 1.0)
-    for p, (view, full, _analytic, _axes, hist) in zip(panels, sides, strict=True):
-        add_histograms(p, view, full, top=top, hist_axes=hist)
+    panels, top, count = _side_panels(va, vb, fb, xaxis, analytic_a, analytic_b, y_range,
+                                      max_points, (("x", "y"), ("x2", "y2")),
+                                      (("x3", "y3"), ("x4", "y4")))
     shown = {t["legendgroup"] for t in panels[1].traces if t.get("legendgroup")}
     for t in panels[0].traces:  # one legend entry per category: B's, and A's that B lacks
         if t.get("legendgroup") in shown or str(t.get("name", "")).startswith("analytic"):
             t["showlegend"] = False
-    count = max(max(p.count_max for p in panels), 1) * 1.1
     shapes, notes = [], []
     for view, xref, yref in ((va, "x", "y domain"), (vb, "x3", "y3 domain")):
         for marks in (switch_marks(view, xaxis, xref, yref), compile_marks(view, xaxis, xref, yref)):
             shapes += marks[0]
             notes += marks[1]
     rows = _STACKED if stacked else _BESIDE
-    for label, xref, top in ((f"A: {va.label}", "x", rows["y"][1]),
-                             (f"B: {vb.label}", "x3", rows["y3"][1])):
+    for label, xref, edge in ((f"A: {va.label}", "x", rows["y"][1]),
+                              (f"B: {vb.label}", "x3", rows["y3"][1])):
         # above the switch label (which sits on the plot's top edge), never over it
-        notes.append(dict(xref=f"{xref} domain", yref="paper", x=0.5, y=top, yanchor="bottom",
+        notes.append(dict(xref=f"{xref} domain", yref="paper", x=0.5, y=edge, yanchor="bottom",
                           yshift=24, showarrow=False, text=f"<b>{label}</b>",
                           font=dict(size=12)))
     for p in panels:
@@ -116,6 +109,61 @@ def compare_spec(a, b, *, mode: str = "side", x: str = "iteration", analytic_a=N
         margin=dict(l=60, r=20, t=110, b=40), height=900 if stacked else 540, autosize=True,
         template="plotly_white", uirevision="keep")
     return {"data": panels[0].traces + panels[1].traces, "layout": layout}
+
+
+def _side_panels(va, vb, fb, xaxis, analytic_a, analytic_b, y_range, max_points, axes_a,
+                 axes_b):
+    """A's and B's latency panels with their histograms on one latency range: the panels, the
+    range's top (s) and the histograms' count axis."""
+    sides = ((va, va, analytic_a, *axes_a), (vb, fb, analytic_b, *axes_b))
+    panels = [latency_panel(view, full, x=xaxis, axes=axes, analytic=analytic,
+                            max_points=max_points)
+              for view, full, analytic, axes, _hist in sides]
+    top = float(y_range[1]) if y_range is not None else \
+        (max(p.y_max for p in panels) * 1.08 or 1.0)
+    for p, (view, full, _analytic, _axes, hist) in zip(panels, sides, strict=True):
+        add_histograms(p, view, full, top=top, hist_axes=hist)
+    count = max(max(p.count_max for p in panels), 1) * 1.1
+    return panels, top, count
+
+
+def compare_pair_specs(a, b, *, x: str = "iteration", analytic_a=None, analytic_b=None,
+                       b_full=None, y_range=None,
+                       max_points: int = 1000) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Side by side as two figures, A's and B's, each a latency panel and its histogram on
+    the same latency and count ranges: the dashboards put them in a box that wraps, so the
+    browser itself sets B beside A where the output area is wide enough and below it where it
+    is not, with no message to the kernel (a figure cannot move its own panels when its width
+    changes). ``b`` may be a live cut of ``b_full``."""
+    va, vb = _view(a), _view(b)
+    fb = b_full or vb
+    xaxis = XAxis(x)
+    panels, top, count = _side_panels(va, vb, fb, xaxis, analytic_a, analytic_b, y_range,
+                                      max_points, (("x", "y"), ("x2", "y2")),
+                                      (("x", "y"), ("x2", "y2")))
+    specs = []
+    for name, view, full, panel in (("A", va, va, panels[0]), ("B", vb, fb, panels[1])):
+        shapes, notes = [], []
+        for marks in (switch_marks(view, xaxis, "x", "y domain"),
+                      compile_marks(view, xaxis, "x", "y domain")):
+            shapes += marks[0]
+            notes += marks[1]
+        y = [0.0, top]
+        layout = dict(
+            title=dict(text=f"<b>{name}: {view.label}</b>", font=dict(size=13)),
+            xaxis=dict(domain=[0.0, 0.77], range=list(xaxis.span(view, full)),
+                       title=dict(text=xaxis.title(full)), showgrid=True, zeroline=False),
+            yaxis=dict(range=y, title=dict(text="Latency (sec)"), showgrid=True,
+                       zeroline=False),
+            xaxis2=dict(domain=[0.80, 1.0], range=[0, count], title=dict(text="requests"),
+                        showgrid=True, zeroline=False),
+            yaxis2=dict(anchor="x2", range=y, matches="y", showticklabels=False,
+                        showgrid=True),
+            shapes=shapes, annotations=notes + panel.annotations, barmode="overlay",
+            showlegend=True, legend=LEGEND, margin=dict(l=60, r=20, t=70, b=40), height=540,
+            autosize=True, template="plotly_white", uirevision="keep")
+        specs.append({"data": panel.traces, "layout": layout})
+    return specs[0], specs[1]
 
 
 # where the four panels go: A's latency and histogram, then B's, in a row or A above B

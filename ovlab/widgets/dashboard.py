@@ -24,12 +24,12 @@ import ipywidgets as widgets
 import plotly.graph_objects as go
 
 from ..viz.analytic import Analytic
-from ..viz.compare import compare_spec, compare_text
+from ..viz.compare import compare_pair_specs, compare_spec, compare_text
 from ..viz.runview import RunView
 from .frame_clock import FrameClock
 from .knobs import Knobs, inert_knobs
 from .live import LivePlayer
-from .sync import Retired, new_figure, update_in_place
+from .sync import Retired, new_figure, plain, plotly_bundle, update_in_place
 
 
 @contextmanager
@@ -72,6 +72,26 @@ class Dashboard:
                            x_axis=self.x_axis_choice)
         self.summary = widgets.HTML(layout=widgets.Layout(margin="4px 0 0 8px", min_height="84px"))
         self.figure = go.FigureWidget()
+        # side by side compare mode: A's figure and B's in a box that wraps (see _draw_pair)
+        self.pair_outputs = (widgets.Output(), widgets.Output())
+        cell = dict(flex=f"1 1 {self.PANEL_MIN_PX}px", min_width="0")
+        # while the pair is on the page, these rules hide what comes just before it (the
+        # figure), and let the output areas inside it shrink below their plots' drawn width
+        # (a flex item is never narrower than its content otherwise, so a plot drawn in a wide
+        # window would keep its cell wide and plotly.js would resize it to that width)
+        hide = widgets.HTML(
+            "<style>:has(+ .ovlab-side-by-side) {display: none !important;} "
+            ".ovlab-side-by-side .widget-output, .ovlab-side-by-side .jp-OutputArea, "
+            ".ovlab-side-by-side .jp-OutputArea-child, .ovlab-side-by-side .jp-OutputArea-output"
+            " {min-width: 0 !important; max-width: 100%;}</style>",
+            layout=widgets.Layout(display="none"))
+        self.pair = widgets.Box(
+            [hide] + [widgets.Box([out], layout=widgets.Layout(**cell))
+                      for out in self.pair_outputs],
+            layout=widgets.Layout(display="flex", flex_flow="row wrap", width="100%",
+                                  align_items="flex-start"))
+        self.pair.add_class("ovlab-side-by-side")
+        self.pair_specs: list[dict[str, Any] | None] = [None, None]  # what each one shows
         self.result = None  # the ExperimentResult on screen
         self.core = None  # the Core it ran on
         self.full: RunView | None = None  # the run on screen, whole
@@ -220,21 +240,78 @@ class Dashboard:
         if self.full is None:
             return
         view = self._view_at(t)
-        spec = self._figure_spec(view)
-        if not update_in_place(self.figure, spec):
-            self._new_figure(spec)
+        if self._side_by_side():
+            spec_a, spec = self._pair_specs(view)
+            self._draw_pair(spec_a, spec)
+            self._show(self.pair)
+        else:
+            spec = self._figure_spec(view)
+            self._show(self.figure)
+            if not update_in_place(self.figure, spec):
+                self._new_figure(spec)
         self.shown = view
         self.y_range = self._latency_range_s(spec)
         self.summary.value = self._summary_html(view)
         self.clock.tick()
 
+    def _side_by_side(self) -> bool:
+        return self.knobs.compare.value == "side by side" and self.pinned is not None
+
     def _figure_spec(self, view: RunView) -> dict[str, Any]:
-        mode = self.knobs.compare.value
-        if mode in ("side by side", "A above B") and self.pinned is not None:
+        """The figure as one spec (side by side: A's and B's panels in one figure, as the
+        static figure for pages without a kernel draws it)."""
+        if self._side_by_side():
             return compare_spec(self.pinned, view, b_full=self.full, mode="side", x=self._x(),
                                 analytic_a=self._pinned_analytic, analytic_b=self.analytic,
-                                y_range=self._locked, stacked=mode == "A above B")
+                                y_range=self._locked)
         return self._spec(view)
+
+    def _pair_specs(self, view: RunView) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Side by side, live: A's figure and B's (see :meth:`_show_pair`)."""
+        return compare_pair_specs(self.pinned, view, b_full=self.full, x=self._x(),
+                                  analytic_a=self._pinned_analytic, analytic_b=self.analytic,
+                                  y_range=self._locked)
+
+    # each panel of side by side is at least this wide: two fit in a row from twice that
+    PANEL_MIN_PX = 470
+
+    def _draw_pair(self, spec_a: dict[str, Any], spec_b: dict[str, Any]) -> None:
+        """Side by side as two figures in a box that wraps (CSS ``flex-wrap``): the browser
+        sets B beside A when the output area has room for two panels of ``PANEL_MIN_PX`` and
+        below A when it has not, and again whenever the window is resized, with no message to
+        the kernel. The kernel cannot know the output area's width (a width reported by the
+        browser and answered with a new figure broke a dashboard's first draw), and a plotly
+        figure cannot move its panels itself.
+
+        Each figure is plotly's plain JSON output (what ``fig.show()`` displays) in an
+        ``Output`` widget, replaced whole when it changes (one message; run A's, pinned, only
+        when its range does), ``responsive`` so that plotly.js resizes it with the window.
+        Not FigureWidgets: a FigureWidget's first message carries no traces (plotly's
+        constructor opens the comm, then sends the figure in seven more), and in the browser
+        test a new one put on screen drew an empty plot, every time under load."""
+        for i, (out, spec) in enumerate(zip(self.pair_outputs, (spec_a, spec_b), strict=True)):
+            spec = plain(spec)
+            if spec == self.pair_specs[i]:
+                continue
+            self.pair_specs[i] = spec
+            out.outputs = ({"output_type": "display_data", "metadata": {},
+                            "data": plotly_bundle(spec)},)
+
+    def _show(self, what: widgets.Widget) -> None:
+        """Show ``what``: the figure, or the pair of side by side.
+
+        The figure is hidden, never taken out of the box, while the pair shows: a FigureWidget
+        view the browser draws again from the widget's model showed traces without their names
+        and colours (the model's copy of the figure does not follow every update), and a new
+        FigureWidget may draw empty (see :meth:`_draw_pair`)."""
+        if self.widget is None:
+            return
+        children = self.widget.children
+        if what is self.pair:
+            if self.pair not in children:  # just after the figure, which its rule hides
+                self.widget.children = (*children, self.pair)
+        elif self.pair in children:
+            self.widget.children = tuple(w for w in children if w is not self.pair)
 
     def locked_range(self, unit: str = "s") -> list[float] | None:
         """The locked latency range in ``unit`` ("s" or "ms"), or None."""
@@ -313,6 +390,7 @@ class Dashboard:
         self._new_figure({"data": [], "layout": dict(
             title=dict(text="no run: the settings raised an error (see above)"),
             template="plotly_white", height=200)})
+        self._show(self.figure)
 
     def describe(self) -> str:
         """One line for pages without a kernel (the stored notebook's text for the widget)."""

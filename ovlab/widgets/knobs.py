@@ -87,10 +87,8 @@ class Knobs:
                                             value="iteration", description="x",
                                             style={"description_width": "20px",
                                                    "button_width": "80px"})
-        # "A above B": the two panels stacked, for an output area too narrow for four panels
-        # in a row (the kernel cannot know the browser's width; the figures autosize to it)
-        self.compare = widgets.ToggleButtons(options=["off", "overlay", "side by side",
-                                                      "A above B"],
+        # side by side sets B below A by itself where the output area is too narrow for both
+        self.compare = widgets.ToggleButtons(options=["off", "overlay", "side by side"],
                                              value="off", description="compare with A",
                                              style={"description_width": "110px",
                                                     "button_width": "100px"},
@@ -102,7 +100,7 @@ class Knobs:
         self.set_pin_enabled(False)
         self.show_x_axis = x_axis
 
-    PIN_OFF = "turn compare on (overlay, side by side, A above B) to pin a run as A"
+    PIN_OFF = "turn compare on (overlay or side by side) to pin a run as A"
 
     def set_pin_enabled(self, enabled: bool) -> None:
         """Enable "pin this run as A", or disable it saying why: on the button (its tooltip)

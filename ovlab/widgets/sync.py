@@ -7,7 +7,7 @@ specs therefore set every layout key they use on every frame, and :func:`update_
 applies them in one ``batch_update`` (one ``Plotly.update`` in the browser) while the traces keep
 their structure; a live run keeps it from its first frame to its last.
 
-When the structure changes (a run with other categories, compare mode on or off) the dashboard
+When the structure changes (a run that raised an error, and back) the dashboard
 puts a new FigureWidget in place of the old one instead of deleting and adding traces: in the
 browser a delete + add + update sequence on one plot could leave the new traces drawn with the
 old ones' data (seen in the browser test), while a new widget view draws the figure from scratch.
@@ -73,15 +73,58 @@ def update_in_place(widget, spec: dict[str, Any]) -> bool:
     has drawn it, a FigureWidget reports plotly.js defaults (``fill: "none"``...) for what the
     spec left unset. The layout's ``template`` is not resent: it is large and never changes
     within a dashboard.
+
+    Only what changed is assigned, and so validated and sent: each trace property and each
+    top-level layout key is compared with the spec this function applied last (plain lists, as
+    :func:`plain` makes them, so ``==`` compares by value). A knob change mostly moves points:
+    the traces' styles, the empty categories, the analytic lines of an unchanged device and the
+    unchanged axes go neither through plotly's validators (most of an update's kernel time) nor
+    to the browser. The first update of a widget made by :func:`new_figure` assigns every key,
+    as before: the widget's first draw, its constructor, is not touched.
     """
     if getattr(widget, "_ovlab_schema", None) != schema(spec):
         return False
     layout = plain({k: v for k, v in spec["layout"].items() if k != "template"})
+    data = plain(spec["data"])
+    shown_data, shown_layout = getattr(widget, "_ovlab_shown", (None, {}))
+    if shown_data is None or len(shown_data) != len(data):
+        shown_data = [{} for _ in data]
     with widget.batch_update():
-        for old, new in zip(widget.data, plain(spec["data"]), strict=True):
-            old.update({k: v for k, v in new.items() if k != "type"}, overwrite=True)
-        widget.layout.update(layout, overwrite=True)
+        for old, before, new in zip(widget.data, shown_data, data, strict=True):
+            changed = {k: v for k, v in new.items()
+                       if k != "type" and (k not in before or before[k] != v)}
+            if changed:
+                old.update(changed, overwrite=True)
+        changed = {k: v for k, v in layout.items()
+                   if k not in shown_layout or shown_layout[k] != v}
+        if changed:
+            widget.layout.update(changed, overwrite=True)
+    widget._ovlab_shown = (data, layout)
     return True
+
+
+_TEMPLATES: dict[str, Any] = {}
+
+
+def plotly_bundle(spec: dict[str, Any]) -> dict[str, Any]:
+    """``spec`` as the MIME bundle ``fig.show()`` displays (plotly's JSON, drawn by
+    JupyterLab's plotly renderer), without building a ``go.Figure``: a template named by
+    ``layout.template`` is expanded (once per name), and plotly.js resizes the figure with the
+    window (``responsive``)."""
+    import plotly.io as pio
+
+    spec = plain(spec)
+    layout = dict(spec["layout"])
+    name = layout.get("template")
+    if isinstance(name, str):
+        if name not in _TEMPLATES:
+            _TEMPLATES[name] = pio.templates[name].to_plotly_json()
+        layout["template"] = _TEMPLATES[name]
+    title = layout.get("title", {})
+    text = title.get("text", "") if isinstance(title, dict) else str(title)
+    return {"application/vnd.plotly.v1+json": {"data": spec["data"], "layout": layout,
+                                               "config": {"responsive": True}},
+            "text/plain": f"<Figure: {text}>"}
 
 
 class Retired:
@@ -93,9 +136,9 @@ class Retired:
     closed at the next replacement, its last messages have long been handled."""
 
     def __init__(self) -> None:
-        self._widget = None
+        self._widgets: tuple = ()
 
-    def retire(self, widget) -> None:
-        if self._widget is not None:
-            self._widget.close()
-        self._widget = widget
+    def retire(self, *widgets) -> None:
+        for w in self._widgets:
+            w.close()
+        self._widgets = widgets

@@ -15,8 +15,8 @@ live figure's own data (``gd.data``, ``gd.layout``):
 Everywhere: no page error, no browser console error, no entry in JupyterLab's log console
 (where a traceback raised by a widget message lands, out of the learner's sight), and no figure
 wider than its cell's output area, at the width of a 1280-px screen with the file browser open,
-in side by side and A above B compare modes too; "pin this run as A" says why it is
-disabled.
+and in side by side compare mode at a wide window (B beside A) and a narrow one (B below A,
+set there by the browser alone); "pin this run as A" says why it is disabled.
 
 It measures the time from each widget change to the redrawn figure (12 changes of the timeout to
 values not run before, then the hint and batching) and, for lab 04, the live x10 replay's wall
@@ -54,7 +54,9 @@ HELPER, BATCH, ALONE = "#17becf", "#9467bd", "#ff7f0e"  # ovlab.viz.palette
 
 # the dashboard's figure: found afresh each time, because a run whose traces differ in kind
 # (other categories, compare mode) gets a new FigureWidget in place of the old one
-GD = "root.querySelector('.js-plotly-plot')"
+# (the first one shown: side by side hides the dashboard's figure and shows A's and B's)
+GD = ("([...root.querySelectorAll('.js-plotly-plot')].find(g => g.offsetParent !== null)"
+      " || null)")
 # the summary and the greyed-out line are HTML widgets whose inner div is replaced on each change
 SUMMARY = "((root.querySelector('.ovlab-summary') || {}).textContent || '')"
 INERT = "((root.querySelector('.ovlab-inert') || {}).textContent || '')"
@@ -108,7 +110,11 @@ SAMPLER = """root => {
 CLIPPED = """() => [...document.querySelectorAll('.jp-OutputArea-output .js-plotly-plot')]
   .filter(gd => gd.offsetParent !== null)
   .map(gd => {
-    const out = gd.closest('.jp-OutputArea-output').getBoundingClientRect();
+    // the cell's own output area (a figure inside an Output widget has one of its own)
+    let area = gd.closest('.jp-OutputArea-output'), up;
+    while (area && (up = area.parentElement && area.parentElement.closest('.jp-OutputArea-output')))
+      area = up;
+    const out = area.getBoundingClientRect();
     const svg = gd.querySelector('.main-svg') || gd;
     const plot = svg.getBoundingClientRect();
     const title = (gd.layout && gd.layout.title && (gd.layout.title.text || gd.layout.title))
@@ -118,6 +124,17 @@ CLIPPED = """() => [...document.querySelectorAll('.jp-OutputArea-output .js-plot
             output_right: Math.round(out.right)};
   })
   .filter(r => r.plot_right > r.output_right + 1 || r.plot_left < r.output_left - 1)"""
+
+# side by side: where B's figure is, drawn, against A's ('beside', 'below'; '' while not drawn)
+PAIR = """root => {
+  const plots = [...root.querySelectorAll('.ovlab-side-by-side .js-plotly-plot')];
+  if (plots.length !== 2 || !plots.every(gd => gd.data && gd.data.length && gd._fullLayout))
+    return '';
+  const [a, b] = plots.map(gd => (gd.querySelector('.main-svg') || gd).getBoundingClientRect());
+  if (b.top >= a.bottom - 1) return 'below';
+  if (b.left >= a.right - 1 && Math.abs(b.top - a.top) < 2) return 'beside';
+  return 'overlapping';
+}"""
 
 # JupyterLab's log console badge: "N new messages, M log entries for <notebook>" (hidden: none)
 LOG_BADGE = """() => {
@@ -348,8 +365,10 @@ def test_dashboard(lab, page, shot_dir, notebook):
 
 
 def _compare_modes(page, dash, root, shot_dir, stem) -> None:
-    """"pin this run as A" is disabled until compare is on, and says why; side by side fits
-    the output area (checked by assert_clean); back to off."""
+    """"pin this run as A" is disabled until compare is on, and says why; side by side puts
+    B beside A in a wide window and below it in a narrow one, the browser alone (the kernel is
+    not asked), and fits the output area at every width (checked by assert_clean); back to
+    off."""
     pin = dash.get_by_role("button", name="pin this run as A", exact=True)
     assert pin.is_disabled()
     assert "compare on" in (pin.get_attribute("title") or ""), pin.get_attribute("title")
@@ -358,9 +377,8 @@ def _compare_modes(page, dash, root, shot_dir, stem) -> None:
     before = root.evaluate(SIGNATURE)
     dash.get_by_role("button", name="side by side", exact=True).click()
     _changed(page, root, before)
-    # compare mode puts a new figure in place of the old one: wait for it
-    page.wait_for_function("root => { const gd = " + GD + "; return gd && gd.layout && "
-                           "gd.layout.xaxis4 !== undefined; }", arg=root, timeout=30_000)
+    # side by side puts A's figure and B's in place of the figure: wait for both drawn
+    page.wait_for_function(f"root => ({PAIR})(root) !== ''", arg=root, timeout=30_000)
     assert not pin.is_disabled()
     page.wait_for_function("el => !el.querySelector('.ovlab-why')",  # the reason is gone
                            arg=dash.element_handle(), timeout=10_000)
@@ -368,13 +386,18 @@ def _compare_modes(page, dash, root, shot_dir, stem) -> None:
     page.wait_for_timeout(500)
     _shot(dash, shot_dir, f"{stem}-side-by-side.png")
     assert_clean(page, f"{stem} side by side")
-    # the same traces in another layout: the figure's signature does not change, its axes do
-    dash.get_by_role("button", name="A above B", exact=True).click()
-    page.wait_for_function(
-        "root => { const gd = " + GD + "; return gd && gd.layout && gd.layout.yaxis3 && "
-        "gd.layout.yaxis3.domain[1] < gd.layout.yaxis.domain[0]; }", arg=root, timeout=30_000)
-    _settle(page)
-    assert_clean(page, f"{stem} A above B")
+    # the window resized: the browser alone sets B beside A, or below it, and nothing is cut
+    for width, where in ((1900, "beside"), (1000, "below"), (1280, None)):
+        page.set_viewport_size({"width": width, "height": 1800})
+        if where is not None:
+            page.wait_for_function(f"root => ({PAIR})(root) === '{where}'", arg=root,
+                                   timeout=30_000)
+        page.wait_for_function(f"() => ({CLIPPED})().length === 0", timeout=30_000)
+        page.wait_for_timeout(500)
+        if where is not None:
+            assert root.evaluate(PAIR) == where
+            _shot(dash, shot_dir, f"{stem}-side-by-side-{width}px.png")
+        assert_clean(page, f"{stem} side by side, window {width} px wide")
     before = root.evaluate(SIGNATURE)
     dash.get_by_role("button", name="off", exact=True).click()
     _changed(page, root, before)

@@ -69,30 +69,62 @@ def test_dashboard_figures_hold_no_numpy_arrays(make):
     json.dumps(dash.figure._widget_layout, allow_nan=False)
 
 
-def test_a_above_b_stacks_the_compare_panels():
-    """Side by side puts four panels in a row; "A above B" stacks them, for a narrow output."""
+def test_side_by_side_is_two_figures_in_a_box_that_wraps():
+    """Side by side: A's figure and B's, each in a flex cell of at least PANEL_MIN_PX, in a
+    box that wraps, so the browser puts B below A when the output area is narrow; both on one
+    latency range and one count range; a change of B's run replaces B's figure only."""
     dash = ovlab.widgets.LatencyDashboard(niter=200)
+    assert dash.widget.children[-1] is dash.figure
     dash.knobs.compare.value = "side by side"  # pins the run on screen as A
     dash.knobs.timeout.value = 500
-    wide = dash.figure.layout
-    assert wide.yaxis3.domain == (0.0, 1.0) and wide.xaxis3.domain[0] > 0.5  # in a row
-    dash.knobs.compare.value = "A above B"
-    stacked = dash.figure.layout
-    assert stacked.yaxis3.domain[1] < stacked.yaxis.domain[0]  # B below A
-    assert stacked.xaxis3.domain == stacked.xaxis.domain
-    labels = [a for a in stacked.annotations if a.text.startswith("<b>")]
-    assert len(labels) == 2 and labels[0].y > labels[1].y
-    assert all(a.yanchor == "bottom" and a.yshift >= 20 for a in labels)  # above the switch label
+    pair = dash.pair
+    assert dash.widget.children[-1] is pair
+    # the figure stays in the box, hidden: a view drawn again from its model lost its styles
+    assert dash.widget.children[-2] is dash.figure  # just before the pair: hidden by its rule
+    assert pair.layout.flex_flow == "row wrap" and pair.layout.display == "flex"
+    assert [c.children[0] for c in pair.children[1:]] == list(dash.pair_outputs)
+    assert all(c.layout.flex == f"1 1 {dash.PANEL_MIN_PX}px" and c.layout.min_width == "0"
+               for c in pair.children[1:])
+    assert ":has(+ .ovlab-side-by-side) {display: none" in pair.children[0].value
+
+    def shown():
+        return [out.outputs[0]["data"]["application/vnd.plotly.v1+json"]
+                for out in dash.pair_outputs]
+
+    a, b = shown()
+    assert a["config"] == {"responsive": True} and isinstance(a["layout"]["template"], dict)
+    assert a["layout"]["yaxis"]["range"] == b["layout"]["yaxis"]["range"]
+    assert a["layout"]["xaxis2"]["range"] == b["layout"]["xaxis2"]["range"]
+    assert a["layout"]["title"]["text"].startswith("<b>A: ")
+    assert b["layout"]["title"]["text"] == "<b>B: AUTO THROUGHPUT timeout 500 ms</b>"
+    json.dumps([a, b], allow_nan=False)  # plain JSON
+    first_a = dash.pair_outputs[0].outputs
+    dash.knobs.timeout.value = 550  # another run B: B's figure replaced, A's untouched
+    a2, b2 = shown()
+    assert b2["layout"]["title"]["text"] == "<b>B: AUTO THROUGHPUT timeout 550 ms</b>"
+    if a2["layout"]["yaxis"]["range"] == a["layout"]["yaxis"]["range"]:
+        assert dash.pair_outputs[0].outputs is first_a
+    figure = dash.figure
+    dash.knobs.compare.value = "off"  # the figure back, the same widget, shown
+    assert dash.widget.children[-1] is figure is dash.figure and pair not in dash.widget.children
+    # the static figure for pages without a kernel keeps the four panels in one figure
+    dash.knobs.compare.value = "side by side"
+    static = dash.static_figure()
+    assert {t.xaxis for t in static.data} >= {"x3", "x4"}
+    top = max(float(np.nanmax(np.array(t.y, dtype=float))) for t in static.data
+              if t.yaxis == "y" and t.type == "scatter" and t.y is not None and len(t.y))
+    # the latency axis reaches just above the tallest point (it was 0 to 1 s, whatever the runs)
+    assert static.layout.yaxis.range[1] == pytest.approx(top * 1.08)
 
 
 def test_a_replaced_figure_is_closed_one_replacement_later():
     """Its comm stays open while the browser may still answer for it ("No such comm" in the
     log console otherwise), and is closed at the next replacement (no leak)."""
-    dash = ovlab.widgets.LatencyDashboard(niter=200)
+    dash = ovlab.widgets.TimelineDashboard(niter=20)
     first = dash.figure
-    dash.knobs.compare.value = "side by side"  # other traces: a new figure
+    dash.knobs.device.value = "NPU"  # the laptop has none: an error, in a new empty figure
     second = dash.figure
     assert second is not first and first.comm is not None  # not closed yet
-    dash.knobs.compare.value = "off"  # and back: another new figure
-    assert dash.figure is not second
+    dash.knobs.device.value = "GPU"  # and back: another new figure
+    assert dash.figure is not second and dash.widget.children[-1] is dash.figure
     assert first.comm is None and second.comm is not None
