@@ -14,11 +14,12 @@ from ovlab import zoo
 # identical device specs (the three Flex GPUs, the laptop CPU reused by the workstation) are
 # tested once
 CASES = []
-_seen = set()
+_kept: list = []  # the specs seen (by id() they differed between pytest-xdist workers: a freed
+# spec's id() can be reused by the next one)
 for _platform in ovlab.hardware.PRESETS:  # the seed's machines and the fitted ones
     for _name, _spec in ovlab.preset(_platform).devices.items():
-        if id(_spec) not in _seen:
-            _seen.add(id(_spec))
+        if _spec not in _kept:  # by value: equal specs (the Flex GPUs) are tested once
+            _kept.append(_spec)
             CASES.append((_platform, _name))
 
 
