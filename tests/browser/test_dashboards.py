@@ -497,8 +497,9 @@ def _live_run(page, dash, root, shot_dir, stem) -> dict:
     page.wait_for_timeout(1500)  # the LATENCY replay is under way (~t = 15 s)
     t_click = page.evaluate(SAMPLER, root)
     dash.get_by_role("button", name="THROUGHPUT", exact=True).click()
-    _title_has(page, root, "title.includes('AUTO THROUGHPUT · running: t = ') && "
-               "parseFloat(title.split('running: t = ')[1]) < 14", 30_000)  # still compiling
+    # the THROUGHPUT replay has begun (on a loaded machine the browser may first draw it after
+    # the GPU's compile, or even at its end: the sampler's record below checks every frame)
+    _title_has(page, root, "title.includes('AUTO THROUGHPUT')", 30_000)
     _shot(dash, shot_dir, f"{stem}-live.png")
     _title_has(page, root, "title.includes('THROUGHPUT') && !title.includes('running')")
     page.wait_for_timeout(300)
