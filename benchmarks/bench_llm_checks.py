@@ -389,7 +389,7 @@ def main() -> None:
     sim = speculative_sim()
     sec["speculative_on_165h"] = {"kind": "simulation, not a check", "rows": sim}
     print("  ovlab's pipeline on the 165H (Qwen2.5-7B INT4 on the iGPU, 0.5B draft, K=3; the NPU "
-          "draft timed by the device cost model, no NPU per-token overhead): "
+          "draft timed with the NPU pipeline's share of peak and bandwidth): "
           + "; ".join(f"{r['draft']} {r['tok_s']} tok/s" for r in sim))
     sec["ovms_igpu_prefix_cache"] = _print(
         "5. iGPU TTFT and prefix caching (shape: Llama-3.2-3B on 165H vs gpt-oss-20b on 368H)",
