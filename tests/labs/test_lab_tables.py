@@ -37,6 +37,13 @@ def test_every_lab_has_its_objectives_and_a_readme_row(tool):
     text = tables.INSTRUCTORS.read_text(encoding="utf-8")
     for lab in data["stats"]:
         assert f"| {lab[:2]} {tables.OBJECTIVES[lab[:2]][0]} |" in text
+    # the labs folder's own index and lab 00's contents link every lab too
+    index = (tables.README.parent / "labs" / "README.md").read_text(encoding="utf-8")
+    start = (tables.README.parent / "lab-sources" / "00-start-here.py").read_text(encoding="utf-8")
+    for lab in data["stats"]:
+        assert f"]({lab}.ipynb)" in index, f"{lab}: add its row to labs/README.md"
+        assert lab.startswith("00") or f"]({lab}.ipynb)" in start, \
+            f"{lab}: add it to lab 00's contents"
 
 
 def test_a_changed_number_is_caught(tool):
