@@ -214,19 +214,6 @@ def stage_seconds(cost: LLMCost, spec: zoo.LLMSpec, precision: str, stage: Stage
             + data / (bw * cost.memory_efficiency) + cost.step_overhead_s)
 
 
-class _RecordingCost:
-    """Stands in for the engine's cost: remembers the step's chunks and answers the stages'
-    total (the engine then hands the time to :meth:`HeteroEngine._run_on_device`)."""
-
-    def __init__(self, engine: HeteroEngine) -> None:
-        self.engine = engine
-        self.chunks: list[Chunk] = []
-
-    def seconds(self, spec, precision, chunks, peak, bandwidth, kv_elem=2.0) -> float:
-        self.chunks = list(chunks)
-        return sum(self.engine.stage_times(self.chunks))
-
-
 class HeteroEngine(Engine):
     """The continuous-batching engine of an LLM split over devices by HETERO."""
 
@@ -236,8 +223,8 @@ class HeteroEngine(Engine):
         self.all_stages = stages
         super().__init__(llm, core, self.stages[0].device, scheduler_config, tokenizer)
         self.device = device_name
-        self.fit = LLMCost.load()
-        self.cost = _RecordingCost(self)
+        # the step that step_seconds timed, for _run_on_device: (its chunks, each stage's time)
+        self._step: tuple[list[Chunk], list[float]] = ([], [])
         platform = core.platform.devices
         self.stage_specs = [platform[s.device] for s in self.stages]
         self.host = next((spec for name, spec in platform.items() if name == "CPU"), None)
@@ -264,7 +251,7 @@ class HeteroEngine(Engine):
         out = []
         for i, (stage, spec) in enumerate(zip(self.stages, self.stage_specs, strict=True)):
             peak, bw = device_peak_and_bandwidth(spec)
-            out.append(stage_seconds(self.fit, self.llm.spec, self.llm.precision, stage, chunks,
+            out.append(stage_seconds(self.cost, self.llm.spec, self.llm.precision, stage, chunks,
                                      peak, bw, self.kv_elem, i == 0, i == len(self.stages) - 1))
         return out
 
@@ -281,14 +268,16 @@ class HeteroEngine(Engine):
     def step_seconds(self, chunks: list[Chunk]) -> tuple[float, float]:
         """The stages' total; no share of a package's memory is claimed: the stages sit on
         discrete cards, each with its own memory (``memory.py`` shares one package's DRAM)."""
-        return self.cost.seconds(self.llm.spec, self.llm.precision, chunks, None, None), 0.0
+        times = self.stage_times(chunks)
+        self._step = (list(chunks), times)
+        return sum(times), 0.0
 
     def _run_on_device(self, seconds: float, memory_seconds: float = 0.0) -> None:
         """The step through the stages in order: each a job on its device, a transfer between."""
-        chunks = self.cost.chunks
+        chunks, times = self._step
         n_tokens = sum(c.tokens for c in chunks)
         clock = self.core.clock
-        for i, (stage, t) in enumerate(zip(self.stages, self.stage_times(chunks), strict=True)):
+        for i, (stage, t) in enumerate(zip(self.stages, times, strict=True)):
             start = clock.now
             done = clock.event()
             self.core._device_share(stage.device).start(t, 1.0, lambda d=done: d.succeed())
