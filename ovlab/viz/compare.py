@@ -48,12 +48,11 @@ def compare_text(a, b) -> str:
 
 
 def compare_spec(a, b, *, mode: str = "side", x: str = "iteration", analytic_a=None,
-                 analytic_b=None, b_full=None, y_range=None, max_points: int = 1000,
-                 stacked: bool = False) -> dict[str, Any]:
-    """The compare figure as plain dicts. ``b`` may be a live cut of ``b_full``.
-
-    ``stacked`` (side mode): A's panels above B's instead of beside them, for an output area
-    too narrow for four panels in a row (the dashboards' "A above B")."""
+                 analytic_b=None, b_full=None, y_range=None,
+                 max_points: int = 1000) -> dict[str, Any]:
+    """The compare figure as plain dicts. ``b`` may be a live cut of ``b_full``. (Where the
+    four panels do not fit in a row, the dashboards show A's and B's figures apart, in a box
+    that wraps: :func:`compare_pair_specs`.)"""
     va, vb = _view(a), _view(b)
     fb = b_full or vb
     if mode == "overlay":
@@ -76,7 +75,7 @@ def compare_spec(a, b, *, mode: str = "side", x: str = "iteration", analytic_a=N
         for marks in (switch_marks(view, xaxis, xref, yref), compile_marks(view, xaxis, xref, yref)):
             shapes += marks[0]
             notes += marks[1]
-    rows = _STACKED if stacked else _BESIDE
+    rows = _BESIDE
     for label, xref, edge in ((f"A: {va.label}", "x", rows["y"][1]),
                               (f"B: {vb.label}", "x3", rows["y3"][1])):
         # above the switch label (which sits on the plot's top edge), never over it
@@ -99,14 +98,14 @@ def compare_spec(a, b, *, mode: str = "side", x: str = "iteration", analytic_a=N
         xaxis3=dict(domain=rows["x3"], anchor="y3", range=list(xaxis.span(vb, fb)),
                     title=dict(text=xaxis.title(fb)), showgrid=True, zeroline=False),
         yaxis3=dict(domain=rows["y3"], anchor="x3", range=y, matches="y", showgrid=True,
-                    zeroline=False, **({"title": dict(text="Latency (sec)")} if stacked else {})),
+                    zeroline=False),
         xaxis4=dict(domain=rows["x4"], anchor="y4", range=[0, count], showgrid=True,
                     zeroline=False, title=dict(text="requests")),
         yaxis4=dict(domain=rows["y3"], anchor="x4", range=y, matches="y",
                     showticklabels=False, showgrid=True),
         shapes=shapes, annotations=notes, barmode="overlay", showlegend=True,
-        legend={**LEGEND, "y": -0.08} if stacked else LEGEND,
-        margin=dict(l=60, r=20, t=110, b=40), height=900 if stacked else 540, autosize=True,
+        legend=LEGEND,
+        margin=dict(l=60, r=20, t=110, b=40), height=540, autosize=True,
         template="plotly_white", uirevision="keep")
     return {"data": panels[0].traces + panels[1].traces, "layout": layout}
 
@@ -166,11 +165,9 @@ def compare_pair_specs(a, b, *, x: str = "iteration", analytic_a=None, analytic_
     return specs[0], specs[1]
 
 
-# where the four panels go: A's latency and histogram, then B's, in a row or A above B
+# where the four panels go: A's latency and histogram, then B's, in a row
 _BESIDE = {"x": [0.0, 0.38], "x2": [0.39, 0.48], "x3": [0.52, 0.90], "x4": [0.91, 1.0],
            "y": [0.0, 1.0], "y3": [0.0, 1.0]}
-_STACKED = {"x": [0.0, 0.79], "x2": [0.81, 1.0], "x3": [0.0, 0.79], "x4": [0.81, 1.0],
-            "y": [0.58, 1.0], "y3": [0.0, 0.42]}
 
 
 def compare_figure(a, b, *, mode: str = "side", x: str = "iteration", analytic_a=None,
