@@ -158,14 +158,8 @@ class DeviceShare:
             self.run(nominal, demand, callback, args)
             return
         pool.before_change(self)
-        now = self.env._now  # _advance(), inlined: once per inference
-        rem = self._rem
-        if rem and now > self._last:
-            done = (now - self._last) * self._rate_now
-            for key in rem:
-                rem[key] -= done
-        self._last = now
-        was_idle = not rem
+        self._advance()  # (the plain path, run(), has it inlined)
+        was_idle = not self._rem
         key = self._next_id
         self._next_id = key + 1
         self._rem[key] = nominal
