@@ -285,7 +285,7 @@ class BatchPlugin(Plugin):
         return opt if opt > 2 else 1  # "batching is usually inefficient for batch < 4"
 
     def start_compile(self, model, priorities: str | None, device_id: str | None,
-                      config: dict[str, Any]):
+                      config: dict[str, Any], *, from_path: bool = False):
         """Compile the batch-1 model, then (batch > 1) the batch-N model, one after the other.
 
         Returns a clock event whose value is the :class:`BatchBackend` or a PluginError.

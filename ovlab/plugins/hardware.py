@@ -297,7 +297,7 @@ class HardwarePlugin(Plugin):
 
     # --- compiling -------------------------------------------------------------------------
     def start_compile(self, model, priorities: str | None, device_id: str | None,
-                      config: dict[str, Any]):
+                      config: dict[str, Any], *, from_path: bool = False):
         """Begin compiling; return a clock event whose value is the Backend or a PluginError.
 
         Config errors raise at once. The compile takes simulated time; meanwhile the device's

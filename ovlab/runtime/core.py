@@ -472,7 +472,8 @@ class Core:
         device_name = "AUTO" if device_name is None else device_name
         plugin, parsed, config = self._prepare(device_name, config, api)
         try:
-            ev = self._start_compile_parsed(model, plugin, parsed, config, implicit_batch=not from_path)
+            ev = self._start_compile_parsed(model, plugin, parsed, config, implicit_batch=not from_path,
+                                            from_path=from_path)
             backend = self.clock.run_until(ev, f"the compile on {device_name}")
             if isinstance(backend, BaseException):
                 raise backend
@@ -495,13 +496,15 @@ class Core:
         return self._start_compile_parsed(model, plugin, parsed, dict(config or {}),
                                           implicit_batch)
 
-    def _start_compile_parsed(self, model, plugin, parsed, config, implicit_batch: bool):
+    def _start_compile_parsed(self, model, plugin, parsed, config, implicit_batch: bool,
+                              from_path: bool = False):
         # the Core applies implicit batching only if the BATCH plugin loads (core_impl.cpp)
         if implicit_batch and not plugin.virtual and self._try_load("BATCH") is not None:
             target = self._plugins["BATCH"].implicit_target(model, plugin, parsed, config)
             if target is not None:
                 return self._plugins["BATCH"].start_compile(model, target, None, config)
-        return plugin.start_compile(model, parsed.priorities, parsed.device_id, config)
+        return plugin.start_compile(model, parsed.priorities, parsed.device_id, config,
+                                    from_path=from_path)
 
     def query_model(self, model: Any, device_name: str, config: dict | None = None) -> dict:
         """``{op friendly name: device}`` for the ops ``device_name`` supports."""

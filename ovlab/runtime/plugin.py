@@ -34,8 +34,12 @@ class Plugin:
 
     # --- models ------------------------------------------------------------------------------
     def start_compile(self, model, priorities: str | None, device_id: str | None,
-                      config: dict[str, Any]):
+                      config: dict[str, Any], *, from_path: bool = False):
         """Begin compiling; return a clock event whose value is a Backend or a PluginError.
+
+        ``from_path``: the user called ``compile_model(path, ...)``, which reaches the plugin's
+        path overload (only AUTO/MULTI behave differently: they compile their devices from the
+        path, so without implicit batching).
 
         Errors in the arguments (names, config) raise :class:`PluginError` at once; failures
         that take time (a device failing to compile) come back as the event's value.

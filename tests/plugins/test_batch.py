@@ -181,6 +181,25 @@ def test_b02_auto_latency_never_batches(core, googlenet):
     assert all(r.batch_size in (None, 1) for r in recs)
 
 
+def test_b02_auto_from_a_path_compiles_the_gpu_unbatched(core, googlenet, tmp_path):
+    """compile_model(path, "AUTO") keeps the path and compiles the GPU from it
+    (``auto_schedule.cpp``), through the Core's path overload, which skips implicit batching;
+    with no model object, AUTO deduces no batch size for its requests either."""
+    path = tmp_path / "googlenet.xml"
+    ovlab.save_model(googlenet, path)
+    tput = {"PERFORMANCE_HINT": "THROUGHPUT"}
+    from_object = core.compile_model(googlenet, "AUTO", tput)
+    from_path = core.compile_model(path, "AUTO", tput)
+    assert from_object.get_property("OPTIMAL_NUMBER_OF_INFER_REQUESTS") > 4  # batch x streams x 2
+    assert from_path.get_property("OPTIMAL_NUMBER_OF_INFER_REQUESTS") == 4  # 2 x streams
+    core.clock.sleep(60.0)  # both GPU compiles done
+    assert from_path.get_property("EXECUTION_DEVICES") == ["GPU.0"]
+    assert isinstance(from_object._backend.schedule.actual.backend, BatchBackend)
+    assert not isinstance(from_path._backend.schedule.actual.backend, BatchBackend)
+    assert from_path.get_property("OPTIMAL_NUMBER_OF_INFER_REQUESTS") == \
+        core.compile_model(path, "GPU", tput).get_property("OPTIMAL_NUMBER_OF_INFER_REQUESTS")
+
+
 # --- B03: the seed's GPU THROUGHPUT run ----------------------------------------------------------
 def test_b03_seed_gpu_throughput_batches_of_16(core, googlenet):
     cfg = {"CACHE_DIR": "./cache", "PERFORMANCE_HINT": "THROUGHPUT", "ALLOW_AUTO_BATCHING": "YES"}

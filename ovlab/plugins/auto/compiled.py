@@ -159,7 +159,8 @@ class AutoBackend(_MetaBackend):
         device's config: THROUGHPUT on a device with an optimal batch size gives
         ``optimal_batch * RANGE_FOR_STREAMS[1] * 2`` (so that implicit batching can fill), other
         THROUGHPUT devices ``2 * RANGE_FOR_STREAMS[1]`` (NPU 8), LATENCY 1; capped by
-        PERFORMANCE_HINT_NUM_REQUESTS when set (``AutoCompiledModel::get_property``).
+        PERFORMANCE_HINT_NUM_REQUESTS when set (``AutoCompiledModel::get_property``). Given a path,
+        AUTO holds no model object, so it deduces no batch size.
         """
         s = self.schedule
         if s.actual.ready and s.actual.backend is not None:
@@ -187,7 +188,9 @@ class AutoBackend(_MetaBackend):
                 rng = _query(core, dev.name, "RANGE_FOR_STREAMS")
                 upper = int(rng[1]) if rng else 0
             optimal_batch = 0
-            if not self.settings.batching_disabled and "OPTIMAL_BATCH_SIZE" in supported:
+            # m_model is null when AUTO was given a path: no batch size to deduce from
+            if not self.settings.batching_disabled and not s.from_path \
+                    and "OPTIMAL_BATCH_SIZE" in supported:
                 optimal_batch = int(_query(core, dev.name, "OPTIMAL_BATCH_SIZE",
                                            {"MODEL_PTR": self.model}) or 0)
             if optimal_batch > 1:

@@ -62,7 +62,7 @@ class CumulativeSchedule(WorkerSchedule):
             if not group:
                 continue
             t0 = core.clock.now
-            events = [start_device_compile(core, self.model, d) for d in group]
+            events = [start_device_compile(core, self.model, d, self.from_path) for d in group]
             yield core.clock.env.all_of(events)
             for device, ev in zip(group, events, strict=True):
                 self._compiled(device, ev.value, core.clock.now - t0)

@@ -261,7 +261,7 @@ class DynamicSchedule(WorkerSchedule):
             then(True)
             return
         t0 = self.core.clock.now
-        ev = start_device_compile(self.core, self.model, device)
+        ev = start_device_compile(self.core, self.model, device, self.from_path)
 
         def finished(event) -> None:
             result = event.value

@@ -83,7 +83,7 @@ class AutoPlugin(Plugin):
 
     # --- compiling ---------------------------------------------------------------------------
     def start_compile(self, model, priorities: str | None, device_id: str | None,
-                      config: dict[str, Any]):
+                      config: dict[str, Any], *, from_path: bool = False):
         from ...graph import model_precision
 
         core = self.core
@@ -138,6 +138,7 @@ class AutoPlugin(Plugin):
         else:
             schedule = AutoSchedule(self, model, settings, devices, precision, log)
             backend = AutoBackend(self, model, schedule, settings, str_devices)
+        schedule.from_path = from_path
         started = schedule.start()
         result = core.clock.event()
 

@@ -46,11 +46,16 @@ def error_text(err: BaseException) -> str:
     return str(err)
 
 
-def start_device_compile(core, model, device: DeviceInfo):
+def start_device_compile(core, model, device: DeviceInfo, from_path: bool = False):
     """``core.compile_model(model, device, config)`` without waiting: a clock event whose value is
-    the device's Backend or a PluginError (argument errors become such a value too)."""
+    the device's Backend or a PluginError (argument errors become such a value too).
+
+    ``from_path``: AUTO was given a path, and compiles the device from it
+    (``auto_schedule.cpp``: ``compile_model(m_model_path, ...)``), so the Core's implicit
+    batching, applied only to ``compile_model(model_object, ...)``, does not happen."""
     try:
-        return core._start_compile(model, device.name, dict(device.config))
+        return core._start_compile(model, device.name, dict(device.config),
+                                   implicit_batch=not from_path)
     except PluginError as err:
         ev = core.clock.event()
         ev.succeed(err)
@@ -176,7 +181,7 @@ class AutoSchedule(WorkerSchedule):
         while True:
             dev = ctx.device
             t0 = core.clock.now
-            result = yield start_device_compile(core, self.model, dev)
+            result = yield start_device_compile(core, self.model, dev, self.from_path)
             if not isinstance(result, BaseException):
                 self.log.info(f"{SCHEDULE_SRC}:341", f"Device: [{dev.name}]: Compile model took "
                               f"{(core.clock.now - t0) * 1000.0:f} ms")
@@ -354,7 +359,8 @@ class AutoSchedule(WorkerSchedule):
                 return False
             self.event("select", fb.device.name, reason="runtime_fallback", failed=failed)
             t0 = self.core.clock.now
-            result = yield start_device_compile(self.core, self.model, fb.device)
+            result = yield start_device_compile(self.core, self.model, fb.device,
+                                                self.from_path)
             if not isinstance(result, BaseException):
                 self.log.info(f"{SCHEDULE_SRC}:341", f"Device: [{fb.device.name}]: Compile model "
                               f"took {(self.core.clock.now - t0) * 1000.0:f} ms")

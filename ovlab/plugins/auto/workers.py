@@ -87,6 +87,9 @@ class WorkerSchedule:
         self.tag = tag  # "AUTO" or "MULTI"
         self.log = log
         self.pending: deque[Job] = deque()
+        # compile_model(path): AUTO keeps the path (m_model_path) and compiles each device from
+        # it, through the Core's path overload, which applies no implicit batching
+        self.from_path = False
         self.runtime_fallback = True
         # OpenVINO serialises scheduling behind a mutex while a fallback device compiles; here
         # inferences wait in the pending queue until the gate opens again.

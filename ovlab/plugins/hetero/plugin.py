@@ -339,7 +339,7 @@ class HeteroPlugin(Plugin):
             raise _standard(err) from None
 
     def start_compile(self, model, priorities: str | None, device_id: str | None,
-                      config: dict[str, Any]):
+                      config: dict[str, Any], *, from_path: bool = False):
         core = self.core
         aff, mode, text, config, device_props = self._affinities(model, priorities, config)
         plan = make_plan(model, aff)
