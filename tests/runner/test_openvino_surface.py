@@ -27,6 +27,7 @@ import json
 import re
 import subprocess
 import sys
+import typing
 from pathlib import Path
 
 import pytest
@@ -44,27 +45,8 @@ _OP_VERSIONS = ("ovlab.opset serves one version of each op in every openvino.ops
                 "take other arguments, assign is the op's class in opset6+, and the opset15/16 "
                 "additions (squeeze allow_axis_skip, scatter_nd_update reduction, one_hot "
                 "negative_indices_mode, avg_pool dilations) are not there yet")
-_KEYWORDS = "ovlab's own parameter names: positional calls work, the real keywords do not yet"
 KNOWN_DIFFERENCES: dict[str, str] = {
     "openvino.opset*": _OP_VERSIONS,
-    "openvino.op:Constant.__init__": "Constant(tensor) shares by default, one signature cannot "
-                                     "carry both overloads' shared_memory defaults",
-    "openvino.op:Constant.*tensor_view": "a Constant's value as a Tensor: Tensor lives in the "
-                                         "runtime layer, above the graph (read get_data())",
-    "openvino:Model.__init__": "Model() with no arguments (an empty model to fill) not offered",
-    "openvino:InferRequest.[gs]et_*": _KEYWORDS,
-    "openvino:InferRequest.userdata": "InferRequest.userdata (AsyncInferQueue keeps its own)",
-    "openvino:InferRequest.__init__": "copy-constructing an InferRequest not offered",
-    "openvino:CompiledModel.__init__": "copy-constructing a CompiledModel not offered",
-    "openvino:CompiledModel.set_property": _KEYWORDS,
-    "openvino:Core.*": _KEYWORDS + " (add_extension's extension objects are stand-ins)",
-    "openvino:OVAny.__*item__": "OVAny indexing (of list/dict values) not offered",
-    "openvino:OVAny.__len__": "OVAny len() (of list/dict values) not offered",
-    "openvino:ProfilingInfo.__init__": "ProfilingInfo() built by hand (only requests make them)",
-    "openvino:save_model": _KEYWORDS + " (IR writing, issue 12)",
-    "openvino:serialize": _KEYWORDS + " (IR writing, issue 12)",
-    "openvino:set_batch": _KEYWORDS,
-    "openvino.utils:classproperty": _KEYWORDS,
 }
 
 
@@ -136,15 +118,62 @@ def overload_gaps(sig: inspect.Signature, overload: list) -> list[str]:
     return gaps
 
 
+def _as_overload(sig: inspect.Signature, defaults: bool = True) -> list:
+    """``sig`` in the snapshot's form, ``[[name, default text], ...]`` (positional-only
+    parameters named ``argN`` as pybind names them; no defaults: every parameter required)."""
+    out, star = [], False
+    for i, p in enumerate(sig.parameters.values()):
+        default = None if p.default is inspect.Parameter.empty or not defaults \
+            else repr(p.default)
+        if p.kind is p.VAR_POSITIONAL:
+            out.append(["*" + p.name, None])
+            star = True
+        elif p.kind is p.VAR_KEYWORD:
+            out.append(["**" + p.name, None])
+        elif p.kind is p.KEYWORD_ONLY:
+            if not star:
+                out.append(["*", None])
+                star = True
+            out.append([p.name, default])
+        else:
+            out.append([f"arg{i}" if p.kind is p.POSITIONAL_ONLY else p.name, default])
+    return out
+
+
+def declared_overloads(obj, drop_self: bool) -> list[inspect.Signature]:
+    """The overloads ovlab declares for ``obj`` with ``typing.overload``, as the wheel's
+    docstrings list theirs (one Python signature cannot carry two overloads' defaults, as
+    ``Constant(array, shared_memory=False)`` and ``Constant(tensor, shared_memory=True)``)."""
+    get_overloads = getattr(typing, "get_overloads", None)  # Python 3.11+
+    func = getattr(obj, "__func__", obj)
+    if get_overloads is None or not callable(func):
+        return []
+    try:
+        stubs = get_overloads(func)
+    except (AttributeError, TypeError):
+        return []
+    return [s for s in (_signature(stub, drop_self) for stub in stubs) if s is not None]
+
+
 def callable_gaps(obj, signatures: list | None, drop_self: bool) -> list[str]:
+    """What ovlab's ``obj`` refuses of the real ``signatures``. A real overload is served when
+    the implementation takes it, or when one of ovlab's declared overloads does and the
+    implementation takes every call that declared overload describes."""
     if not signatures:
         return []
     sig = _signature(obj, drop_self)
     if sig is None:
         return []  # a builtin: nothing to read
     gaps = []
+    declared = declared_overloads(obj, drop_self)
+    for stub in declared:
+        for gap in overload_gaps(sig, _as_overload(stub, defaults=False)):
+            gaps.append(f"declared overload {stub} is not taken: {gap}")
     for i, overload in enumerate(signatures):
-        for gap in overload_gaps(sig, overload):
+        found = overload_gaps(sig, overload)
+        if found and any(not overload_gaps(stub, overload) for stub in declared):
+            found = []
+        for gap in found:
             gaps.append(gap if len(signatures) == 1 else f"overload {i + 1} {gap}")
     return gaps
 
@@ -279,6 +308,40 @@ def test_the_checker_sees_a_difference():
     assert overload_gaps(sig, [["a", None], ["b", None], ["c", None]]) != []
     assert "refuses 0 positional argument(s) ()" in overload_gaps(sig, [])
     assert _known("openvino:Nothing.like_this") is None
+
+
+@typing.overload
+def _declared(a: int, b: int = 1) -> None: ...
+
+
+@typing.overload
+def _declared(c: str, b: int = 2) -> None: ...
+
+
+def _declared(a=None, b=None, c=None):
+    return a, b, c
+
+
+@typing.overload
+def _declared_not_taken(x: int) -> None: ...
+
+
+def _declared_not_taken(a):
+    return a
+
+
+def test_the_checker_reads_declared_overloads():
+    """An overload declared with typing.overload serves a real one whose defaults the
+    implementation cannot carry, and only if the implementation takes its calls."""
+    if not hasattr(typing, "get_overloads"):
+        pytest.skip("typing.get_overloads is Python 3.11+")
+    real = [[["a", None], ["b", "1"]], [["c", None], ["b", "2"]]]
+    assert callable_gaps(_declared, real, drop_self=False) == []
+    assert callable_gaps(_declared, [[["a", None], ["b", "3"]]], drop_self=False) == \
+        ["'b' defaults to None, real 3"]
+    gaps = callable_gaps(_declared_not_taken, [[["a", None]]], drop_self=False)
+    assert len(gaps) == 1 and gaps[0].startswith("declared overload (x") and \
+        gaps[0].endswith("is not taken: no keyword 'x'")
 
 
 def test_the_wheels_tools_import_under_the_runner(served):
