@@ -63,10 +63,22 @@ def make_node(type_name: str, inputs: Sequence[Any], attrs: dict[str, Any] | Non
               name: str | None = None) -> Node:
     """Build a node of a registered op: inputs as nodes, ports, arrays or scalars; ``attrs``
     by IR name, converted to their kinds, with the op's defaults for those not given."""
-    op = REGISTRY[type_name]
+    return make_op_node(REGISTRY[type_name], inputs, attrs, name)
+
+
+def make_op_node(op: OpDef, inputs: Sequence[Any], attrs: dict[str, Any] | None = None,
+                 name: str | None = None) -> Node:
+    """``make_node`` for an op definition that is not the registry's: another version of a
+    registered op type (``ovlab/opset_versions.py``: MaxPool-1, Squeeze-15...)."""
+    return Node(op, [as_output(i, name) for i in inputs], op_attrs(op, attrs), name)
+
+
+def op_attrs(op: OpDef, attrs: dict[str, Any] | None) -> dict[str, Any]:
+    """``attrs`` by IR name, converted to their kinds, with the op's defaults for those not
+    given (a node class's constructor builds its node with them: ``state_ops.Assign``)."""
     given = dict(attrs or {})
     values: dict[str, Any] = {}
-    who = snake(type_name)
+    who = snake(op.type_name)
     for a in op.attrs:
         v = given.pop(a.name, None)
         if v is None:  # not given (or None, which OpenVINO's builders read as the default)
@@ -77,7 +89,7 @@ def make_node(type_name: str, inputs: Sequence[Any], attrs: dict[str, Any] | Non
     if given:
         raise TypeError(f"{who}: unknown attribute(s) {', '.join(map(repr, given))} (it has "
                         f"{', '.join(a.name for a in op.attrs) or 'none'})")
-    return Node(op, [as_output(i, name) for i in inputs], values, name)
+    return values
 
 
 set_builder(make_node)

@@ -18,7 +18,7 @@ import numpy as np
 
 from .attrs import Attr
 from .node import Node, ShapeType
-from .ops import Ctx, NodeInput, make_node, register
+from .ops import REGISTRY, Ctx, NodeInput, as_output, make_node, op_attrs, register
 from .types import Type, as_type
 from .variables import Variable
 
@@ -101,12 +101,31 @@ def read_value(init_value: NodeInput | str, variable_id: str | None = None,
     return make_node("ReadValue", inputs, attrs, name=name)
 
 
+class Assign(Node):
+    """An Assign-6 node: writes ``new_value`` into the variable (a sink of the model). The
+    class is the wheel's ``openvino.op.assign``, which ``openvino.opset6``-``opset16`` serve as
+    ``assign``: ``assign(new_value, variable_id)``, ``assign(new_value, variable)`` or
+    ``assign()``, an Assign with no input and no variable yet."""
+
+    def __init__(self, new_value: NodeInput | None = None,
+                 variable_id: str | Variable | None = None, name: str | None = "", *,
+                 variable: Variable | None = None) -> None:
+        if variable is not None:
+            variable_id = variable
+        if isinstance(variable_id, Variable):
+            variable_id = variable_id.info.variable_id
+        op = REGISTRY["Assign"]
+        attrs = op_attrs(op, {"variable_id": "" if new_value is None and variable_id is None
+                              else variable_id})
+        super().__init__(op, [] if new_value is None else [as_output(new_value, name)], attrs,
+                         name or None)
+
+    def get_variable_id(self) -> str:
+        return self._attrs["variable_id"]
+
+
 def assign(new_value: NodeInput | None = None, variable_id: str | Variable | None = None,
            name: str | None = None) -> Node:
     """Assign-6: write ``new_value`` into the variable (a sink of the model). ``assign()``
     makes one with no input and no variable yet, as the wheel does."""
-    if isinstance(variable_id, Variable):
-        variable_id = variable_id.info.variable_id
-    return make_node("Assign", [] if new_value is None else [new_value],
-                     {"variable_id": "" if new_value is None and variable_id is None
-                      else variable_id}, name=name)
+    return Assign(new_value, variable_id, name)

@@ -64,6 +64,116 @@ def test_the_runner_serves_them_in_the_old_opsets_only():
         import openvino.opset2 as served2
         import openvino.opset13 as served13
         assert served2.gelu is old.gelu_v2 and served13.gelu is ovlab.opset.gelu
+        import openvino.op as served_op
+        import openvino.opset3 as served3
+        import openvino.opset7 as served7
+        import openvino.opset8 as served8
+        import openvino.opset10 as served10
+        import openvino.opset16 as served16
+        assert served7.max_pool is old.max_pool_v1 and served8.max_pool is ovlab.opset.max_pool
+        assert served10.interpolate is old.interpolate_v4
+        assert served16.one_hot is old.one_hot_v16 and served13.one_hot is ovlab.opset.one_hot
+        # assign: a function in opset3-5, the Assign node class in opset6+ and openvino.op
+        assert served13.assign is served_op.assign and isinstance(served_op.assign, type)
+        assert not isinstance(served3.assign, type)
+        node = served13.assign(served13.parameter([2], np.float32), "v")
+        assert isinstance(node, served16.assign) and node.get_variable_id() == "v"
+        assert served16.assign().get_attributes() == {"variable_id": ""}
     finally:
         ovlab.uninstall()
     assert ov is not None
+
+
+# --- the builders of opset1-7 (MaxPool-1), opset10 (Interpolate-4) and opset15/16 ---------------
+Y = (np.arange(1 * 2 * 7 * 6, dtype=np.float32).reshape(1, 2, 7, 6) * 37 % 11) - 5.0
+
+
+def _run(rt, node, params):
+    model = rt.Model(node, params, "m")  # a node: every output of it, as the wheel's Model
+    req = rt.new_core().compile_model(model, "CPU").create_infer_request()
+    outs = req.infer({0: Y} if params else {})
+    return [outs[i] for i in range(len(model.outputs))]
+
+
+NEW_CASES = {
+    "max_pool_1": ("opset7", lambda m, x: m.max_pool(x, [2, 1], [1, 0], [0, 1], [3, 2], "ceil")),
+    "interpolate_4_sizes": ("opset10", lambda m, x: m.interpolate(
+        x, np.int64([9, 4]), np.float32([1.0, 1.0]), "linear_onnx", "sizes",
+        axes=np.int64([2, 3]))),
+    "interpolate_4_scales": ("opset10", lambda m, x: m.interpolate(
+        x, np.int64([1, 1]), np.float32([1.5, 0.5]), "nearest", "scales",
+        axes=np.int64([2, 3]))),
+    "avg_pool_16_dilations": ("opset16", lambda m, x: m.avg_pool(
+        x, [1, 2], [1, 1], [1, 0], [3, 2], True, dilations=[2, 2])),
+    "avg_pool_16_no_exclude": ("opset16", lambda m, x: m.avg_pool(
+        x, [2, 1], [1, 1], [1, 1], [2, 2], False, dilations=[1, 3])),
+    "squeeze_15_skip": ("opset15", lambda m, x: m.squeeze(
+        m.reshape(x, np.int64([2, 1, 42]), False), np.int64([0, 1]), allow_axis_skip=True)),
+    "squeeze_15_all": ("opset15", lambda m, x: m.squeeze(
+        m.reshape(x, np.int64([1, 2, 1, 42]), False))),
+    "scatter_nd_sum": ("opset15", lambda m, x: m.scatter_nd_update(
+        np.arange(8, dtype=np.float32).reshape(4, 2), np.int64([[1], [1], [3], [-1]]),
+        np.float32([[10, 20], [1, 2], [5, 5], [7, 7]]), "sum")),
+    "scatter_nd_min": ("opset15", lambda m, x: m.scatter_nd_update(
+        np.arange(8, dtype=np.float32).reshape(4, 2), np.int64([[0, 1], [2, 0], [0, 1]]),
+        np.float32([-3, 9, 0.5]), "min")),
+    "scatter_nd_none": ("opset15", lambda m, x: m.scatter_nd_update(
+        np.arange(4, dtype=np.float32), np.int64([[2]]), np.float32([9]))),
+    "one_hot_16_normalize": ("opset16", lambda m, x: m.one_hot(
+        np.int64([-1, 0, 2, -3, 5]), np.int64(3), np.float32(1), np.float32(0), -1,
+        negative_indices_mode="normalize")),
+    "one_hot_16_ignore": ("opset16", lambda m, x: m.one_hot(
+        np.int64([-1, 0, 2, -3]), np.int64(3), np.float32(1), np.float32(0), 0)),
+}
+
+
+@pytest.mark.parametrize("case", list(NEW_CASES))
+def test_version_builders_match_the_wheels(case):
+    """Output count, types, shapes, attributes, version and numbers, with the runner's module
+    on ovlab and the wheel's on the real runtime (the one difference: ovlab builds the wheel's
+    Interpolate-4 as the Interpolate-11 that computes the same)."""
+    import importlib
+
+    opset, build = NEW_CASES[case]
+    got = {}
+    for rt in (REAL, LAB):
+        if rt is LAB:
+            ovlab.install()
+            try:
+                module = importlib.import_module(f"openvino.{opset}")
+                module = {n: getattr(module, n) for n in ("max_pool", "interpolate", "avg_pool",
+                                                          "squeeze", "reshape",
+                                                          "scatter_nd_update", "one_hot")}
+            finally:
+                ovlab.uninstall()
+            module = type("Served", (), {k: staticmethod(v) for k, v in module.items()})
+        else:
+            module = importlib.import_module(f"openvino.{opset}")
+        x = rt.ops.parameter(list(Y.shape), np.float32, name="x")
+        node = build(module, x)
+        uses = any(p.get_node() is x for p in _inputs_of(node))
+        outs = _run(rt, node, [x] if uses else [])
+        got[rt.name] = (node.get_output_size(), node.get_type_info().version_id,
+                        {k: str(v) for k, v in node.get_attributes().items()}, outs)
+    real, lab = got["openvino"], got["ovlab"]
+    if case.startswith("interpolate_4"):  # built as Interpolate-11 (see interpolate_v4)
+        real = (real[0], "opset11", *real[2:])
+    assert lab[:3] == real[:3]
+    for a, b in zip(lab[3], real[3], strict=True):
+        assert a.shape == b.shape and a.dtype == b.dtype
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-5)
+
+
+def _inputs_of(node):
+    """Every port feeding ``node`` or what feeds it (does the graph read the parameter?)."""
+    seen, todo, out = set(), [node], []
+    while todo:
+        n = todo.pop()
+        if id(n) in seen:
+            continue
+        seen.add(id(n))
+        for i in range(n.get_input_size()):
+            src = n.input_value(i)
+            out.append(src)
+            todo.append(src.get_node())
+    return out

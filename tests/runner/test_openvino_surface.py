@@ -39,15 +39,7 @@ TOOL = ROOT / "tools" / "gen_openvino_surface.py"
 # "module:name[.member]" patterns (fnmatch) -> why ovlab differs today. Each is a gap to close,
 # not a policy (what is not simulated by design is a stand-in in ovlab/runner/standins.py);
 # a pattern that matches nothing any more fails the test, so the list only shrinks.
-_OP_VERSIONS = ("ovlab.opset serves one version of each op in every openvino.opsetN (the older "
-                "builders of range, gelu, mvn, broadcast and interpolate-1 are in "
-                "ovlab/opset_versions.py); opset10's interpolate-4 and max_pool-1 (one output) "
-                "take other arguments, assign is the op's class in opset6+, and the opset15/16 "
-                "additions (squeeze allow_axis_skip, scatter_nd_update reduction, one_hot "
-                "negative_indices_mode, avg_pool dilations) are not there yet")
-KNOWN_DIFFERENCES: dict[str, str] = {
-    "openvino.opset*": _OP_VERSIONS,
-}
+KNOWN_DIFFERENCES: dict[str, str] = {}  # empty since issue 23 closed the last 55 gaps
 
 
 def _known(key: str) -> str | None:
