@@ -158,7 +158,7 @@ def _avg_pool16(node: Node, xs: list[np.ndarray], ctx: Ctx) -> list[np.ndarray]:
 
 _AVG1 = REGISTRY["AvgPool"]
 AVG_POOL_16 = _version("AvgPool", "opset16", compute=_avg_pool16,
-                       attrs=(*_AVG1.attrs[:4], Attr("dilations", "ints", ()), *_AVG1.attrs[4:]))
+                       attrs=(*_AVG1.attrs, Attr("dilations", "ints", ())))  # IR order
 
 
 def avg_pool_v16(data_batch: NodeInput, strides: list[int], pads_begin: list[int],
@@ -258,6 +258,12 @@ def one_hot_v16(indices: NodeInput, depth: NodeInput, on_value: NodeInput, off_v
                          "negative_indices_mode": negative_indices_mode or "ignore_negative"},
                         name)
 
+
+#: (type name, version) -> the op definition of a version the registry does not hold (the IR
+#: reader builds a layer of that version with it)
+VERSIONS: dict[tuple[str, str], OpDef] = {
+    (op.type_name, op.version): op
+    for op in (MAX_POOL_1, AVG_POOL_16, SQUEEZE_15, SCATTER_ND_UPDATE_15, ONE_HOT_16)}
 
 #: name -> ((first opset, last opset, builder), ...): the opsets whose module has that builder
 BUILDERS: dict[str, tuple[tuple[int, int, Any], ...]] = {
