@@ -5,7 +5,7 @@ older builder under the same name, with other arguments: ``range`` (opset1-11: n
 ``output_type``, the output takes the inputs' type), ``gelu`` (opset2-6: exact, erf-based Gelu),
 ``mvn`` (opset2-5: MVN-1, mean over the channels or not), ``broadcast`` (opset1-2: ``mode``),
 ``interpolate`` (opset1-9: Interpolate-1, attributes in a dict; opset10: Interpolate-4, sizes
-and scales both given), ``max_pool`` (opset1-7: MaxPool-1, one output). Each is built here from
+and scales both inputs), ``max_pool`` (opset1-7: MaxPool-1, one output). Each is built here from
 the current op with the old op's meaning. The newest opsets add arguments: ``squeeze``
 (opset15+: Squeeze-15, ``allow_axis_skip``), ``scatter_nd_update`` (opset15+: ScatterNDUpdate-15,
 ``reduction``), ``one_hot`` (opset16+: OneHot-16, ``negative_indices_mode``), ``avg_pool``
@@ -101,21 +101,26 @@ def interpolate_v4(image: NodeInput, output_shape: NodeInput, scales: NodeInput,
                    cube_coeff: float = -0.75, axes: NodeInput | None = None,
                    name: str | None = None) -> Node:
     """Interpolate-4: both the sizes and the scales are inputs, and ``shape_calculation_mode``
-    says which one sets the output. Interpolate-11 computes the same from that one input
-    (OpenVINO's ConvertInterpolate11ToInterpolate4 is the same rewrite the other way)."""
-    if shape_calculation_mode == "sizes":
-        chosen = output_shape if isinstance(output_shape, Node) else \
-            np.asarray(output_shape, np.int64)
-    else:
-        chosen = scales if isinstance(scales, Node) else np.asarray(scales, np.float32)
-    return interpolate(image, chosen, mode, shape_calculation_mode, pads_begin, pads_end,
-                       coordinate_transformation_mode, nearest_mode, antialias, cube_coeff,
-                       axes, name)
+    says which one sets the output (Interpolate-11's kernel, reading that input)."""
+    inputs = [image, output_shape if isinstance(output_shape, Node) else
+              np.asarray(output_shape, np.int64),
+              scales if isinstance(scales, Node) else np.asarray(scales, np.float32)]
+    if axes is not None:
+        inputs.append(int_const(axes))
+    return make_op_node(INTERPOLATE_4, inputs,
+                        {"mode": mode, "shape_calculation_mode": shape_calculation_mode,
+                         "coordinate_transformation_mode": coordinate_transformation_mode,
+                         "nearest_mode": nearest_mode, "antialias": antialias,
+                         "cube_coeff": cube_coeff, "pads_begin": pads_begin or [],
+                         "pads_end": pads_end or []}, name)
 
 
 def _version(type_name: str, version: str, **changes: Any) -> OpDef:
     """Another version of a registered op: its definition with ``changes``."""
     return dataclasses.replace(REGISTRY[type_name], version=version, **changes)
+
+
+INTERPOLATE_4 = _version("Interpolate", "opset4")  # inputs: see resize_ops._value_and_axes
 
 
 # --- MaxPool-1: MaxPool-8 without dilations and without the indices output ------------------
@@ -263,7 +268,8 @@ def one_hot_v16(indices: NodeInput, depth: NodeInput, on_value: NodeInput, off_v
 #: reader builds a layer of that version with it)
 VERSIONS: dict[tuple[str, str], OpDef] = {
     (op.type_name, op.version): op
-    for op in (MAX_POOL_1, AVG_POOL_16, SQUEEZE_15, SCATTER_ND_UPDATE_15, ONE_HOT_16)}
+    for op in (INTERPOLATE_4, MAX_POOL_1, AVG_POOL_16, SQUEEZE_15, SCATTER_ND_UPDATE_15,
+               ONE_HOT_16)}
 
 #: name -> ((first opset, last opset, builder), ...): the opsets whose module has that builder
 BUILDERS: dict[str, tuple[tuple[int, int, Any], ...]] = {
