@@ -4,8 +4,9 @@ Walks the installed ``openvino`` (2026.4.1 in the venv) module by module -- ``op
 ``openvino.op``, every ``openvino.opsetN``, ``openvino.properties.*``, ``openvino.preprocess``,
 ``openvino.utils`` and its submodules, ``openvino.exceptions`` -- and records every public name
 with its kind and, for callables, every signature: from ``inspect`` for Python functions and
-from the first lines of the docstring for pybind functions (``name(a: T, b: T = x) -> R``, one
-line per overload). Classes record their public members (and ``__init__``) the same way.
+from the docstring for pybind functions (``name(a: T, b: T = x) -> R`` on its first line, or
+one numbered line per overload after "Overloaded function."; the examples further down are
+not signatures). Classes record their public members (and ``__init__``) the same way.
 
 The snapshot is committed so that ovlab's surface test
 (``tests/conformance/test_conformance_openvino_surface.py``) runs without the wheel; with the
