@@ -18,7 +18,7 @@ import numpy as np
 
 from .attrs import Attr
 from .node import Node, ShapeType
-from .ops import REGISTRY, Ctx, NodeInput, as_output, make_node, op_attrs, register
+from .ops import REGISTRY, Ctx, NodeInput, as_output, op_attrs, register
 from .types import Type, as_type
 from .variables import Variable
 
@@ -98,7 +98,38 @@ def read_value(init_value: NodeInput | str, variable_id: str | None = None,
     attrs = {"variable_id": variable_id,
              "variable_type": as_type(variable_type) if variable_type is not None else None,
              "variable_shape": list(variable_shape) if variable_shape is not None else None}
-    return make_node("ReadValue", inputs, attrs, name=name)
+    return ReadValue._build(inputs, attrs, name)
+
+
+class ReadValue(Node):
+    """A ReadValue-6 node: the variable's value, ``new_value`` until it is first assigned or
+    reset. The class is the wheel's ``openvino.op.read_value``: ``read_value(new_value,
+    variable)``, ``read_value(variable)`` or ``read_value()``, a ReadValue with no input and no
+    variable yet (the opsets' ``read_value`` builder takes variable ids, types and shapes)."""
+
+    def __init__(self, new_value: NodeInput | Variable | None = None,
+                 variable: Variable | None = None) -> None:
+        if isinstance(new_value, Variable) and variable is None:  # read_value(variable)
+            new_value, variable = None, new_value
+        attrs: dict[str, Any] = {"variable_id": ""}
+        if variable is not None:
+            info = variable.info
+            attrs = {"variable_id": info.variable_id, "variable_type": info.data_type,
+                     "variable_shape": None if info.data_shape.is_dynamic
+                     else list(info.data_shape.to_shape())}
+        op = REGISTRY["ReadValue"]
+        super().__init__(op, [] if new_value is None else [as_output(new_value)],
+                         op_attrs(op, attrs))
+
+    @classmethod
+    def _build(cls, inputs: list[Any], attrs: dict[str, Any], name: str | None) -> ReadValue:
+        node = cls.__new__(cls)
+        op = REGISTRY["ReadValue"]
+        Node.__init__(node, op, [as_output(i, name) for i in inputs], op_attrs(op, attrs), name)
+        return node
+
+    def get_variable_id(self) -> str:
+        return self._attrs["variable_id"]
 
 
 class Assign(Node):

@@ -224,3 +224,32 @@ def test_ovlab_reads_these_versions_from_the_wheels_ir(case, tmp_path):
     assert got.get_type_info().version_id == node.get_type_info().version_id
     for a, b in zip(_run(LAB, model, None), want, strict=True):
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-5)
+
+
+def test_op_node_classes_build_a_stateful_model_as_the_wheels():
+    """``openvino.op.read_value(init, variable)`` and ``op.assign(value, variable)``, the node
+    classes, make the same accumulating model on both runtimes."""
+    import openvino.op as real_op
+
+    import ovlab.op as lab_op
+
+    got = {}
+    for rt, op in ((REAL, real_op), (LAB, lab_op)):
+        x = rt.ops.parameter([2], np.float32, name="x")
+        info = op.util.VariableInfo()
+        info.variable_id, info.data_type = "acc", rt.Type.f32
+        info.data_shape = rt.mod.PartialShape([2])
+        var = op.util.Variable(info)
+        read = op.read_value(rt.ops.constant(np.zeros(2, np.float32)), var)
+        total = rt.ops.add(read, x)
+        write = op.assign(total, var)
+        model = rt.Model([rt.ops.result(total)], [write], [x], "acc")
+        req = rt.new_core().compile_model(model, "CPU").create_infer_request()
+        outs = [req.infer({0: np.float32([1, 2])})[0].tolist() for _ in range(3)]
+        empty = op.read_value(var)
+        got[rt.name] = (read.get_variable_id(), write.get_variable_id(),
+                        read.get_type_info().version_id, write.get_type_info().version_id,
+                        outs, [s.name for s in req.query_state()], empty.get_input_size(),
+                        empty.get_variable_id(), str(empty.get_output_partial_shape(0)),
+                        op.assign().get_input_size())
+    assert got["ovlab"] == got["openvino"]
