@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ._overloads import MISSING, given
+
 
 class Layout:
     """``openvino.Layout``: dimension names, optionally around one ``...``."""
@@ -127,8 +129,16 @@ def get_batch(model: Any) -> Any:
     return Dimension(p.output(0).get_shape()[idx])
 
 
-def set_batch(model: Any, batch_size: Any = -1) -> None:
-    """Reshape every input that has an ``N`` in its layout to ``batch_size``."""
+def set_batch(model: Any, batch_size: Any = -1, *, dimension: Any = MISSING) -> None:
+    """Reshape every input that has an ``N`` in its layout to ``batch_size`` (an int), or to
+    ``dimension`` (a static Dimension: the wheel's other overload)."""
+    if given(dimension):
+        batch_size = dimension
+    if hasattr(batch_size, "get_length"):  # a Dimension
+        if batch_size.is_dynamic:
+            raise RuntimeError("ovlab models are static: set_batch needs a static dimension "
+                               f"(got {batch_size})")
+        batch_size = batch_size.get_length()
     n = int(batch_size)
     if n < 1:
         raise RuntimeError("ovlab models are static: set_batch needs a positive batch size "

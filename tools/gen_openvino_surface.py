@@ -4,8 +4,9 @@ Walks the installed ``openvino`` (2026.4.1 in the venv) module by module -- ``op
 ``openvino.op``, every ``openvino.opsetN``, ``openvino.properties.*``, ``openvino.preprocess``,
 ``openvino.utils`` and its submodules, ``openvino.exceptions`` -- and records every public name
 with its kind and, for callables, every signature: from ``inspect`` for Python functions and
-from the first lines of the docstring for pybind functions (``name(a: T, b: T = x) -> R``, one
-line per overload). Classes record their public members (and ``__init__``) the same way.
+from the docstring for pybind functions (``name(a: T, b: T = x) -> R`` on its first line, or
+one numbered line per overload after "Overloaded function."; the examples further down are
+not signatures). Classes record their public members (and ``__init__``) the same way.
 
 The snapshot is committed so that ovlab's surface test
 (``tests/conformance/test_conformance_openvino_surface.py``) runs without the wheel; with the
@@ -95,12 +96,17 @@ def pybind_signatures(obj) -> list[list] | None:
     """Overloads of a pybind callable, each a list of ``[name, default]``, from its docstring."""
     doc = getattr(obj, "__doc__", None) or ""
     name = getattr(obj, "__name__", None)
-    lines = [line.strip() for line in doc.splitlines()]
+    lines = [line.strip() for line in doc.splitlines() if line.strip()]
+    # pybind writes the signature on the docstring's first line, or one numbered line per
+    # overload after "Overloaded function."; later lines that look like calls are the
+    # docstring's examples (``save_model(model, './model.xml')``), not signatures.
+    overloaded = "Overloaded function." in doc
     sigs = []
-    for line in lines:
+    for line in lines if overloaded else lines[:1]:
         m = _SIG_LINE.match(line)
-        if m and m.group(1) == name and not (m.group(2) == "*args, **kwargs"
-                                             and "Overloaded function." in doc):
+        if overloaded and not re.match(r"\d+\. ", line):
+            continue
+        if m and m.group(1) == name:
             params = [_pybind_param(p) for p in split_top(m.group(2))]
             if params and params[0][0] == "self":
                 params = params[1:]

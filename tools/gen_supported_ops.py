@@ -22,7 +22,8 @@ from ovlab.graph.ops import REGISTRY
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "supported-ops.md"
-_CLASSES = {"parameter": "Parameter", "constant": "Constant", "result": "Result"}
+_CLASSES = {"parameter": "Parameter", "constant": "Constant", "result": "Result", "assign": "Assign",
+            "read_value": "ReadValue"}
 
 HEADER = """# Supported ops
 

@@ -28,7 +28,7 @@ PACKAGE = "ovlab"
 
 #: lowest first; each a (layer, top-level modules or packages of ovlab) pair
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    ("base", ("_errors", "_version", "extension", "exceptions")),
+    ("base", ("_errors", "_overloads", "_version", "extension", "exceptions")),
     ("graph", ("graph", "opset", "opset13", "opset_versions", "op", "helpers", "layout",
                "layout_helpers", "properties", "preprocess", "zoo", "digits")),
     ("frontends", ("frontends", "passes")),  # passes: Serialize writes IR

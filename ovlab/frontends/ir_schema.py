@@ -5,7 +5,9 @@ The reader and writer are generic: an op is found in the graph registry (``ovlab
 here (IR name, kind, default, ovlab's key). Only what really differs between IR and ovlab is
 written down per op: the IR type names OpenVINO's serializer translates (``Relu`` is written
 ``ReLU``), attribute names that are not Python names (AvgPool's ``exclude-pad``), and older op
-versions that ovlab reads as the version it implements (MaxPool-1, Softmax-1 of IR v10 files).
+versions that ovlab reads as the version it implements (Softmax-1 of IR v10 files). The other
+versions ovlab builds beside its registry's (MaxPool-1, Squeeze-15, AvgPool-16...:
+``ovlab/opset_versions.py``) are read as themselves.
 An op without a description is still read and written: its attributes are written from their
 Python types and read back by their spelling.
 """
@@ -19,6 +21,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from .. import opset_versions
 from ..graph.node import OpDef
 from ..graph.ops import REGISTRY
 from ..graph.types import Type, as_type
@@ -73,13 +76,7 @@ class Legacy(NamedTuple):
     adapt: Callable[[dict[str, Any], int], dict[str, Any]]  # (attrs, data rank) -> attrs
 
 
-def _maxpool1(attrs: dict[str, Any], rank: int) -> dict[str, Any]:
-    # MaxPool-1 is MaxPool-8 without dilations and without the indices output
-    return {**attrs, "dilations": [1] * max(rank - 2, 0), "index_element_type": "i64", "axis": 0}
-
-
 LEGACY: dict[tuple[str, str], Legacy] = {
-    ("MaxPool", "opset1"): Legacy(1, _maxpool1),
     # Softmax-1 takes a non-negative axis only: the same computation as Softmax-8
     ("Softmax", "opset1"): Legacy(1, lambda attrs, rank: attrs),
 }
@@ -130,6 +127,9 @@ def resolve(type_name: str, version: str, layer: str) -> tuple[OpDef, Legacy | N
                               f"{type_name}", E.NO_OP_TYPE)
     if held == op.version:
         return op, None
+    other = opset_versions.VERSIONS.get((op.type_name, held))
+    if other is not None:  # a version ovlab builds beside the registry's (opset_versions.py)
+        return other, None
     legacy = LEGACY.get((op.type_name, held))
     if legacy is None:
         raise _wrong_version(op, type_name, version, layer, held)
@@ -156,7 +156,7 @@ def _unknown(type_name: str, version: str, layer: str) -> E.FrontendError:
 def _wrong_version(op: OpDef, type_name: str, version: str, layer: str,
                    held: str | None = None) -> E.FrontendError:
     what = f"{op.type_name}-{held[5:]}" if held else f"the {type_name} of {version}"
-    also = [v for (t, v) in LEGACY if t == op.type_name]
+    also = sorted({v for (t, v) in [*LEGACY, *opset_versions.VERSIONS] if t == op.type_name})
     extra = f" (and reads {', '.join(also)})" if also else ""
     return E.FrontendError(
         f"Cannot create {type_name} layer {layer} from unsupported opset: {version}\n"

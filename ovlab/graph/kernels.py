@@ -250,20 +250,23 @@ def _flat_indices(shape: tuple[int, ...], arg: np.ndarray, empty: np.ndarray,
 
 def avg_pool(x: np.ndarray, kernel: Sequence[int], strides: Sequence[int],
              pads_begin: Sequence[int], pads_end: Sequence[int], out_sp: Sequence[int],
-             exclude_pad: bool) -> np.ndarray:
-    """AvgPool-1. The divisor is the whole kernel unless ``exclude_pad``, then only the input
-    pixels the window covers (a window wholly in padding gives 0), matching OpenVINO's CPU."""
-    ones = (1,) * len(kernel)
-    if not any(pads_begin) and all(o == 1 for o in out_sp) and list(kernel) == list(x.shape[2:]):
+             exclude_pad: bool, dilations: Sequence[int] | None = None) -> np.ndarray:
+    """AvgPool-1 (and AvgPool-16's ``dilations``: the taps ``d`` apart). The divisor is the
+    whole kernel unless ``exclude_pad``, then only the input pixels the window's taps cover
+    (a window wholly in padding gives 0), matching OpenVINO's CPU."""
+    dil = tuple(dilations) if dilations is not None else (1,) * len(kernel)
+    if not any(pads_begin) and all(o == 1 for o in out_sp) and \
+            list(kernel) == list(x.shape[2:]) and all(d == 1 for d in dil):
         return x.mean(axis=tuple(range(2, x.ndim)), keepdims=True, dtype=F32)
-    acc = _separable(x, kernel, strides, ones, pads_begin, out_sp, np.add, 0.0)
+    acc = _separable(x, kernel, strides, dil, pads_begin, out_sp, np.add, 0.0)
     if not exclude_pad:
         acc *= F32(1.0 / math.prod(kernel))
         return acc
     count = np.ones((1,) * len(out_sp), dtype=F32)
-    for i, (h, k, s, pb, o) in enumerate(zip(x.shape[2:], kernel, strides, pads_begin, out_sp, strict=False)):
-        start = np.arange(o) * s - pb
-        n = np.clip(start + k, 0, h) - np.clip(start, 0, h)
+    for i, (h, k, s, pb, o, d) in enumerate(zip(x.shape[2:], kernel, strides, pads_begin,
+                                                out_sp, dil, strict=False)):
+        taps = (np.arange(o) * s - pb)[:, None] + np.arange(k)[None, :] * d
+        n = ((taps >= 0) & (taps < h)).sum(axis=1)
         count = count * n.reshape((-1,) + (1,) * (len(out_sp) - 1 - i)).astype(F32)
     with np.errstate(divide="ignore", invalid="ignore"):
         acc /= count

@@ -91,9 +91,28 @@ class Model(Named):
     on an input, so a mistake is reported here rather than at inference.
     """
 
-    def __init__(self, results: Any, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         """``Model(results, parameters, name=None)``, or with sinks (Assign nodes of a stateful
-        model): ``Model(results, sinks, parameters, name=None)`` or by keyword."""
+        model): ``Model(results, sinks, parameters, name=None)`` or by keyword (``result=`` for
+        one node, as the wheel's overload names it). ``Model(other)`` is another handle on
+        ``other``, as in the wheel: the two share the graph, names and rt_info."""
+        if len(args) == 1 and not kwargs and isinstance(args[0], Model):
+            self.__dict__ = args[0].__dict__
+            return
+        if args:
+            results, args = args[0], args[1:]
+            if "results" in kwargs or "result" in kwargs:
+                raise TypeError("Model() got multiple values for its results")
+        elif ("results" in kwargs) != ("result" in kwargs):
+            results = kwargs.pop("results") if "results" in kwargs else kwargs.pop("result")
+        else:  # Model() or both keywords: no overload matches (the wheel's TypeError)
+            raise TypeError(
+                "__init__(): incompatible constructor arguments. The following argument types "
+                "are supported:\n    1. openvino.Model(other: openvino.Model)\n    2. openvino."
+                "Model(results, parameters, name: str = '')\n    3. openvino.Model(results, "
+                "sinks, parameters, name: str = '')\n    4. openvino.Model(result: Node, "
+                "parameters, name: str = '')\n    (and the forms with variables)\n\n"
+                f"Invoked with: kwargs: {', '.join(kwargs)}")
         sinks_first = len(args) >= 3 or (len(args) == 2 and (
             "name" in kwargs or not isinstance(args[1], (str, type(None)))))
         names = ["sinks", "parameters", "name"] if sinks_first else ["parameters", "name"]

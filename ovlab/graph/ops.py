@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, overload
 
 import numpy as np
 
@@ -63,10 +63,22 @@ def make_node(type_name: str, inputs: Sequence[Any], attrs: dict[str, Any] | Non
               name: str | None = None) -> Node:
     """Build a node of a registered op: inputs as nodes, ports, arrays or scalars; ``attrs``
     by IR name, converted to their kinds, with the op's defaults for those not given."""
-    op = REGISTRY[type_name]
+    return make_op_node(REGISTRY[type_name], inputs, attrs, name)
+
+
+def make_op_node(op: OpDef, inputs: Sequence[Any], attrs: dict[str, Any] | None = None,
+                 name: str | None = None) -> Node:
+    """``make_node`` for an op definition that is not the registry's: another version of a
+    registered op type (``ovlab/opset_versions.py``: MaxPool-1, Squeeze-15...)."""
+    return Node(op, [as_output(i, name) for i in inputs], op_attrs(op, attrs), name)
+
+
+def op_attrs(op: OpDef, attrs: dict[str, Any] | None) -> dict[str, Any]:
+    """``attrs`` by IR name, converted to their kinds, with the op's defaults for those not
+    given (a node class's constructor builds its node with them: ``state_ops.Assign``)."""
     given = dict(attrs or {})
     values: dict[str, Any] = {}
-    who = snake(type_name)
+    who = snake(op.type_name)
     for a in op.attrs:
         v = given.pop(a.name, None)
         if v is None:  # not given (or None, which OpenVINO's builders read as the default)
@@ -77,7 +89,7 @@ def make_node(type_name: str, inputs: Sequence[Any], attrs: dict[str, Any] | Non
     if given:
         raise TypeError(f"{who}: unknown attribute(s) {', '.join(map(repr, given))} (it has "
                         f"{', '.join(a.name for a in op.attrs) or 'none'})")
-    return Node(op, [as_output(i, name) for i in inputs], values, name)
+    return values
 
 
 set_builder(make_node)
@@ -285,8 +297,32 @@ def _static(shape: Any) -> tuple[int, ...]:
     return tuple(int(d) for d in dims)
 
 
+# The Tensor class, which ``ovlab.runtime.tensor`` registers when it loads (every ``import
+# ovlab`` loads it). OpenVINO keeps ov::Tensor in its core library, beside the graph; ovlab's
+# Tensor lives in the runtime layer, above the graph, with the runtime's copy and sharing rules
+# (ovlab/runtime/tensor.py). A lazy import of it here would be an import up the layers; the
+# hook keeps the graph free of runtime modules, as ``node.set_builder`` does for the op builder.
+_tensor_class: list[type] = []
+
+
+def set_tensor_class(cls: type) -> None:
+    """Called once by ``ovlab.runtime.tensor``: the class ``Constant.get_tensor_view`` makes."""
+    _tensor_class[:] = [cls]
+
+
 class Constant(Node):
     """A constant tensor (weights, shapes, ranges); its value is read-only and shared by clones."""
+
+    # The wheel's overloads (typing.get_overloads lists them; the surface test compares them
+    # with the wheel's): an array is copied unless shared, a tensor is shared unless copied.
+    @overload
+    def __init__(self, array: np.ndarray, shared_memory: bool = False) -> None: ...
+
+    @overload
+    def __init__(self, tensor: Any, shared_memory: bool = True) -> None: ...
+
+    @overload
+    def __init__(self, element_type: Type, shape: Any, values: Any, /) -> None: ...
 
     def __init__(self, *args: Any, array: Any = None, tensor: Any = None,
                  shared_memory: bool | None = None, shared: bool = False,
@@ -317,6 +353,25 @@ class Constant(Node):
     @property
     def data(self) -> np.ndarray:
         return self._attrs["value"]
+
+    def get_tensor_view(self) -> Any:
+        """The value as a Tensor sharing the constant's memory (``openvino.Tensor``). The
+        wheel's view is writable; ovlab's constant values are read-only (clones share them and
+        devices cache their rounded copies), so writing into this view raises."""
+        if not _tensor_class:
+            raise RuntimeError("Constant.get_tensor_view needs ovlab's runtime (import ovlab)")
+        value = self._attrs["value"]
+        if value.dtype != self._attrs["element_type"].to_dtype():
+            raise NotImplementedError(
+                f"Constant.get_tensor_view of a {self._attrs['element_type'].get_type_name()} "
+                "constant: ovlab keeps its value unpacked as "
+                f"{value.dtype}, so there is no {self._attrs['element_type'].get_type_name()} "
+                "memory to view (read get_data())")
+        return _tensor_class[0](value, shared_memory=True)
+
+    @property
+    def tensor_view(self) -> Any:
+        return self.get_tensor_view()
 
     def get_strides(self) -> list[int]:
         """Byte strides of the value, as the wheel lists them."""

@@ -43,8 +43,18 @@ _COORDS = ("half_pixel", "pytorch_half_pixel", "asymmetric", "tf_half_pixel_for_
 _NEAREST = ("round_prefer_floor", "round_prefer_ceil", "floor", "ceil", "simple")
 
 
+def _value_and_axes(node: Node) -> tuple[int, int]:
+    """The inputs that hold the sizes or scales, and the axes: Interpolate-11 has one input for
+    either (1) and the axes at 2; Interpolate-4 (``ovlab/opset_versions.py``) has the sizes
+    (1), the scales (2) and the axes (3), and its ``shape_calculation_mode`` picks one."""
+    if node._op.version == "opset4":
+        return (1 if node._attrs["shape_calculation_mode"] == "sizes" else 2), 3
+    return 1, 2
+
+
 def _plan(node: Node) -> tuple[list[int], list[int], list[int], list[float]]:
     """(resized axes, padded input shape, output shape, scale per resized axis)."""
+    value, axes_at = _value_and_axes(node)
     src = node._in_shape(0)
     rank = len(src)
     a = node._attrs
@@ -54,14 +64,14 @@ def _plan(node: Node) -> tuple[list[int], list[int], list[int], list[float]]:
          f"value per data dim ({shape_str(src)})")
     a["pads_begin"], a["pads_end"] = pb, pe  # stored full-length, as OpenVINO's IR shows them
     padded = [d + b + e for d, b, e in zip(src, pb, pe, strict=True)]
-    if len(node._inputs) > 2:
-        axes = [norm_axis(x, rank) for x in int_list(node, 2, "axes")]
+    if len(node._inputs) > axes_at:
+        axes = [norm_axis(x, rank) for x in int_list(node, axes_at, "axes")]
     else:
         axes = list(range(rank))
     need(len(set(axes)) == len(axes), f"axes {axes} must not repeat")
     out = list(padded)
     if a["shape_calculation_mode"] == "sizes":
-        sizes = int_list(node, 1, "sizes")
+        sizes = int_list(node, value, "sizes")
         need(len(sizes) == len(axes), f"sizes {sizes} must have one value per axis {axes}")
         need(all(s > 0 for s in sizes), f"sizes {sizes} must be positive")
         scales = []
@@ -69,7 +79,7 @@ def _plan(node: Node) -> tuple[list[int], list[int], list[int], list[float]]:
             out[ax] = s
             scales.append(s / padded[ax])
     else:
-        v = const_input(node, 1, "scales")
+        v = const_input(node, value, "scales")
         need(v.dtype.kind == "f", f"scales must be a float tensor, got {v.dtype}")
         scales = [float(x) for x in np.atleast_1d(v)]
         need(len(scales) == len(axes), f"scales {scales} must have one value per axis {axes}")
@@ -89,7 +99,8 @@ def _infer(node: Node) -> list[ShapeType]:
     # (and i32/i64, which the op's type check accepts too)
     t = node._in_type(0) if node._in_type(0) in _INT_TYPES else real_type(node, 0)
     if node._attrs["shape_calculation_mode"] == "sizes":
-        need(node._in_type(1) in (Type.i32, Type.i64), "sizes must be an integer tensor")
+        need(node._in_type(_value_and_axes(node)[0]) in (Type.i32, Type.i64),
+             "sizes must be an integer tensor")
     _, _, out, _ = _plan(node)
     return [(tuple(out), t)]
 

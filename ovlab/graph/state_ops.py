@@ -18,7 +18,7 @@ import numpy as np
 
 from .attrs import Attr
 from .node import Node, ShapeType
-from .ops import Ctx, NodeInput, make_node, register
+from .ops import REGISTRY, Ctx, NodeInput, as_output, op_attrs, register
 from .types import Type, as_type
 from .variables import Variable
 
@@ -98,15 +98,65 @@ def read_value(init_value: NodeInput | str, variable_id: str | None = None,
     attrs = {"variable_id": variable_id,
              "variable_type": as_type(variable_type) if variable_type is not None else None,
              "variable_shape": list(variable_shape) if variable_shape is not None else None}
-    return make_node("ReadValue", inputs, attrs, name=name)
+    return ReadValue._build(inputs, attrs, name)
+
+
+class ReadValue(Node):
+    """A ReadValue-6 node: the variable's value, ``new_value`` until it is first assigned or
+    reset. The class is the wheel's ``openvino.op.read_value``: ``read_value(new_value,
+    variable)``, ``read_value(variable)`` or ``read_value()``, a ReadValue with no input and no
+    variable yet (the opsets' ``read_value`` builder takes variable ids, types and shapes)."""
+
+    def __init__(self, new_value: NodeInput | Variable | None = None,
+                 variable: Variable | None = None) -> None:
+        if isinstance(new_value, Variable) and variable is None:  # read_value(variable)
+            new_value, variable = None, new_value
+        attrs: dict[str, Any] = {"variable_id": ""}
+        if variable is not None:
+            info = variable.info
+            attrs = {"variable_id": info.variable_id, "variable_type": info.data_type,
+                     "variable_shape": None if info.data_shape.is_dynamic
+                     else list(info.data_shape.to_shape())}
+        op = REGISTRY["ReadValue"]
+        super().__init__(op, [] if new_value is None else [as_output(new_value)],
+                         op_attrs(op, attrs))
+
+    @classmethod
+    def _build(cls, inputs: list[Any], attrs: dict[str, Any], name: str | None) -> ReadValue:
+        node = cls.__new__(cls)
+        op = REGISTRY["ReadValue"]
+        Node.__init__(node, op, [as_output(i, name) for i in inputs], op_attrs(op, attrs), name)
+        return node
+
+    def get_variable_id(self) -> str:
+        return self._attrs["variable_id"]
+
+
+class Assign(Node):
+    """An Assign-6 node: writes ``new_value`` into the variable (a sink of the model). The
+    class is the wheel's ``openvino.op.assign``, which ``openvino.opset6``-``opset16`` serve as
+    ``assign``: ``assign(new_value, variable_id)``, ``assign(new_value, variable)`` or
+    ``assign()``, an Assign with no input and no variable yet."""
+
+    def __init__(self, new_value: NodeInput | None = None,
+                 variable_id: str | Variable | None = None, name: str | None = "", *,
+                 variable: Variable | None = None) -> None:
+        if variable is not None:
+            variable_id = variable
+        if isinstance(variable_id, Variable):
+            variable_id = variable_id.info.variable_id
+        op = REGISTRY["Assign"]
+        attrs = op_attrs(op, {"variable_id": "" if new_value is None and variable_id is None
+                              else variable_id})
+        super().__init__(op, [] if new_value is None else [as_output(new_value, name)], attrs,
+                         name or None)
+
+    def get_variable_id(self) -> str:
+        return self._attrs["variable_id"]
 
 
 def assign(new_value: NodeInput | None = None, variable_id: str | Variable | None = None,
            name: str | None = None) -> Node:
     """Assign-6: write ``new_value`` into the variable (a sink of the model). ``assign()``
     makes one with no input and no variable yet, as the wheel does."""
-    if isinstance(variable_id, Variable):
-        variable_id = variable_id.info.variable_id
-    return make_node("Assign", [] if new_value is None else [new_value],
-                     {"variable_id": "" if new_value is None and variable_id is None
-                      else variable_id}, name=name)
+    return Assign(new_value, variable_id, name)

@@ -697,21 +697,21 @@ class HardwareBackend(Backend):
             if t in ("Parameter", "Constant", "Result") or (t == "Reshape"
                                                             and self.spec.plugin == "CPU"):
                 if t != "Constant":
-                    rows.append(ProfilingInfo(name, t, "unknown_f32", 0, 0,
-                                              ProfilingInfo.Status.NOT_RUN))
+                    rows.append(ProfilingInfo._row(name, t, "unknown_f32", 0, 0,
+                                                   ProfilingInfo.Status.NOT_RUN))
                 continue
             fused = self.spec.plugin == "CPU" and t == "Relu" and _follows_conv(op)
             shown = "FullyConnected" if (t == "MatMul" and self.spec.plugin == "CPU") else t
             if fused or not self.perf_count:
-                rows.append(ProfilingInfo(name, shown, "undef" if fused else _EXEC_TYPE[self.spec.plugin],
-                                          0, 0, ProfilingInfo.Status.NOT_RUN))
+                rows.append(ProfilingInfo._row(name, shown, "undef" if fused else _EXEC_TYPE[self.spec.plugin],
+                                               0, 0, ProfilingInfo.Status.NOT_RUN))
                 continue
             entry = by_name.get(op.get_name()) or by_name.get(name)
             share = (entry[1] / total) if entry else 0.0
             real = duration * share
             cpu = real if self.spec.plugin == "CPU" else 0.0
-            rows.append(ProfilingInfo(name, shown, _EXEC_TYPE[self.spec.plugin], real, cpu,
-                                      ProfilingInfo.Status.EXECUTED))
+            rows.append(ProfilingInfo._row(name, shown, _EXEC_TYPE[self.spec.plugin], real, cpu,
+                                           ProfilingInfo.Status.EXECUTED))
         return rows
 
     # --- properties -------------------------------------------------------------------------

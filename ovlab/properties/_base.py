@@ -12,6 +12,7 @@ and plain strings alike: the runtime unwraps ``OVAny`` values.
 
 from __future__ import annotations
 
+import copy
 import enum
 from collections.abc import Callable
 from typing import Any
@@ -50,6 +51,24 @@ class OVAny:
         items = self._value if isinstance(self._value, (list, tuple)) else \
             str(self._value).split(",")
         return [dtype(v) if dtype else v for v in items]
+
+    # Items of a list or dict value, as the wheel reaches them: through the Python value
+    # (a value without items raises the AttributeError the wheel raises, "'int' object has no
+    # attribute '__getitem__'").
+    def __getitem__(self, key: Any) -> Any:
+        return getattr(self._value, "__getitem__")(key)  # noqa: B009 - the wheel's error text
+
+    def __len__(self) -> int:
+        return getattr(self._value, "__len__")()  # noqa: B009 - the wheel's error text
+
+    def __setitem__(self, key: Any, value: str | int) -> None:
+        """Sets the item on a copy of the value, so the held value does not change: the wheel
+        converts the held ``ov::Any`` to a new Python object and sets the item on that
+        (measured on 2026.4.1: ``a = OVAny([1, 2]); a[0] = 5`` leaves ``a.value == [1, 2]``)."""
+        if not isinstance(value, (str, int)):
+            raise TypeError("__setitem__(): incompatible function arguments: the item must be a "
+                            f"str or an int, got {type(value).__name__}")
+        getattr(copy.copy(self._value), "__setitem__")(key, value)  # noqa: B009
 
     def __eq__(self, other: object) -> bool:
         return _plain(self) == _plain(other)

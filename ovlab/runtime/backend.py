@@ -131,21 +131,35 @@ class ProfilingInfo:
 
     __slots__ = ("node_name", "node_type", "exec_type", "real_time", "cpu_time", "status")
 
-    def __init__(self, node_name: str, node_type: str, exec_type: str, real_time_s: float,
-                 cpu_time_s: float, status: ProfilingInfo.Status) -> None:
-        self.node_name = node_name
-        self.node_type = node_type
-        self.exec_type = exec_type
-        self.real_time = datetime.timedelta(microseconds=round(real_time_s * 1e6))
-        self.cpu_time = datetime.timedelta(microseconds=round(cpu_time_s * 1e6))
-        self.status = status
+    def __init__(self) -> None:
+        """An empty row to fill, as ``openvino.ProfilingInfo()`` (the runtime's rows come from
+        :meth:`_row`)."""
+        self.node_name = ""
+        self.node_type = ""
+        self.exec_type = ""
+        self.real_time = datetime.timedelta(0)
+        self.cpu_time = datetime.timedelta(0)
+        self.status = ProfilingInfo.Status.NOT_RUN
+
+    @classmethod
+    def _row(cls, node_name: str, node_type: str, exec_type: str, real_time_s: float,
+            cpu_time_s: float, status: ProfilingInfo.Status) -> ProfilingInfo:
+        """A row of a request's profile, times in seconds (kept in whole microseconds)."""
+        row = cls()
+        row.node_name = node_name
+        row.node_type = node_type
+        row.exec_type = exec_type
+        row.real_time = datetime.timedelta(microseconds=round(real_time_s * 1e6))
+        row.cpu_time = datetime.timedelta(microseconds=round(cpu_time_s * 1e6))
+        row.status = status
+        return row
 
     def __repr__(self) -> str:
         return "<ProfilingInfo>"
 
     def renamed(self, prefix: str) -> ProfilingInfo:
-        row = ProfilingInfo(prefix + self.node_name, self.node_type, self.exec_type, 0, 0,
-                            self.status)
+        row = ProfilingInfo._row(prefix + self.node_name, self.node_type, self.exec_type, 0, 0,
+                                 self.status)
         row.real_time, row.cpu_time = self.real_time, self.cpu_time
         return row
 

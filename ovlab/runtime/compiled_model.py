@@ -6,22 +6,56 @@ from typing import Any
 
 from .. import _errors
 from .._errors import PluginError
+from .._overloads import MISSING, one_of
 from ..graph.node import ConstOutput
 from . import config as cfgmod
 from .backend import Backend
 
 
-class CompiledModel:
-    """Like ``openvino.CompiledModel``: ports, properties, infer requests, ``__call__``."""
+class _Shared:
+    """What every handle on one compiled model shares: the count of requests made and of
+    live handles, and whether the device's resources were released."""
 
-    def __init__(self, core, backend: Backend, model) -> None:
-        self._core = core
-        self._backend = backend
-        self._model = model
-        self._requests_made = 0
+    __slots__ = ("handles", "released", "requests_made")
+
+    def __init__(self) -> None:
+        self.handles = 1
+        self.released = False
+        self.requests_made = 0
+
+
+class CompiledModel:
+    """Like ``openvino.CompiledModel``: ports, properties, infer requests, ``__call__``.
+
+    Compiled models come from ``Core.compile_model``; ``CompiledModel(other)`` is another
+    handle on ``other``'s compiled model, as in the wheel (the copy shares the device's compiled
+    model and is released with the last handle; only the request that ``__call__`` and
+    ``query_state`` use is its own, as the wheel's Python wrapper keeps it).
+    """
+
+    def __init__(self, other: CompiledModel, weights: bytes | None = None) -> None:
+        if not isinstance(other, CompiledModel):
+            raise TypeError("__init__(): incompatible constructor arguments. The following "
+                            "argument types are supported:\n    1. openvino.CompiledModel("
+                            f"other: openvino.CompiledModel)\n\nInvoked with: {other!r}")
+        self.__dict__.update(other.__dict__)
+        self._shared.handles += 1
         self._infer_request = None
-        self._released = False
-        self._input_cache: dict = {}  # input index -> (caller's array, its snapshot, converted)
+        self._weights = weights
+
+    @classmethod
+    def _create(cls, core, backend: Backend, model) -> CompiledModel:
+        """The compiled model a Core hands out (the first handle on ``backend``)."""
+        compiled = cls.__new__(cls)
+        compiled._core = core
+        compiled._backend = backend
+        compiled._model = model
+        compiled._shared = _Shared()
+        compiled._infer_request = None
+        compiled._weights = None
+        # input index -> (caller's array, its snapshot, converted), shared by the handles
+        compiled._input_cache = {}
+        return compiled
 
     def __repr__(self) -> str:
         return (f"<CompiledModel: '{self._backend.name}' on "
@@ -80,7 +114,9 @@ class CompiledModel:
         except PluginError as err:
             raise _errors.from_plugin("compiled.get_property", err) from None
 
-    def set_property(self, properties: Any) -> None:
+    def set_property(self, properties: Any = MISSING, property: Any = MISSING) -> None:
+        """``set_property({key: value})`` or ``set_property(property=(key, value))``."""
+        properties = one_of("set_property", properties=properties, property=property)
         if isinstance(properties, tuple):
             properties = dict([properties])
         try:
@@ -92,8 +128,8 @@ class CompiledModel:
     def create_infer_request(self):
         from .infer_request import InferRequest
 
-        request = InferRequest(self, self._requests_made)
-        self._requests_made += 1
+        request = InferRequest._create(self, self._shared.requests_made)
+        self._shared.requests_made += 1
         return request
 
     def __call__(self, inputs: Any = None, share_inputs: bool = True,
@@ -139,14 +175,18 @@ class CompiledModel:
 
     # --- life ---------------------------------------------------------------------------------
     def release(self) -> None:
-        """Free the compiled model now (AUTO drops its model-priority registration)."""
-        if not self._released:
-            self._released = True
+        """Free the compiled model now, for every handle on it (AUTO drops its
+        model-priority registration)."""
+        if not self._shared.released:
+            self._shared.released = True
             self._backend.release()
 
     def __del__(self) -> None:
         try:
-            self.release()
+            shared = self._shared
+            shared.handles -= 1
+            if shared.handles <= 0:  # the last handle: the wheel frees the model then
+                self.release()
         except Exception:  # noqa: BLE001 - never raise from a finalizer
             pass
 

@@ -22,10 +22,12 @@ a call has *loaded* in OpenVINO's sense (``_loaded``) and which ones a core-leve
 from __future__ import annotations
 
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from .. import _errors
 from .._errors import PluginError
+from .._overloads import MISSING, given, one_of
 from .._version import BUILD_NUMBER, OPENVINO_VERSION
 from ..hardware.cost import Jitter
 from ..hardware.platforms import Platform, preset
@@ -68,6 +70,8 @@ def _flatten_device_properties(config: dict[str, Any]) -> dict[str, dict[str, An
 
 # Keys the Core keeps for itself at core level (CoreConfig); every other key goes to the plugins.
 _CORE_KEYS = ("CACHE_DIR", "ENABLE_MMAP", "FORCE_TBB_TERMINATE")
+# register_plugin's default config, the wheel's ``{}`` (read-only: a default is shared)
+_NO_CONFIG: Any = MappingProxyType({})
 _ANY_CODE = {"int": "l", "float": "d"}  # the C++ type codes in ov::Any's "Bad as" message
 # Where each plugin's library would be: the "Failed to create plugin" message names it.
 _PLUGIN_LIBRARY = {"CPU": "intel_cpu", "GPU": "intel_gpu", "NPU": "intel_npu", "AUTO": "auto",
@@ -243,8 +247,17 @@ class Core:
         return out
 
     # --- properties ---------------------------------------------------------------------------
-    def get_property(self, device_name: str, property: Any = None, arguments: dict | None = None):
-        """``get_property(device, key)`` or core-level ``get_property(key)`` (CACHE_DIR...)."""
+    def get_property(self, device_name: Any = MISSING, property: Any = MISSING,
+                     arguments: dict | None = None, *, name: Any = MISSING):
+        """``get_property(device, key)`` or core-level ``get_property(key)`` (CACHE_DIR...);
+        the wheel's keywords: ``get_property(device_name=, name=, arguments=)``,
+        ``get_property(device_name=, property=)``, ``get_property(property=)``."""
+        if given(name):
+            property = one_of("get_property", property=property, name=name)
+        if not given(device_name):
+            device_name, property = one_of("get_property", property=property), MISSING
+        if not given(property):
+            property = None
         if property is None or device_name == "":  # an empty device name means the Core
             key = str(device_name if property is None else property)
             if key in self._core_props:
@@ -276,8 +289,17 @@ class Core:
         except PluginError as err:
             raise _errors.from_plugin("core.get_property", err) from None
 
-    def set_property(self, device_name: Any = None, properties: Any = None) -> None:
-        """``set_property({...})`` (core level), ``set_property(device, {...})`` or a pair."""
+    def set_property(self, device_name: Any = MISSING, properties: Any = MISSING, *,
+                     property: Any = MISSING) -> None:
+        """``set_property({...})`` (core level), ``set_property(device, {...})`` or a pair;
+        the wheel's keywords: ``properties=`` (a dict), ``property=`` (a pair) and
+        ``device_name=``."""
+        if given(property) or given(properties):
+            properties = one_of("set_property", properties=properties, property=property)
+        else:
+            properties = None
+        if not given(device_name):
+            device_name, properties = properties, None
         if properties is None:
             props = device_name
             if isinstance(props, tuple):
@@ -479,7 +501,7 @@ class Core:
                 raise backend
         except PluginError as err:
             raise _errors.from_plugin(api, err) from None
-        return CompiledModel(self, backend, model)
+        return CompiledModel._create(self, backend, model)
 
     def _start_compile(self, model, device_name: str, config: dict | None = None,
                        implicit_batch: bool = True):
@@ -522,9 +544,10 @@ class Core:
             raise _errors.ov_error(api, f'Cannot load library "{lib}": {lib}: ovlab runs virtual '
                                    "devices only and cannot load plugin libraries")
 
-    def register_plugin(self, plugin_name: str, device_name: str, config: dict | None = None) -> None:
+    def register_plugin(self, plugin: str, device_name: str,
+                        config: dict = _NO_CONFIG) -> None:
         """Accepted as OpenVINO accepts it; using the device then fails to load the library."""
-        name = str(plugin_name)
+        name = str(plugin)
         if "/" not in name and not name.endswith((".so", ".dll", ".dylib")):
             name = f"lib{name}.so"
         self._foreign_plugins[str(device_name)] = name
@@ -551,14 +574,22 @@ class Core:
                                    "in the OpenVINO Runtime", "src/inference/src/dev/core_impl.cpp:1338")
         self._loaded.discard(name)
 
-    def add_extension(self, extension: Any = None, *, library_path: Any = None) -> None:
+    def add_extension(self, extension: Any = MISSING, *, library_path: Any = MISSING,
+                      extensions: Any = MISSING, custom_op: Any = MISSING) -> None:
         """An ``openvino.Extension`` base object adds nothing and is accepted; custom-op
-        libraries and op extensions cannot run on ovlab and raise naming the feature."""
+        libraries and op extensions cannot run on ovlab and raise naming the feature. The
+        wheel's overloads, one per keyword: ``library_path``, ``extension``, ``extensions``
+        (a list), ``custom_op`` (a Python op class)."""
         from ..extension import Extension
 
+        if given(custom_op):
+            raise NotImplementedError(
+                f"add_extension(custom_op={custom_op!r}): custom Python ops are not simulated "
+                "on ovlab (its kernels are ovlab.opset's NumPy ops)")
+        extension = one_of("add_extension", extension=extension, library_path=library_path,
+                           extensions=extensions)
         items = extension if isinstance(extension, list) else [extension]
-        path = library_path if library_path is not None else (
-            extension if isinstance(extension, (str, Path)) else None)
+        path = extension if isinstance(extension, (str, Path)) else None
         if path is not None:
             raise _errors.ov_error(
                 "add_extension", "Cannot add extension. Cannot find entry point to the extension "

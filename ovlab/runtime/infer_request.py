@@ -16,6 +16,7 @@ import numpy as np
 
 from .. import _errors
 from .._errors import PluginError
+from .._overloads import MISSING, one_of
 from ..graph.types import shape_str
 from .backend import Job, LazyEval, Outputs
 from .clock import PENDING, Signal
@@ -104,9 +105,28 @@ def _inference_failure(api: str, err: PluginError) -> RuntimeError:
 
 
 class InferRequest:
-    """Like ``openvino.InferRequest``; time passes only on the Core's simulated clock."""
+    """Like ``openvino.InferRequest``; time passes only on the Core's simulated clock.
 
-    def __init__(self, compiled, index: int) -> None:
+    Requests come from ``CompiledModel.create_infer_request()``; ``InferRequest(other)`` is
+    another handle on ``other``'s request, as in the wheel, where the copy shares the
+    underlying request: its tensors, state, callback, userdata and timings are the same ones.
+    """
+
+    def __init__(self, other: InferRequest) -> None:
+        if not isinstance(other, InferRequest):
+            raise TypeError("__init__(): incompatible constructor arguments. The following "
+                            "argument types are supported:\n    1. openvino.InferRequest("
+                            f"other: openvino.InferRequest)\n\nInvoked with: {other!r}")
+        self.__dict__ = other.__dict__  # one request, two handles
+
+    @classmethod
+    def _create(cls, compiled, index: int) -> InferRequest:
+        """A new request of ``compiled`` (what ``create_infer_request`` returns)."""
+        request = cls.__new__(cls)
+        request._setup(compiled, index)
+        return request
+
+    def _setup(self, compiled, index: int) -> None:
         self._compiled = compiled
         self._backend = compiled._backend
         # the async hand-off of a hardware device's inferences (see _finish); meta devices: 0
@@ -135,7 +155,7 @@ class InferRequest:
         self._queue_hook = None  # (AsyncInferQueue, id) when owned by a queue
         self._t_start = 0.0
         self._t_end = 0.0
-        self.userdata: Any = None
+        self._userdata: Any = None
         self._user_outputs: dict[int, Tensor] = {}  # set_output_tensor(s): results land here
         # the request's own output tensors, as the runtime keeps them: each inference writes
         # into the same buffers, so a tensor taken once (get_output_tensor) shows later results
@@ -290,7 +310,7 @@ class InferRequest:
             if self._callback is None and self._queue_hook is None:
                 warnings.warn("There is no callback function!",  # the wheel's text (measured)
                               RuntimeWarning, stacklevel=2)
-            self.userdata = userdata
+            self._userdata = userdata
         self._begin(silent=False)
 
     def _begin(self, silent: bool) -> None:
@@ -348,7 +368,7 @@ class InferRequest:
             queue._on_done(job_id, self, error)
         elif self._callback is not None and error is None and not self._silent:
             try:
-                self._callback(self.userdata)  # start_async(..., userdata) replaces it
+                self._callback(self._userdata)  # start_async(..., userdata) replaces it
             except Exception as exc:  # noqa: BLE001 - surfaced by wait()
                 self._callback_error = exc
         done_event.succeed()
@@ -424,7 +444,13 @@ class InferRequest:
                 f"Invoked with: {self!r}, {callback!r}, {userdata!r}")
         self._callback = callback
         self._callback_userdata = userdata
-        self.userdata = userdata
+        self._userdata = userdata
+
+    @property
+    def userdata(self) -> Any:
+        """The userdata of ``set_callback`` or of the last ``start_async`` (read-only, as in
+        the wheel; a request of an AsyncInferQueue keeps None: the queue holds its own)."""
+        return self._userdata
 
     def cancel(self) -> None:
         """Not simulated: ovlab requests always run to completion."""
@@ -508,10 +534,20 @@ class InferRequest:
         if self._outputs is not None and not self._outputs.ready and self._error is None:
             self._outputs.get()
 
-    def get_tensor(self, key: Any) -> Tensor:
-        return self._tensor_for(key)
+    def get_tensor(self, name: Any = MISSING, port: Any = MISSING) -> Tensor:
+        """The tensor of an input or output, by tensor ``name`` or by ``port`` (an index
+        works too, positionally)."""
+        return self._tensor_for(one_of("get_tensor", name=name, port=port))
 
-    def set_tensor(self, key: Any, tensor: Any) -> None:
+    def set_tensor(self, name: Any = MISSING, tensor: Any = MISSING,
+                   port: Any = MISSING) -> None:
+        """Give an input or output, by tensor ``name`` or by ``port``, a ``tensor``."""
+        key = one_of("set_tensor", name=name, port=port)
+        if tensor is MISSING:
+            raise TypeError("set_tensor(): incompatible function arguments: no tensor given")
+        self._set_tensor(key, tensor)
+
+    def _set_tensor(self, key: Any, tensor: Any) -> None:
         if self._busy:
             raise self._busy_error()
         out = self._output_index(key)
@@ -534,16 +570,31 @@ class InferRequest:
     def set_input_tensor(self, index: Any, tensor: Any = None) -> None:
         if tensor is None:
             index, tensor = 0, index
-        self.set_tensor(int(index), tensor)
+        self._set_tensor(int(index), tensor)
 
-    def set_input_tensors(self, tensors: Any) -> None:
-        """``{key: tensor}`` for several inputs, or a list of tensors that are each one item
-        of the only input's batch: the request reads their data at every inference."""
-        if isinstance(tensors, list):
-            self._set_batched(0 if len(self._ports_in) == 1 else None, tensors)
+    def set_input_tensors(self, inputs: Any = MISSING, tensors: Any = MISSING, *,
+                          idx: Any = MISSING) -> None:
+        """The wheel's overloads: ``set_input_tensors(inputs)``, ``{key: tensor}`` for several
+        inputs; ``set_input_tensors(tensors)``, a list of tensors that are each one item of
+        the only input's batch; ``set_input_tensors(idx, tensors)``, the same for input
+        ``idx``. The request reads the batch items' data at every inference."""
+        if idx is not MISSING or (inputs is not MISSING and tensors is not MISSING):
+            index = one_of("set_input_tensors", inputs=inputs, idx=idx)
+            self._set_batched(self._input_index(int(index)), self._tensor_list(tensors))
             return
-        for key, value in tensors.items():
-            self.set_tensor(int(key) if isinstance(key, (int, np.integer)) else key, value)
+        value = one_of("set_input_tensors", inputs=inputs, tensors=tensors)
+        if isinstance(value, (list, tuple)):
+            self._set_batched(0 if len(self._ports_in) == 1 else None, list(value))
+            return
+        for key, item in value.items():
+            self._set_tensor(int(key) if isinstance(key, (int, np.integer)) else key, item)
+
+    @staticmethod
+    def _tensor_list(tensors: Any) -> list:
+        if tensors is MISSING or not isinstance(tensors, (list, tuple)):
+            raise TypeError("incompatible function arguments: tensors must be a list of "
+                            f"Tensor, got {type(tensors).__name__}")
+        return list(tensors)
 
     def _set_batched(self, idx: int | None, tensors: list) -> None:
         where = ("Exception from src/inference/src/cpp/infer_request.cpp:138:\nException from "
@@ -601,14 +652,23 @@ class InferRequest:
         self._out_bufs.pop(int(index), None)
         self._out_filled = None
 
-    def set_output_tensors(self, tensors: dict) -> None:
-        for key, value in tensors.items():
+    def set_output_tensors(self, outputs: dict) -> None:
+        """``{index: tensor}``: results are written into these tensors."""
+        for key, value in outputs.items():
             self.set_output_tensor(int(key), value)
 
-    def set_tensors(self, tensors: dict) -> None:
-        """Set input or output tensors by name, index or port."""
-        for key, value in tensors.items():
-            self.set_tensor(key, value)
+    def set_tensors(self, inputs: Any = MISSING, tensors: Any = MISSING, *,
+                    tensor_name: Any = MISSING, port: Any = MISSING) -> None:
+        """The wheel's overloads: ``set_tensors(inputs)``, input or output tensors by name,
+        index or port (``{key: tensor}``); ``set_tensors(tensor_name, tensors)`` and
+        ``set_tensors(port, tensors)``, a list of tensors that are each one item of that
+        input's batch."""
+        if tensors is not MISSING or tensor_name is not MISSING or port is not MISSING:
+            key = one_of("set_tensors", inputs=inputs, tensor_name=tensor_name, port=port)
+            self._set_batched(self._input_index(key), self._tensor_list(tensors))
+            return
+        for key, value in one_of("set_tensors", inputs=inputs).items():
+            self._set_tensor(key, value)
 
     @property
     def input_tensors(self) -> list[Tensor]:

@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from ..graph.ops import set_tensor_class
 from ..graph.types import shape_str
 
 _COMMON = "src/bindings/python/src/pyopenvino/core/common.cpp"
@@ -467,3 +468,6 @@ def tensor_from_file(path: str | os.PathLike) -> Tensor:
     """A u8 Tensor of a file's bytes (``openvino.tensor_from_file``), e.g. IR weights for
     ``core.read_model(xml_text, weights_tensor)``."""
     return Tensor(np.fromfile(os.fspath(path), dtype=np.uint8), shared_memory=True)
+
+
+set_tensor_class(Tensor)  # Constant.get_tensor_view makes these (see ovlab/graph/ops.py)

@@ -29,18 +29,35 @@ def deprecated(name: Any = None, version: str = "", message: str = "",
     return decorator
 
 
-class classproperty(property):  # noqa: N801 - the real name
-    """A property read on the class (``Cls.name``) rather than on an instance."""
+class _ClassPropertyDescriptor:
+    """What :func:`classproperty` returns: reads ``fget`` (a classmethod) on the class."""
 
-    def __get__(self, obj: Any, objtype: Any = None) -> Any:
-        return self.fget(objtype if objtype is not None else type(obj))
+    def __init__(self, fget: Any) -> None:
+        self.fget = fget
+
+    def __get__(self, obj: Any, cls: Any = None) -> Any:
+        if cls is None:
+            cls = type(obj)
+        return self.fget.__get__(obj, cls)()
+
+
+def classproperty(func: Any) -> _ClassPropertyDescriptor:
+    """A property read on the class (``Cls.name``) rather than on an instance; ``func`` may
+    be a plain function, a classmethod or a staticmethod, as in the wheel."""
+    if not isinstance(func, (classmethod, staticmethod)):
+        func = classmethod(func)
+    return _ClassPropertyDescriptor(func)
 
 
 def deprecatedclassproperty(name: Any = None, version: str = "", message: str = "",
                             stacklevel: int = 2) -> Callable:
-    """A :class:`classproperty` that warns when read."""
-    def decorator(func: Callable) -> classproperty:
-        return classproperty(deprecated(name, version, message, stacklevel + 1)(func))
+    """A :func:`classproperty` that warns when read."""
+    def decorator(func: Callable) -> _ClassPropertyDescriptor:
+        if isinstance(func, (classmethod, staticmethod)):
+            func = type(func)(deprecated(name, version, message, stacklevel + 1)(func.__func__))
+        else:
+            func = deprecated(name, version, message, stacklevel + 1)(func)
+        return classproperty(func)
     return decorator
 
 

@@ -592,8 +592,8 @@ class _Run:
 
 def _transfer_row(name: str, seconds: float, perf: bool) -> ProfilingInfo:
     if perf and seconds > 0:
-        return ProfilingInfo(name, "", "", seconds, 0.0, ProfilingInfo.Status.EXECUTED)
-    return ProfilingInfo(name, "", "", 0.0, 0.0, ProfilingInfo.Status.NOT_RUN)
+        return ProfilingInfo._row(name, "", "", seconds, 0.0, ProfilingInfo.Status.EXECUTED)
+    return ProfilingInfo._row(name, "", "", 0.0, 0.0, ProfilingInfo.Status.NOT_RUN)
 
 
 # --- helpers for learners --------------------------------------------------------------------------
