@@ -42,17 +42,38 @@ def _timeout_ms(request, timeout) -> int:
         f"{request!r}, {timeout!r}")
 
 
+def _libc_memcmp():
+    """The C library's ``memcmp`` through ctypes, or None where there is none (then NumPy
+    compares)."""
+    try:
+        import ctypes
+        import sys
+
+        fn = ctypes.CDLL("msvcrt" if sys.platform == "win32" else None).memcmp
+    except (ImportError, OSError, AttributeError):  # pragma: no cover - a libc-less Python
+        return None
+    fn.restype = ctypes.c_int
+    fn.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t]
+    return fn
+
+
+_MEMCMP = _libc_memcmp()
+
+
 def _same_bytes(kept: np.ndarray, arr: np.ndarray) -> bool:
     """Whether ``arr`` still holds what ``kept`` (a C-contiguous copy of it) holds, bit for bit.
 
-    Compared as 64-bit words where the bytes allow: 8 x fewer elements than ``np.array_equal``,
-    which made a bool array of every value on every inference. Bitwise is also the right test
-    for a cache of converted inputs: -0.0 written over 0.0 is a change, a NaN left alone is not.
-    """
+    Bitwise is the right test for a cache of converted inputs: -0.0 written over 0.0 is a
+    change, a NaN left alone is not. The seed scripts pass the same 150 kB image to each of
+    2,000 requests, so this runs once per inference: C's ``memcmp`` takes about half the time
+    of NumPy's compare-then-reduce (which makes a bool array of every 64-bit word first)."""
     if kept.shape != arr.shape or kept.dtype != arr.dtype:
         return False
     if not arr.flags.c_contiguous:
         return bool(np.array_equal(kept, arr, equal_nan=arr.dtype.kind in "fc"))
+    if _MEMCMP is not None and arr.nbytes:
+        return _MEMCMP(arr.__array_interface__["data"][0], kept.__array_interface__["data"][0],
+                       arr.nbytes) == 0
     a, b = kept.reshape(-1).view(np.uint8), arr.reshape(-1).view(np.uint8)
     if a.size % 8 == 0:
         a, b = a.view(np.uint64), b.view(np.uint64)
@@ -177,6 +198,12 @@ class InferRequest:
 
     def _coerce(self, index: int, value: Any, copy_api: str | None = None,
                 api_line: int = 104, share: bool = False) -> np.ndarray:
+        if not share:
+            # the same array as last time, unchanged (the seed scripts pass one dummy input
+            # to every request): its converted copy, without checking it again
+            hit = self._compiled._input_cache.get(index)
+            if hit is not None and hit[0] is value and _same_bytes(hit[1], value):
+                return hit[2]
         port = self._ports_in[index]
         if share and isinstance(value, np.ndarray) and value.flags.writeable \
                 and value.flags.c_contiguous and value.dtype == port.get_element_type().to_dtype() \
@@ -219,11 +246,11 @@ class InferRequest:
                 f"{arr.dtype} cannot be converted to {port.get_element_type()}",
                 "src/inference/src/cpp/infer_request.cpp:67")
         # The same array passed again (the seed scripts pass one dummy input every time) reuses
-        # its converted copy: converting 150k uint8 values to float16 costs ~0.4 ms, comparing
-        # their bytes 8 at a time ~0.01 ms. Converted copies are read-only, and copied before
-        # any in-place write.
+        # its converted copy (see the top: share_inputs=False looks there first): converting
+        # 150k uint8 values to float16 costs ~0.4 ms, comparing their bytes ~0.005 ms.
+        # Converted copies are read-only, and copied before any in-place write.
         cache = self._compiled._input_cache
-        hit = cache.get(index)
+        hit = cache.get(index) if share else None
         if hit is not None and hit[0] is value and _same_bytes(hit[1], arr):
             return hit[2]
         converted = np.array(arr, dtype=port.get_element_type().to_dtype(), copy=True)
