@@ -21,7 +21,8 @@ class CompiledModel:
         self._requests_made = 0
         self._infer_request = None
         self._released = False
-        self._input_cache: dict = {}  # input index -> (caller's array, its snapshot, converted)
+        self._input_cache: dict = {}  # input index -> (caller's array, its snapshot, converted,
+        #                                  where the snapshot's bytes start)
 
     def __repr__(self) -> str:
         return (f"<CompiledModel: '{self._backend.name}' on "
