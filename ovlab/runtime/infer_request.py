@@ -151,8 +151,7 @@ class InferRequest:
         self._index = index
         self._ctx = self._backend.new_context()
         # the variables of a stateful model (ReadValue/Assign): this request's values
-        self._read_values = [op for op in compiled._model.get_ordered_ops()
-                             if op.get_type_name() == "ReadValue"]
+        self._read_values = compiled._read_value_ops()
         self._variables: dict[str, np.ndarray] | None = {} if self._read_values else None
         self._ports_in = list(compiled.inputs)
         self._ports_out = list(compiled.outputs)

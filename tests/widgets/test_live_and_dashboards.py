@@ -58,35 +58,36 @@ def test_an_update_clears_what_a_new_layout_leaves_out():
     assert not update_in_place(go.FigureWidget(), {"data": [], "layout": {}})  # not ours
 
 
-def test_an_update_assigns_only_what_changed(monkeypatch):
-    """A trace or a layout key equal to what the widget was last given is not assigned again
-    (plotly validates every value it is assigned, most of an update's kernel time, before it
-    finds it unchanged): an unchanged spec assigns nothing, a moved trace that trace only."""
-    from plotly.basedatatypes import BasePlotlyType
+def test_an_update_sends_only_what_changed(monkeypatch):
+    """A trace property or a layout key equal to what the widget was last given is not sent
+    again, in one Plotly.update: a spec equal to the one the widget was made with sends
+    nothing, a moved trace that trace's points only; the widget's Python side follows."""
+    import plotly.graph_objects as go
+    from plotly.basedatatypes import Undefined
 
-    assigned = []
-    update = BasePlotlyType.update
+    sent = []
+    send = go.FigureWidget._send_update_msg
 
-    def spy(self, dict1=None, overwrite=False, **kwargs):
-        assigned.append((self.plotly_name, sorted(dict1 or {})))
-        return update(self, dict1, overwrite=overwrite, **kwargs)
+    def spy(self, restyle_data, relayout_data, trace_indexes=None, **kwargs):
+        sent.append(({k: [i for i, v in zip(trace_indexes, vals, strict=True)
+                          if v is not Undefined] for k, vals in restyle_data.items()},
+                     sorted(relayout_data)))
+        return send(self, restyle_data, relayout_data, trace_indexes, **kwargs)
 
-    monkeypatch.setattr(BasePlotlyType, "update", spy)
-    spec = lambda y, title: {  # noqa: E731
-        "data": [dict(type="scatter", x=[1, 2], y=y, marker=dict(color="red")),
+    monkeypatch.setattr(go.FigureWidget, "_send_update_msg", spy)
+    spec = lambda y, title, color="red": {  # noqa: E731
+        "data": [dict(type="scatter", x=[1, 2], y=y, marker=dict(color=color)),
                  dict(type="scatter", x=[1, 2], y=[9, 9], name="still")],
         "layout": dict(title=dict(text=title), xaxis=dict(range=[0, 3]))}
     w = new_figure(spec([3, 4], "a"))
-    assigned.clear()
-    assert update_in_place(w, spec([3, 4], "a"))  # the first update assigns everything
-    assert assigned == [("scatter", ["marker", "x", "y"]), ("scatter", ["name", "x", "y"]),
-                        ("layout", ["title", "xaxis"])]
-    assigned.clear()
-    assert update_in_place(w, spec([3, 4], "a")) and assigned == []  # nothing changed
+    assert update_in_place(w, spec([3, 4], "a")) and sent == []  # as made: nothing to send
     assert update_in_place(w, spec([5, 6], "b"))
-    assert assigned == [("scatter", ["y"]), ("layout", ["title"])]
+    assert sent == [({"y": [0]}, ["title"])]
     assert list(w.data[0].y) == [5, 6] and w.layout.title.text == "b"
     assert w.data[0].marker.color == "red" and list(w.data[1].y) == [9, 9]
+    sent.clear()
+    assert update_in_place(w, spec([5, 6], "b", color="blue"))
+    assert sent == [({"marker": [0]}, [])] and w.data[0].marker.color == "blue"
 
 
 def test_runs_restyle_one_figure_and_only_compare_mode_makes_a_new_one():
