@@ -206,6 +206,7 @@ class ResourceAwareDashboard:
         self._retired = Retired()
         self.result: ScenarioResult | None = None
         self.previous: ScenarioResult | None = None  # drawn as a ghost behind the result
+        self._model = None  # the scenario's model, loaded on the first run
         controls = [self.gpu_load, self.gpu_threshold, self.npu_threshold, self.power_mode,
                     self.low_power_device]
         for w in controls:
@@ -225,7 +226,12 @@ class ResourceAwareDashboard:
                     low_power_device=self.low_power_device.value, seed=self.seed)
 
     def run(self) -> ScenarioResult:
-        self.previous, self.result = self.result, run_scenario(**self.settings())
+        if self._model is None:  # one clone for every run (each zoo.load makes a new one)
+            from .. import zoo
+
+            self._model = zoo.load("googlenet-v1", "FP16")
+        self.previous, self.result = (self.result,
+                                      run_scenario(**self.settings(), model=self._model))
         self._draw()
         self.summary.value = self.summary_text()
         return self.result
