@@ -230,8 +230,9 @@ class ResourceAwareDashboard:
             from .. import zoo
 
             self._model = zoo.load("googlenet-v1", "FP16")
-        self.previous, self.result = (self.result,
-                                      run_scenario(**self.settings(), model=self._model))
+        with self._model._unchanged():  # the dashboard's own model: nothing edits it here
+            result = run_scenario(**self.settings(), model=self._model)
+        self.previous, self.result = self.result, result
         self._draw()
         self.summary.value = self.summary_text()
         return self.result
