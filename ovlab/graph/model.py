@@ -521,7 +521,7 @@ class Model(Named):
     def _unchanged(self) -> Iterator[None]:
         """A stretch of ovlab's own code that does not edit this model (a dashboard simulating
         one change and drawing it): what is worked out from the whole graph (the op costs,
-        the cache's model hash) is worked out once in it, not once per compile and device
+        the batch check, the cache's model hash) is worked out once in it, not once per compile and device
         (lab 04's AUTO + BATCH run asked for GoogLeNet's op costs 12 times per change). No
         memo outlives the stretch, so an edit after it is always seen."""
         if getattr(self, "_unchanged_memo", None) is not None:  # nested: the outer one's
@@ -548,12 +548,18 @@ class Model(Named):
         """Why the model cannot be batched on axis 0, or None if it can. Remembered while the
         graph is unchanged: every compile on a GPU asks (BATCH's implicit check), and a
         dashboard compiles the same model for each redraw."""
+        memo = getattr(self, "_unchanged_memo", None)
+        if memo is not None and "batch_problem" in memo:  # asked again within one stretch
+            return memo["batch_problem"]
         key = self._structure_key()
         cached = getattr(self, "_batch_check", None)
         if cached is not None and cached[0] == key:
-            return cached[1]
-        problem = self._find_batch_problem()
-        self._batch_check = (key, problem)
+            problem = cached[1]
+        else:
+            problem = self._find_batch_problem()
+            self._batch_check = (key, problem)
+        if memo is not None:
+            memo["batch_problem"] = problem
         return problem
 
     def _find_batch_problem(self) -> str | None:
