@@ -219,3 +219,47 @@ def test_a_live_run_only_ever_shows_its_own_switch_and_summary():
     # the helper's points grow frame by frame from the first frames on
     counts = [f[5] for f in lat]
     assert counts == sorted(counts) and counts[-1] == 225
+
+
+def test_an_update_sends_what_plotlys_validated_assignment_sends(monkeypatch):
+    """update_in_place skips plotly's validators for trace properties: the Plotly.update it
+    sends and the widget's state after it are those of the validated assignments."""
+    import json
+
+    import plotly.graph_objects as go
+    from plotly.basedatatypes import Undefined
+
+    sent = []
+    send = go.FigureWidget._send_update_msg
+
+    def spy(self, restyle_data, relayout_data, trace_indexes=None, **kwargs):
+        sent.append(json.dumps([restyle_data, relayout_data, trace_indexes], sort_keys=True,
+                               default=lambda v: "undefined" if v is Undefined else str(v)))
+        return send(self, restyle_data, relayout_data, trace_indexes, **kwargs)
+
+    monkeypatch.setattr(go.FigureWidget, "_send_update_msg", spy)
+    spec = lambda k: {  # noqa: E731
+        "data": [dict(type="scatter", x=[1, 2, 3], y=[k, 2 * k, None], mode="markers",
+                      marker=dict(color="red", size=[4, 5, 6 + k]), name=f"a {k}"),
+                 dict(type="bar", x=[1, 2], y=[3, 4], name="still", customdata=[[1, k], [2, 3]]),
+                 dict(type="scatter", x=[0.5 * k], y=[1.0], mode="lines", line=dict(width=k))],
+        "layout": dict(title=dict(text=f"t {k}"), shapes=[dict(type="line", x0=k, x1=k)],
+                       yaxis=dict(range=[0, k + 1]))}
+    fast = new_figure(spec(1))
+    slow = new_figure(spec(1))
+    for k in (2, 3):
+        assert update_in_place(fast, spec(k))
+        new = spec(k)
+        with slow.batch_update():  # what update_in_place did before: every changed key assigned
+            for trace, before, after in zip(slow.data, spec(k - 1)["data"], new["data"],
+                                            strict=True):
+                trace.update({p: v for p, v in after.items()
+                              if p != "type" and before.get(p) != v}, overwrite=True)
+            slow.layout.update({p: v for p, v in new["layout"].items()
+                                if spec(k - 1)["layout"].get(p) != v}, overwrite=True)
+    assert len(sent) == 4 and sent[0] == sent[1] and sent[2] == sent[3]
+    def state(w):
+        return json.dumps([{p: v for p, v in t.items() if p != "uid"}
+                           for t in w.to_plotly_json()["data"]], sort_keys=True, default=str)
+    assert state(fast) == state(slow)
+    assert fast.layout.to_plotly_json() == slow.layout.to_plotly_json()
