@@ -104,11 +104,12 @@ def _run(core, model, device: str, config: dict[str, Any], niter: int, interval:
     for rec in core.trace.inferences:
         if rec.seq >= first_seq:
             by_seq[rec.seq] = rec
-    frame["device"] = [getattr(by_seq.get(s), "device", "") for s in frame["seq"]]
-    frame["worker"] = [getattr(by_seq.get(s), "worker", "") for s in frame["seq"]]
-    frame["batch_id"] = [getattr(by_seq.get(s), "batch_id", None) for s in frame["seq"]]
-    frame["batch_size"] = [getattr(by_seq.get(s), "batch_size", None) for s in frame["seq"]]
-    frame["status"] = [getattr(by_seq.get(s), "status", "") for s in frame["seq"]]
+    recs = [by_seq.get(s) for s in frame["seq"].tolist()]  # looked up once, read 5 times
+    frame["device"] = [getattr(r, "device", "") for r in recs]
+    frame["worker"] = [getattr(r, "worker", "") for r in recs]
+    frame["batch_id"] = [getattr(r, "batch_id", None) for r in recs]
+    frame["batch_size"] = [getattr(r, "batch_size", None) for r in recs]
+    frame["status"] = [getattr(r, "status", "") for r in recs]
 
     switch_time = None
     for ev in core.trace.events:

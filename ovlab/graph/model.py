@@ -9,7 +9,8 @@ shape inference, and restores the old shapes if any op rejects the new ones.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -527,7 +528,29 @@ class Model(Named):
 
     def _cost(self, batch: int = 1) -> list[OpCost]:
         """FLOPs and bytes of every compute op for ``batch`` samples (see ``costs.py``)."""
-        return op_costs(self._plan, self._batch_size(), batch)
+        memo = getattr(self, "_unchanged_memo", None)
+        if memo is None:
+            return op_costs(self._plan, self._batch_size(), batch)
+        key = ("cost", batch)
+        if key not in memo:
+            memo[key] = op_costs(self._plan, self._batch_size(), batch)
+        return list(memo[key])
+
+    @contextmanager
+    def _unchanged(self) -> Iterator[None]:
+        """A stretch of ovlab's own code that does not edit this model (a dashboard simulating
+        one change and drawing it): what is worked out from the whole graph (the op costs,
+        the batch check, the cache's model hash) is worked out once in it, not once per compile and device
+        (lab 04's AUTO + BATCH run asked for GoogLeNet's op costs 12 times per change). No
+        memo outlives the stretch, so an edit after it is always seen."""
+        if getattr(self, "_unchanged_memo", None) is not None:  # nested: the outer one's
+            yield
+            return
+        self._unchanged_memo: dict | None = {}
+        try:
+            yield
+        finally:
+            self._unchanged_memo = None
 
     def _batch_size(self) -> int:
         if not self._parameters or not self._parameters[0]._out_shapes[0]:
@@ -544,12 +567,18 @@ class Model(Named):
         """Why the model cannot be batched on axis 0, or None if it can. Remembered while the
         graph is unchanged: every compile on a GPU asks (BATCH's implicit check), and a
         dashboard compiles the same model for each redraw."""
+        memo = getattr(self, "_unchanged_memo", None)
+        if memo is not None and "batch_problem" in memo:  # asked again within one stretch
+            return memo["batch_problem"]
         key = self._structure_key()
         cached = getattr(self, "_batch_check", None)
         if cached is not None and cached[0] == key:
-            return cached[1]
-        problem = self._find_batch_problem()
-        self._batch_check = (key, problem)
+            problem = cached[1]
+        else:
+            problem = self._find_batch_problem()
+            self._batch_check = (key, problem)
+        if memo is not None:
+            memo["batch_problem"] = problem
         return problem
 
     def _find_batch_problem(self) -> str | None:

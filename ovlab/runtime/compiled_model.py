@@ -53,7 +53,8 @@ class CompiledModel:
         compiled._shared = _Shared()
         compiled._infer_request = None
         compiled._weights = None
-        # input index -> (caller's array, its snapshot, converted), shared by the handles
+        # input index -> (caller's array, its snapshot, converted, where the snapshot's bytes
+        # start), shared by the handles
         compiled._input_cache = {}
         return compiled
 
@@ -125,6 +126,15 @@ class CompiledModel:
             raise _errors.from_plugin("compiled.set_property", err) from None
 
     # --- requests -------------------------------------------------------------------------------
+    def _read_value_ops(self) -> list:
+        """The model's ReadValue ops (a stateful model's variables), found once per compiled
+        model rather than once per request: AUTO's THROUGHPUT queue makes 64 of them."""
+        ops = getattr(self, "_read_values", None)
+        if ops is None:
+            ops = self._read_values = [op for op in self._model.get_ordered_ops()
+                                       if op.get_type_name() == "ReadValue"]
+        return ops
+
     def create_infer_request(self):
         from .infer_request import InferRequest
 

@@ -9,6 +9,7 @@ finished. Inputs given to ``infer``/``start_async`` are copied into new buffers 
 from __future__ import annotations
 
 import operator
+import sys
 import warnings
 from typing import Any
 
@@ -22,6 +23,11 @@ from .backend import Job, LazyEval, Outputs
 from .clock import PENDING, Signal
 from .tensor import OVDict, Tensor
 from .variable_state import VariableState
+
+try:
+    import ctypes
+except ImportError:  # pragma: no cover - a Python built without ctypes
+    ctypes = None
 
 _BUSY_SRC = "src/inference/src/dev/iasync_infer_request.cpp:199"
 
@@ -43,17 +49,47 @@ def _timeout_ms(request, timeout) -> int:
         f"{request!r}, {timeout!r}")
 
 
-def _same_bytes(kept: np.ndarray, arr: np.ndarray) -> bool:
-    """Whether ``arr`` still holds what ``kept`` (a C-contiguous copy of it) holds, bit for bit.
+def _libc_memcmp():
+    """The C library's ``memcmp`` through ctypes, or None where there is none (then NumPy
+    compares)."""
+    if ctypes is None:  # pragma: no cover - a Python built without ctypes
+        return None
+    try:
+        fn = ctypes.CDLL("msvcrt" if sys.platform == "win32" else None).memcmp
+    except (OSError, AttributeError):  # pragma: no cover - no C library to load
+        return None
+    fn.restype = ctypes.c_int
+    fn.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t]
+    return fn
 
-    Compared as 64-bit words where the bytes allow: 8 x fewer elements than ``np.array_equal``,
-    which made a bool array of every value on every inference. Bitwise is also the right test
-    for a cache of converted inputs: -0.0 written over 0.0 is a change, a NaN left alone is not.
-    """
+
+_MEMCMP = _libc_memcmp()
+
+
+def _address(arr: np.ndarray) -> int:
+    """Where a C-contiguous array's bytes start: through the buffer protocol when it is
+    writable (0.5 us), else its ``__array_interface__`` (1.6 us: it builds a dict)."""
+    try:
+        return ctypes.addressof(ctypes.c_char.from_buffer(arr))
+    except (TypeError, ValueError, BufferError):
+        return arr.__array_interface__["data"][0]
+
+
+def _same_bytes(kept: np.ndarray, arr: np.ndarray, kept_at: int | None = None) -> bool:
+    """Whether ``arr`` still holds what ``kept`` (a C-contiguous copy of it, whose bytes start
+    at ``kept_at`` if given) holds, bit for bit.
+
+    Bitwise is the right test for a cache of converted inputs: -0.0 written over 0.0 is a
+    change, a NaN left alone is not. The seed scripts pass the same 150 kB image to each of
+    2,000 requests, so this runs once per inference: C's ``memcmp`` takes 5 us of it where
+    NumPy's compare-then-reduce (a bool array of every 64-bit word first) took 10."""
     if kept.shape != arr.shape or kept.dtype != arr.dtype:
         return False
     if not arr.flags.c_contiguous:
         return bool(np.array_equal(kept, arr, equal_nan=arr.dtype.kind in "fc"))
+    if _MEMCMP is not None and arr.nbytes:
+        return _MEMCMP(_address(arr), kept_at if kept_at is not None else _address(kept),
+                       arr.nbytes) == 0
     a, b = kept.reshape(-1).view(np.uint8), arr.reshape(-1).view(np.uint8)
     if a.size % 8 == 0:
         a, b = a.view(np.uint64), b.view(np.uint64)
@@ -135,8 +171,7 @@ class InferRequest:
         self._index = index
         self._ctx = self._backend.new_context()
         # the variables of a stateful model (ReadValue/Assign): this request's values
-        self._read_values = [op for op in compiled._model.get_ordered_ops()
-                             if op.get_type_name() == "ReadValue"]
+        self._read_values = compiled._read_value_ops()
         self._variables: dict[str, np.ndarray] | None = {} if self._read_values else None
         self._ports_in = list(compiled.inputs)
         self._ports_out = list(compiled.outputs)
@@ -197,6 +232,12 @@ class InferRequest:
 
     def _coerce(self, index: int, value: Any, copy_api: str | None = None,
                 api_line: int = 104, share: bool = False) -> np.ndarray:
+        if not share:
+            # the same array as last time, unchanged (the seed scripts pass one dummy input
+            # to every request): its converted copy, without checking it again
+            hit = self._compiled._input_cache.get(index)
+            if hit is not None and hit[0] is value and _same_bytes(hit[1], value, hit[3]):
+                return hit[2]
         port = self._ports_in[index]
         if share and isinstance(value, np.ndarray) and value.flags.writeable \
                 and value.flags.c_contiguous and value.dtype == port.get_element_type().to_dtype() \
@@ -239,17 +280,18 @@ class InferRequest:
                 f"{arr.dtype} cannot be converted to {port.get_element_type()}",
                 "src/inference/src/cpp/infer_request.cpp:67")
         # The same array passed again (the seed scripts pass one dummy input every time) reuses
-        # its converted copy: converting 150k uint8 values to float16 costs ~0.4 ms, comparing
-        # their bytes 8 at a time ~0.01 ms. Converted copies are read-only, and copied before
-        # any in-place write.
+        # its converted copy (see the top: share_inputs=False looks there first): converting
+        # 150k uint8 values to float16 costs ~0.4 ms, comparing their bytes ~0.005 ms.
+        # Converted copies are read-only, and copied before any in-place write.
         cache = self._compiled._input_cache
-        hit = cache.get(index)
-        if hit is not None and hit[0] is value and _same_bytes(hit[1], arr):
+        hit = cache.get(index) if share else None
+        if hit is not None and hit[0] is value and _same_bytes(hit[1], arr, hit[3]):
             return hit[2]
         converted = np.array(arr, dtype=port.get_element_type().to_dtype(), copy=True)
         converted.flags.writeable = False
         if isinstance(value, np.ndarray):
-            cache[index] = (value, arr.copy(), converted)
+            kept = arr.copy()  # C order
+            cache[index] = (value, kept, converted, _address(kept) if kept.nbytes else None)
         return converted
 
     def _set_inputs(self, inputs: Any, copy_api: str | None = None, share: bool = False) -> None:

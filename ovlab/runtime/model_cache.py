@@ -75,7 +75,17 @@ def _constant_digest(node) -> str:
 
 
 def _model_hash(model) -> int:
-    """``ov::pass::Hash`` stand-in: the model as its IR would serialise it."""
+    """``ov::pass::Hash`` stand-in: the model as its IR would serialise it (once per stretch of
+    code that leaves the model unchanged, see ``Model._unchanged``)."""
+    memo = getattr(model, "_unchanged_memo", None)
+    if memo is not None:
+        if "hash" not in memo:
+            memo["hash"] = _hash_ops(model)
+        return memo["hash"]
+    return _hash_ops(model)
+
+
+def _hash_ops(model) -> int:
     ops = model.get_ordered_ops()
     index = {id(op): i for i, op in enumerate(ops)}
     seed = 0  # the model's own name is not hashed (measured: a renamed model loads the blob)

@@ -66,10 +66,14 @@ class MemoryPool:
                 share._advance()
 
     def after_change(self, origin: DeviceShare) -> None:
-        """The demand changed: the other devices re-time their next completion at the new rate."""
+        """The demand changed: the other devices re-time their next completion at the new rate
+        (the domain's demand summed once for all of them: it is the same for each)."""
+        demand = None
         for share in self.shares:
             if share is not origin:
-                share._update_rate()
+                if demand is None:
+                    demand = self.demand()
+                share._update_rate(demand)
                 share._schedule()
 
 
@@ -124,11 +128,12 @@ class DeviceShare:
         self._total = sum(self._demands.values())
         self._update_rate()
 
-    def _update_rate(self) -> None:
-        """The rate from the device's demand (and its memory domain's, with a pool)."""
+    def _update_rate(self, pool_demand: float | None = None) -> None:
+        """The rate from the device's demand (and its memory domain's, with a pool: summed
+        here unless the caller has it)."""
         total = self._total
         if self.pool is not None:
-            total = max(total, self.pool.demand())
+            total = max(total, self.pool.demand() if pool_demand is None else pool_demand)
         self._rate_now = (1.0 / total if total > 1.0 else 1.0) * self.speed
 
     def set_speed(self, speed: float) -> None:

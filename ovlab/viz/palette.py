@@ -78,9 +78,18 @@ def category(device: str, worker: str, batch_size, status: str) -> Category:
 
 
 def categorize(frame) -> list[Category]:
-    """The category of every row of an experiment's ``requests`` frame, in row order."""
-    return [category(d, w, b, s) for d, w, b, s in zip(
-        frame["device"], frame["worker"], frame["batch_size"], frame["status"], strict=True)]
+    """The category of every row of an experiment's ``requests`` frame, in row order (one
+    Category object per distinct record: 2,000 requests fall in a handful)."""
+    seen: dict[tuple, Category] = {}
+    out = []
+    for d, w, b, st in zip(frame["device"], frame["worker"], frame["batch_size"],
+                           frame["status"], strict=True):
+        key = (d, w, b if b == b else None, st)  # NaN (no batch) as None: the same category
+        c = seen.get(key)
+        if c is None:
+            c = seen[key] = category(*key)
+        out.append(c)
+    return out
 
 
 def slots(devices, found) -> list[Category]:

@@ -79,11 +79,14 @@ class RunView:
         """``devices``: the platform's devices, to give the view a category for every device
         and batch status (a dashboard's fixed set of traces); default: the run's own only."""
         frame = result.requests.sort_values(["result", "n"], kind="stable").reset_index(drop=True)
-        frame["category"] = categorize(frame)
-        found = set(frame["category"])
+        cats = categorize(frame)  # a few distinct objects, each repeated: looked up by id
+        frame["category"] = cats
+        distinct = {id(c): c for c in cats}
+        found = set(distinct.values())
         categories = slots(devices, found) if devices is not None else sorted(found)
         code = {c: i for i, c in enumerate(categories)}
-        frame["cat_code"] = np.array([code[c] for c in frame["category"]], dtype=int)
+        code_of = {i: code[c] for i, c in distinct.items()}
+        frame["cat_code"] = np.array([code_of[id(c)] for c in cats], dtype=int)
         t0 = result.t_start
         batch_sizes = sorted({int(b) for b in frame["batch_size"].dropna() if b > 1})
         compiles = _compile_spans(result.events, t0, batch_sizes[-1] if batch_sizes else None)

@@ -152,7 +152,9 @@ class Dashboard:
     # --- running -----------------------------------------------------------------------------
     def run(self) -> Any:
         """Run the current settings on a fresh Core and draw the run (live: replay it)."""
-        with collector_paused():
+        # the dashboard's own model, which nothing edits while a change is simulated and
+        # drawn: its op costs are worked out once per change (Model._unchanged)
+        with collector_paused(), self.model._unchanged():
             return self._run()
 
     def _run(self) -> Any:

@@ -58,35 +58,36 @@ def test_an_update_clears_what_a_new_layout_leaves_out():
     assert not update_in_place(go.FigureWidget(), {"data": [], "layout": {}})  # not ours
 
 
-def test_an_update_assigns_only_what_changed(monkeypatch):
-    """A trace or a layout key equal to what the widget was last given is not assigned again
-    (plotly validates every value it is assigned, most of an update's kernel time, before it
-    finds it unchanged): an unchanged spec assigns nothing, a moved trace that trace only."""
-    from plotly.basedatatypes import BasePlotlyType
+def test_an_update_sends_only_what_changed(monkeypatch):
+    """A trace property or a layout key equal to what the widget was last given is not sent
+    again, in one Plotly.update: a spec equal to the one the widget was made with sends
+    nothing, a moved trace that trace's points only; the widget's Python side follows."""
+    import plotly.graph_objects as go
+    from plotly.basedatatypes import Undefined
 
-    assigned = []
-    update = BasePlotlyType.update
+    sent = []
+    send = go.FigureWidget._send_update_msg
 
-    def spy(self, dict1=None, overwrite=False, **kwargs):
-        assigned.append((self.plotly_name, sorted(dict1 or {})))
-        return update(self, dict1, overwrite=overwrite, **kwargs)
+    def spy(self, restyle_data, relayout_data, trace_indexes=None, **kwargs):
+        sent.append(({k: [i for i, v in zip(trace_indexes, vals, strict=True)
+                          if v is not Undefined] for k, vals in restyle_data.items()},
+                     sorted(relayout_data)))
+        return send(self, restyle_data, relayout_data, trace_indexes, **kwargs)
 
-    monkeypatch.setattr(BasePlotlyType, "update", spy)
-    spec = lambda y, title: {  # noqa: E731
-        "data": [dict(type="scatter", x=[1, 2], y=y, marker=dict(color="red")),
+    monkeypatch.setattr(go.FigureWidget, "_send_update_msg", spy)
+    spec = lambda y, title, color="red": {  # noqa: E731
+        "data": [dict(type="scatter", x=[1, 2], y=y, marker=dict(color=color)),
                  dict(type="scatter", x=[1, 2], y=[9, 9], name="still")],
         "layout": dict(title=dict(text=title), xaxis=dict(range=[0, 3]))}
     w = new_figure(spec([3, 4], "a"))
-    assigned.clear()
-    assert update_in_place(w, spec([3, 4], "a"))  # the first update assigns everything
-    assert assigned == [("scatter", ["marker", "x", "y"]), ("scatter", ["name", "x", "y"]),
-                        ("layout", ["title", "xaxis"])]
-    assigned.clear()
-    assert update_in_place(w, spec([3, 4], "a")) and assigned == []  # nothing changed
+    assert update_in_place(w, spec([3, 4], "a")) and sent == []  # as made: nothing to send
     assert update_in_place(w, spec([5, 6], "b"))
-    assert assigned == [("scatter", ["y"]), ("layout", ["title"])]
+    assert sent == [({"y": [0]}, ["title"])]
     assert list(w.data[0].y) == [5, 6] and w.layout.title.text == "b"
     assert w.data[0].marker.color == "red" and list(w.data[1].y) == [9, 9]
+    sent.clear()
+    assert update_in_place(w, spec([5, 6], "b", color="blue"))
+    assert sent == [({"marker": [0]}, [])] and w.data[0].marker.color == "blue"
 
 
 def test_runs_restyle_one_figure_and_only_compare_mode_makes_a_new_one():
@@ -218,3 +219,47 @@ def test_a_live_run_only_ever_shows_its_own_switch_and_summary():
     # the helper's points grow frame by frame from the first frames on
     counts = [f[5] for f in lat]
     assert counts == sorted(counts) and counts[-1] == 225
+
+
+def test_an_update_sends_what_plotlys_validated_assignment_sends(monkeypatch):
+    """update_in_place skips plotly's validators for trace properties: the Plotly.update it
+    sends and the widget's state after it are those of the validated assignments."""
+    import json
+
+    import plotly.graph_objects as go
+    from plotly.basedatatypes import Undefined
+
+    sent = []
+    send = go.FigureWidget._send_update_msg
+
+    def spy(self, restyle_data, relayout_data, trace_indexes=None, **kwargs):
+        sent.append(json.dumps([restyle_data, relayout_data, trace_indexes], sort_keys=True,
+                               default=lambda v: "undefined" if v is Undefined else str(v)))
+        return send(self, restyle_data, relayout_data, trace_indexes, **kwargs)
+
+    monkeypatch.setattr(go.FigureWidget, "_send_update_msg", spy)
+    spec = lambda k: {  # noqa: E731
+        "data": [dict(type="scatter", x=[1, 2, 3], y=[k, 2 * k, None], mode="markers",
+                      marker=dict(color="red", size=[4, 5, 6 + k]), name=f"a {k}"),
+                 dict(type="bar", x=[1, 2], y=[3, 4], name="still", customdata=[[1, k], [2, 3]]),
+                 dict(type="scatter", x=[0.5 * k], y=[1.0], mode="lines", line=dict(width=k))],
+        "layout": dict(title=dict(text=f"t {k}"), shapes=[dict(type="line", x0=k, x1=k)],
+                       yaxis=dict(range=[0, k + 1]))}
+    fast = new_figure(spec(1))
+    slow = new_figure(spec(1))
+    for k in (2, 3):
+        assert update_in_place(fast, spec(k))
+        new = spec(k)
+        with slow.batch_update():  # what update_in_place did before: every changed key assigned
+            for trace, before, after in zip(slow.data, spec(k - 1)["data"], new["data"],
+                                            strict=True):
+                trace.update({p: v for p, v in after.items()
+                              if p != "type" and before.get(p) != v}, overwrite=True)
+            slow.layout.update({p: v for p, v in new["layout"].items()
+                                if spec(k - 1)["layout"].get(p) != v}, overwrite=True)
+    assert len(sent) == 4 and sent[0] == sent[1] and sent[2] == sent[3]
+    def state(w):
+        return json.dumps([{p: v for p, v in t.items() if p != "uid"}
+                           for t in w.to_plotly_json()["data"]], sort_keys=True, default=str)
+    assert state(fast) == state(slow)
+    assert fast.layout.to_plotly_json() == slow.layout.to_plotly_json()
