@@ -104,6 +104,14 @@ MODEL_CELLS = {
         'ov_model = core.read_model(model_path)'),
 }
 
+# Model lines that download a model through a framework hub, found by what they contain: only
+# that line is replaced (the original kept as a comment), by a local model of ours.
+MODEL_LINES = {
+    # performance-tricks: YOLOv5n (code and weights) from PyTorch Hub
+    'torch.hub.load("ultralytics/yolov5"': (
+        'pytorch_model = __import__("notebook_utils").yolov5n_standin(path=model_path)'),
+}
+
 # Our notebook_utils.py: the names the notebooks import from the real one, written anew.
 NOTEBOOK_UTILS = '''
 """ovlab's stand-in for openvino_notebooks' utils/notebook_utils.py (tools/run_ov_notebooks.py):
@@ -353,6 +361,89 @@ class VideoPlayer:
         return frame
 
 
+def load_image(path):
+    """The notebook's image as OpenCV reads it (BGR), from its local stand-in."""
+    import cv2
+
+    local = local_path(path)
+    image = cv2.imread(str(local if local is not None else path))
+    if image is None:
+        raise RuntimeError(f"Cannot read image {{path}}")
+    return image
+
+
+def show_array(frame, display_handle=None):
+    """Show a BGR frame as a JPEG (as the real one does); returns the display handle."""
+    import cv2
+    from IPython.display import Image, display
+
+    _, jpeg = cv2.imencode(".jpg", frame)
+    if display_handle is None:
+        display_handle = display(Image(data=jpeg.tobytes()), display_id=True)
+    else:
+        display_handle.update(Image(data=jpeg.tobytes()))
+    return display_handle
+
+
+def yolov5n_standin(path, seed=0):
+    """A local stand-in for YOLOv5n (PyTorch Hub), written anew in PyTorch with random weights
+    (seeded): YOLOv5's Detect head (3 anchors a cell at strides 8, 16, 32, sigmoid, xy/wh
+    decoded to pixels with YOLOv5's anchors) on a small strided SiLU backbone, so input
+    (N, 3, H, W) gives (N, 3*(H*W/64 + H*W/256 + H*W/1024), 85) as the real model does, and a
+    tensor input is cast to the weights' type as the hub's AutoShape wrapper does. About 0.6
+    GMAC at 640x480 against YOLOv5n's 4.5 GFLOPs at 640x640; its detections mean nothing. Its
+    weights are written where the hub writes the downloaded ones (``path`` + ``.pt``)."""
+    import torch
+    from torch import nn
+
+    anchors = [[10, 13, 16, 30, 33, 23], [30, 61, 62, 45, 59, 119],
+               [116, 90, 156, 198, 373, 326]]
+
+    class Detect(nn.Module):
+        def __init__(self, chans, strides, nc=80):
+            super().__init__()
+            self.no, self.na, self.strides = nc + 5, 3, strides
+            self.m = nn.ModuleList(nn.Conv2d(c, self.no * self.na, 1) for c in chans)
+            self.register_buffer("anchors", torch.tensor(anchors, dtype=torch.float32)
+                                 .view(3, 1, 3, 1, 1, 2))
+
+        def forward(self, feats):
+            out = []
+            for i, x in enumerate(feats):
+                b, _, h, w = x.shape
+                y = self.m[i](x).view(b, self.na, self.no, h, w).permute(0, 1, 3, 4, 2).sigmoid()
+                gy, gx = torch.meshgrid(torch.arange(h, dtype=torch.float32),
+                                        torch.arange(w, dtype=torch.float32), indexing="ij")
+                grid = torch.stack((gx, gy), 2).view(1, 1, h, w, 2)
+                xy = (y[..., :2] * 2 - 0.5 + grid) * self.strides[i]
+                wh = (y[..., 2:4] * 2) ** 2 * self.anchors[i]
+                out.append(torch.cat((xy, wh, y[..., 4:]), -1).view(b, -1, self.no))
+            return torch.cat(out, 1)
+
+    def conv(ci, co, k=3):
+        return nn.Sequential(nn.Conv2d(ci, co, k, 2, 2 if k == 6 else k // 2), nn.SiLU())
+
+    class YOLOv5nStandin(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.p3 = nn.Sequential(conv(3, 16, 6), conv(16, 32), conv(32, 64))
+            self.p4, self.p5 = conv(64, 128), conv(128, 256)
+            self.detect = Detect((64, 128, 256), (8, 16, 32))
+
+        def forward(self, x):
+            p3 = self.p3(x.type_as(self.detect.anchors))
+            p4 = self.p4(p3)
+            return self.detect([p3, p4, self.p5(p4)])
+
+    torch.manual_seed(seed)
+    model = YOLOv5nStandin().eval()
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    torch.save(model.state_dict(), Path(path).with_suffix(".pt"))
+    print("[ovlab] YOLOv5n: a local stand-in of the same input and output shapes, random "
+          "weights (tools/run_ov_notebooks.py)")
+    return model
+
+
 def device_widget(default="AUTO", exclude=None, added=None, description="Device:"):
     import ipywidgets as widgets
     import openvino as ov
@@ -420,6 +511,11 @@ class NotebookResult:
 def _line(line: str) -> str:
     """One code line as the copy has it (see the module docstring)."""
     bare = line.strip()
+    marker = next((m for m in MODEL_LINES if m in line), None)
+    if marker is not None:
+        indent = line[:len(line) - len(line.lstrip())]
+        return (f"{indent}# [ovlab] model download replaced by a local model "
+                f"(tools/run_ov_notebooks.py MODEL_LINES): {bare}\n{indent}{MODEL_LINES[marker]}")
     if bare.startswith(("%pip", "!pip", "! pip")):
         indent = line[:len(line) - len(line.lstrip())]
         # inside a block (an `if` of the platform) a comment alone would leave it empty
