@@ -10,8 +10,11 @@ laid out like it (``notebooks/<topic>/<topic>.ipynb``). Each notebook is copied 
 
 1. ``%load_ext ovlab`` is inserted as the first cell, so ``import openvino`` is ovlab's;
 2. ``%pip install ...`` lines become comments (they would install the real ``openvino``);
-3. the model downloads are served by local files (and a model cell that downloads weights
-   through a framework, listed in ``MODEL_CELLS``, reads its local stand-in instead): the work folder gets a ``notebook_utils.py``
+3. the model downloads are served by local files (and a line that downloads a model through a
+   framework, listed in ``MODEL_LINES``, builds a local model instead: performance-tricks'
+   YOLOv5n from PyTorch Hub becomes ``yolov5n_standin`` below, auto-device's torchvision
+   ResNet-50 keeps its architecture with random weights, ``weights=None``; a whole cell can be
+   replaced through ``MODEL_CELLS``): the work folder gets a ``notebook_utils.py``
    of ours (the real one is fetched from GitHub by the notebooks' first cell when it is
    missing) whose ``download_file`` writes the local stand-in of each file named in
    ``LOCAL_FILES`` and refuses, naming the URL, any file that has none.
@@ -87,22 +90,11 @@ LOCAL_FILES = {
     "person-detection-0202.xml": "det:512",
     "person-detection-0202.bin": "det:512",
     "CEO Pat Gelsinger on Leading Intel.mp4": "video:640x360x30x805",
-    "resnet50.xml": "zoo:resnet-50",
-    "resnet50.bin": "zoo:resnet-50",
 }
 
 # Model cells that download weights through a framework (not download_file), found by a line
 # they contain: the cell is replaced by reading the local stand-in (its code kept as comments).
-MODEL_CELLS = {
-    # auto-device: torchvision fetches ResNet-50's weights, ov.convert_model converts them
-    'torchvision.models.resnet50(weights="DEFAULT")': (
-        'base_model_dir = Path("./model")\n'
-        'model_path = base_model_dir / "resnet50.xml"\n'
-        '__import__("notebook_utils").download_file("torchvision://resnet50.xml", '
-        '"resnet50.xml", base_model_dir)\n'
-        'print("Read IR model from {}".format(model_path))\n'
-        'ov_model = core.read_model(model_path)'),
-}
+MODEL_CELLS: dict[str, str] = {}
 
 # Model lines that download a model through a framework hub, found by what they contain: only
 # that line is replaced (the original kept as a comment), by a local model of ours.
@@ -110,6 +102,10 @@ MODEL_LINES = {
     # performance-tricks: YOLOv5n (code and weights) from PyTorch Hub
     'torch.hub.load("ultralytics/yolov5"': (
         'pytorch_model = __import__("notebook_utils").yolov5n_standin(path=model_path)'),
+    # auto-device: torchvision's ResNet-50 with its weights downloaded; the same architecture
+    # with random weights (ov.convert_model converts it through torch.onnx.export)
+    'torchvision.models.resnet50(weights="DEFAULT")': (
+        'pt_model = torchvision.models.resnet50(weights=None)'),
 }
 
 # Our notebook_utils.py: the names the notebooks import from the real one, written anew.

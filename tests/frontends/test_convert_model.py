@@ -45,7 +45,7 @@ def test_convert_model_of_a_framework_object_names_the_feature():
     class Net:  # stands for a torch.nn.Module
         pass
 
-    with pytest.raises(NotImplementedError, match="model conversion from framework objects"):
+    with pytest.raises(NotImplementedError, match="framework objects other than torch"):
         ovlab.convert_model(Net())
 
 
@@ -53,3 +53,26 @@ def test_the_runner_serves_convert_model_as_ovlab_s():
     from ovlab.runner import standins
 
     assert "convert_model" not in standins.UNSIMULATED  # served for real, not as a stand-in
+
+
+def test_convert_model_of_a_torch_module_goes_through_torch_s_onnx_exporter():
+    """auto-device's form: ``convert_model(pt_model, input=[[1, 3, H, W]])``, numerics as
+    PyTorch computes them."""
+    torch = pytest.importorskip("torch")
+    torch.manual_seed(0)
+    net = torch.nn.Sequential(torch.nn.Conv2d(3, 4, 3, padding=1), torch.nn.ReLU(),
+                              torch.nn.AdaptiveAvgPool2d(1), torch.nn.Flatten(),
+                              torch.nn.Linear(4, 5)).train()
+    model = ovlab.convert_model(net, input=[[2, 3, 8, 8]])
+    assert net.training  # left as it was
+    assert list(model.input(0).get_shape()) == [2, 3, 8, 8]
+    x = torch.rand(2, 3, 8, 8)
+    with torch.no_grad():
+        expected = net.eval()(x).numpy()
+    np.testing.assert_allclose(ovlab.Core().compile_model(model, "CPU")(x.numpy())[0], expected,
+                               rtol=1e-4, atol=1e-5)
+    assert list(ovlab.convert_model(net, example_input=x).input(0).get_shape()) == [2, 3, 8, 8]
+    with pytest.raises(NotImplementedError, match="static input shapes only"):
+        ovlab.convert_model(net, input=[[-1, 3, 8, 8]])
+    with pytest.raises(NotImplementedError, match="give input="):
+        ovlab.convert_model(net)

@@ -46,9 +46,11 @@ def test_notebook_fails_only_where_ovlab_is_not_the_cause(name, tmp_path):
         assert result.ran_fully
 
 
-def test_pip_lines_inside_a_block_keep_it_valid_and_model_cells_read_the_stand_in(tmp_path):
+def test_pip_lines_inside_a_block_keep_it_valid_and_model_cells_read_the_stand_in(tmp_path,
+                                                                                  monkeypatch):
     import nbformat
 
+    monkeypatch.setattr(tool, "MODEL_CELLS", {"hub.load(": "m = read_local_model()"})
     code = 'import platform\nif platform.system() == "Darwin":\n    %pip install -q "numpy<2"'
     assert tool._line('    %pip install -q "numpy<2"') == \
         '    pass  # [ovlab] skipped: %pip install -q "numpy<2"'
@@ -71,6 +73,9 @@ def test_a_model_line_is_replaced_alone_and_its_stand_in_has_yolov5s_shapes(tmp_
     assert replaced[0].startswith("    # [ovlab] model download replaced") and \
         replaced[0].endswith(line.strip())
     assert replaced[1] == "    " + next(iter(tool.MODEL_LINES.values()))
+    if not os.environ.get("OVLAB_SLOW_NOTEBOOKS"):
+        pytest.skip("the stand-in's shapes: with OVLAB_SLOW_NOTEBOOKS=1 (importing torch takes "
+                    "seconds)")
     torch = pytest.importorskip("torch")
     import textwrap
 
