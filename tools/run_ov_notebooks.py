@@ -525,8 +525,9 @@ def _line(line: str) -> str:
     return line
 
 
-def prepare(source: Path, work: Path) -> Path:
-    """Copy the notebook into ``work`` with the three changes of the module docstring."""
+def prepare(source: Path, work: Path, real: bool = False) -> Path:
+    """Copy the notebook into ``work`` with the three changes of the module docstring
+    (``real``: all but the first, to run the same copy on the installed ``openvino`` wheel)."""
     import nbformat
 
     nb = nbformat.read(source, as_version=4)
@@ -542,7 +543,7 @@ def prepare(source: Path, work: Path) -> Path:
             cell.source = "\n".join(_line(line) for line in cell.source.split("\n"))
             cell.outputs, cell.execution_count = [], None
     nb.cells.insert(0, nbformat.v4.new_code_cell(
-        "%load_ext ovlab\n"
+        ("" if real else "%load_ext ovlab\n") +
         "__import__('notebook_utils').serve_downloads()  # downloads from local stand-ins"))
     work.mkdir(parents=True, exist_ok=True)
     (work / "notebook_utils.py").write_text(
@@ -588,7 +589,7 @@ def execute(path: Path, timeout: int = 900) -> NotebookResult:
     return result
 
 
-def run(names: list[str], source: Path, work: Path) -> list[NotebookResult]:
+def run(names: list[str], source: Path, work: Path, real: bool = False) -> list[NotebookResult]:
     results = []
     for name in names:
         path = source / NOTEBOOKS[name]
@@ -597,7 +598,7 @@ def run(names: list[str], source: Path, work: Path) -> list[NotebookResult]:
             continue
         folder = work / name
         shutil.rmtree(folder, ignore_errors=True)
-        result = execute(prepare(path, folder))
+        result = execute(prepare(path, folder, real))
         results.append(result)
         report(result)
     return results
@@ -622,8 +623,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--source", type=Path, default=DEFAULT_SOURCE)
     parser.add_argument("--work", type=Path, default=DEFAULT_WORK)
     parser.add_argument("--json", type=Path, help="also write the results here")
+    parser.add_argument("--real", action="store_true",
+                        help="run on the installed openvino wheel (no %%load_ext ovlab), "
+                             "with the same local stand-ins, to compare")
     args = parser.parse_args(argv)
-    results = run(args.names or list(NOTEBOOKS), args.source, args.work)
+    results = run(args.names or list(NOTEBOOKS), args.source, args.work, args.real)
     if args.json:
         args.json.write_text(json.dumps(
             {r.name: [c.__dict__ for c in r.cells] for r in results}, indent=1))
