@@ -1,11 +1,12 @@
 """Run openvinotoolkit/openvino_notebooks notebooks on ovlab, cell by cell.
 
-    python tools/run_ov_notebooks.py [--source DIR] [--work DIR] [NAME ...]
+    python tools/run_ov_notebooks.py [--source DIR] [--work DIR] [--real] [NAME ...]
 
 NAME is one of ``NOTEBOOKS`` (default: all that are present). The notebooks are third-party code
 and never committed: they are read from ``--source`` (default
 ``tests/third_party/openvino_notebooks``, git-ignored), a checkout of the repository or a folder
-laid out like it (``notebooks/<topic>/<topic>.ipynb``). Each notebook is copied into ``--work``
+laid out like it (``notebooks/<topic>/<topic>.ipynb``; ``tools/ov_notebook_from_rst.py`` rebuilds
+one from OpenVINO's rendered copy when the ``.ipynb`` is too large to fetch). Each notebook is copied into ``--work``
 (default ``build/ov_notebooks``) and changed in three ways only:
 
 1. ``%load_ext ovlab`` is inserted as the first cell, so ``import openvino`` is ovlab's;

@@ -86,3 +86,25 @@ def test_a_model_line_is_replaced_alone_and_its_stand_in_has_yolov5s_shapes(tmp_
     with torch.no_grad():
         out = model(torch.zeros(2, 3, 96, 128, dtype=torch.float64))  # cast as AutoShape does
     assert tuple(out.shape) == (2, 3 * (12 * 16 + 6 * 8 + 3 * 4), 85)
+
+
+def test_a_notebook_rebuilt_from_the_docs_rendering_keeps_its_code_blocks_in_order(tmp_path):
+    """tools/ov_notebook_from_rst.py: the ``ipython3`` blocks become code cells (outputs and
+    prose left out), section titles markdown cells."""
+    import nbformat
+
+    spec = importlib.util.spec_from_file_location(
+        "ov_notebook_from_rst", ROOT / "tools" / "ov_notebook_from_rst.py")
+    rst_tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(rst_tool)
+    rst = ("Title of it\n===========\n\nSome prose.\n\n.. code:: ipython3\n\n"
+           "    import os\n\n\n    def f():\n        return 1\n\n.. parsed-literal::\n\n"
+           "    printed\n\nHardware\n--------\n\n.. code:: ipython3\n\n    %matplotlib inline\n")
+    source = tmp_path / "x-with-output.rst"
+    source.write_text(rst)
+    out = tmp_path / "nb" / "x.ipynb"
+    assert rst_tool.main([str(source), str(out)]) == 0
+    cells = nbformat.read(out, as_version=4).cells
+    assert [(c.cell_type, c.source) for c in cells] == [
+        ("markdown", "# Title of it"), ("code", "import os\n\n\ndef f():\n    return 1"),
+        ("markdown", "## Hardware"), ("code", "%matplotlib inline")]
