@@ -60,6 +60,10 @@ def __getattr__(name: str):
         from . import frontends
 
         return getattr(frontends, name)
+    if name == "convert_model":  # model files only (ovlab.frontends.convert)
+        from .frontends.convert import convert_model
+
+        return convert_model
     # submodules that load lazily (models, plots and widgets are not needed to import ovlab)
     if name in ("opset", "opset13", "zoo", "viz", "widgets", "experiments", "labtools",
                 "benchmark", "frontends", "workloads"):
@@ -76,6 +80,7 @@ __all__ = [
     "get_batch", "layout_helpers", "set_batch",
     "OVDict", "PartialShape", "Platform", "ProfilingInfo", "RTMap", "Shape", "Symbol", "Tensor",
     "Type", "Version",
-    "compile_model", "get_version", "install", "load_ipython_extension", "preset", "properties",
+    "compile_model", "convert_model", "get_version", "install", "load_ipython_extension", "preset",
+    "properties",
     "save_model", "serialize", "tensor_from_file", "uninstall", "unload_ipython_extension",
 ]

@@ -1,17 +1,21 @@
 """Run openvinotoolkit/openvino_notebooks notebooks on ovlab, cell by cell.
 
-    python tools/run_ov_notebooks.py [--source DIR] [--work DIR] [NAME ...]
+    python tools/run_ov_notebooks.py [--source DIR] [--work DIR] [--real] [NAME ...]
 
 NAME is one of ``NOTEBOOKS`` (default: all that are present). The notebooks are third-party code
 and never committed: they are read from ``--source`` (default
 ``tests/third_party/openvino_notebooks``, git-ignored), a checkout of the repository or a folder
-laid out like it (``notebooks/<topic>/<topic>.ipynb``). Each notebook is copied into ``--work``
+laid out like it (``notebooks/<topic>/<topic>.ipynb``; ``tools/ov_notebook_from_rst.py`` rebuilds
+one from OpenVINO's rendered copy when the ``.ipynb`` is too large to fetch). Each notebook is copied into ``--work``
 (default ``build/ov_notebooks``) and changed in three ways only:
 
 1. ``%load_ext ovlab`` is inserted as the first cell, so ``import openvino`` is ovlab's;
 2. ``%pip install ...`` lines become comments (they would install the real ``openvino``);
-3. the model downloads are served by local files (and a model cell that downloads weights
-   through a framework, listed in ``MODEL_CELLS``, reads its local stand-in instead): the work folder gets a ``notebook_utils.py``
+3. the model downloads are served by local files (and a line that downloads a model through a
+   framework, listed in ``MODEL_LINES``, builds a local model instead: performance-tricks'
+   YOLOv5n from PyTorch Hub becomes ``yolov5n_standin`` below, auto-device's torchvision
+   ResNet-50 keeps its architecture with random weights, ``weights=None``; a whole cell can be
+   replaced through ``MODEL_CELLS``): the work folder gets a ``notebook_utils.py``
    of ours (the real one is fetched from GitHub by the notebooks' first cell when it is
    missing) whose ``download_file`` writes the local stand-in of each file named in
    ``LOCAL_FILES`` and refuses, naming the URL, any file that has none.
@@ -87,21 +91,22 @@ LOCAL_FILES = {
     "person-detection-0202.xml": "det:512",
     "person-detection-0202.bin": "det:512",
     "CEO Pat Gelsinger on Leading Intel.mp4": "video:640x360x30x805",
-    "resnet50.xml": "zoo:resnet-50",
-    "resnet50.bin": "zoo:resnet-50",
 }
 
 # Model cells that download weights through a framework (not download_file), found by a line
 # they contain: the cell is replaced by reading the local stand-in (its code kept as comments).
-MODEL_CELLS = {
-    # auto-device: torchvision fetches ResNet-50's weights, ov.convert_model converts them
+MODEL_CELLS: dict[str, str] = {}
+
+# Model lines that download a model through a framework hub, found by what they contain: only
+# that line is replaced (the original kept as a comment), by a local model of ours.
+MODEL_LINES = {
+    # performance-tricks: YOLOv5n (code and weights) from PyTorch Hub
+    'torch.hub.load("ultralytics/yolov5"': (
+        'pytorch_model = __import__("notebook_utils").yolov5n_standin(path=model_path)'),
+    # auto-device: torchvision's ResNet-50 with its weights downloaded; the same architecture
+    # with random weights (ov.convert_model converts it through torch.onnx.export)
     'torchvision.models.resnet50(weights="DEFAULT")': (
-        'base_model_dir = Path("./model")\n'
-        'model_path = base_model_dir / "resnet50.xml"\n'
-        '__import__("notebook_utils").download_file("torchvision://resnet50.xml", '
-        '"resnet50.xml", base_model_dir)\n'
-        'print("Read IR model from {}".format(model_path))\n'
-        'ov_model = core.read_model(model_path)'),
+        'pt_model = torchvision.models.resnet50(weights=None)'),
 }
 
 # Our notebook_utils.py: the names the notebooks import from the real one, written anew.
@@ -353,6 +358,89 @@ class VideoPlayer:
         return frame
 
 
+def load_image(path):
+    """The notebook's image as OpenCV reads it (BGR), from its local stand-in."""
+    import cv2
+
+    local = local_path(path)
+    image = cv2.imread(str(local if local is not None else path))
+    if image is None:
+        raise RuntimeError(f"Cannot read image {{path}}")
+    return image
+
+
+def show_array(frame, display_handle=None):
+    """Show a BGR frame as a JPEG (as the real one does); returns the display handle."""
+    import cv2
+    from IPython.display import Image, display
+
+    _, jpeg = cv2.imencode(".jpg", frame)
+    if display_handle is None:
+        display_handle = display(Image(data=jpeg.tobytes()), display_id=True)
+    else:
+        display_handle.update(Image(data=jpeg.tobytes()))
+    return display_handle
+
+
+def yolov5n_standin(path, seed=0):
+    """A local stand-in for YOLOv5n (PyTorch Hub), written anew in PyTorch with random weights
+    (seeded): YOLOv5's Detect head (3 anchors a cell at strides 8, 16, 32, sigmoid, xy/wh
+    decoded to pixels with YOLOv5's anchors) on a small strided SiLU backbone, so input
+    (N, 3, H, W) gives (N, 3*(H*W/64 + H*W/256 + H*W/1024), 85) as the real model does, and a
+    tensor input is cast to the weights' type as the hub's AutoShape wrapper does. About 0.6
+    GMAC at 640x480 against YOLOv5n's 4.5 GFLOPs at 640x640; its detections mean nothing. Its
+    weights are written where the hub writes the downloaded ones (``path`` + ``.pt``)."""
+    import torch
+    from torch import nn
+
+    anchors = [[10, 13, 16, 30, 33, 23], [30, 61, 62, 45, 59, 119],
+               [116, 90, 156, 198, 373, 326]]
+
+    class Detect(nn.Module):
+        def __init__(self, chans, strides, nc=80):
+            super().__init__()
+            self.no, self.na, self.strides = nc + 5, 3, strides
+            self.m = nn.ModuleList(nn.Conv2d(c, self.no * self.na, 1) for c in chans)
+            self.register_buffer("anchors", torch.tensor(anchors, dtype=torch.float32)
+                                 .view(3, 1, 3, 1, 1, 2))
+
+        def forward(self, feats):
+            out = []
+            for i, x in enumerate(feats):
+                b, _, h, w = x.shape
+                y = self.m[i](x).view(b, self.na, self.no, h, w).permute(0, 1, 3, 4, 2).sigmoid()
+                gy, gx = torch.meshgrid(torch.arange(h, dtype=torch.float32),
+                                        torch.arange(w, dtype=torch.float32), indexing="ij")
+                grid = torch.stack((gx, gy), 2).view(1, 1, h, w, 2)
+                xy = (y[..., :2] * 2 - 0.5 + grid) * self.strides[i]
+                wh = (y[..., 2:4] * 2) ** 2 * self.anchors[i]
+                out.append(torch.cat((xy, wh, y[..., 4:]), -1).view(b, -1, self.no))
+            return torch.cat(out, 1)
+
+    def conv(ci, co, k=3):
+        return nn.Sequential(nn.Conv2d(ci, co, k, 2, 2 if k == 6 else k // 2), nn.SiLU())
+
+    class YOLOv5nStandin(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.p3 = nn.Sequential(conv(3, 16, 6), conv(16, 32), conv(32, 64))
+            self.p4, self.p5 = conv(64, 128), conv(128, 256)
+            self.detect = Detect((64, 128, 256), (8, 16, 32))
+
+        def forward(self, x):
+            p3 = self.p3(x.type_as(self.detect.anchors))
+            p4 = self.p4(p3)
+            return self.detect([p3, p4, self.p5(p4)])
+
+    torch.manual_seed(seed)
+    model = YOLOv5nStandin().eval()
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    torch.save(model.state_dict(), Path(path).with_suffix(".pt"))
+    print("[ovlab] YOLOv5n: a local stand-in of the same input and output shapes, random "
+          "weights (tools/run_ov_notebooks.py)")
+    return model
+
+
 def device_widget(default="AUTO", exclude=None, added=None, description="Device:"):
     import ipywidgets as widgets
     import openvino as ov
@@ -420,6 +508,11 @@ class NotebookResult:
 def _line(line: str) -> str:
     """One code line as the copy has it (see the module docstring)."""
     bare = line.strip()
+    marker = next((m for m in MODEL_LINES if m in line), None)
+    if marker is not None:
+        indent = line[:len(line) - len(line.lstrip())]
+        return (f"{indent}# [ovlab] model download replaced by a local model "
+                f"(tools/run_ov_notebooks.py MODEL_LINES): {bare}\n{indent}{MODEL_LINES[marker]}")
     if bare.startswith(("%pip", "!pip", "! pip")):
         indent = line[:len(line) - len(line.lstrip())]
         # inside a block (an `if` of the platform) a comment alone would leave it empty
@@ -433,8 +526,9 @@ def _line(line: str) -> str:
     return line
 
 
-def prepare(source: Path, work: Path) -> Path:
-    """Copy the notebook into ``work`` with the three changes of the module docstring."""
+def prepare(source: Path, work: Path, real: bool = False) -> Path:
+    """Copy the notebook into ``work`` with the three changes of the module docstring
+    (``real``: all but the first, to run the same copy on the installed ``openvino`` wheel)."""
     import nbformat
 
     nb = nbformat.read(source, as_version=4)
@@ -450,7 +544,7 @@ def prepare(source: Path, work: Path) -> Path:
             cell.source = "\n".join(_line(line) for line in cell.source.split("\n"))
             cell.outputs, cell.execution_count = [], None
     nb.cells.insert(0, nbformat.v4.new_code_cell(
-        "%load_ext ovlab\n"
+        ("" if real else "%load_ext ovlab\n") +
         "__import__('notebook_utils').serve_downloads()  # downloads from local stand-ins"))
     work.mkdir(parents=True, exist_ok=True)
     (work / "notebook_utils.py").write_text(
@@ -496,7 +590,7 @@ def execute(path: Path, timeout: int = 900) -> NotebookResult:
     return result
 
 
-def run(names: list[str], source: Path, work: Path) -> list[NotebookResult]:
+def run(names: list[str], source: Path, work: Path, real: bool = False) -> list[NotebookResult]:
     results = []
     for name in names:
         path = source / NOTEBOOKS[name]
@@ -505,7 +599,7 @@ def run(names: list[str], source: Path, work: Path) -> list[NotebookResult]:
             continue
         folder = work / name
         shutil.rmtree(folder, ignore_errors=True)
-        result = execute(prepare(path, folder))
+        result = execute(prepare(path, folder, real))
         results.append(result)
         report(result)
     return results
@@ -530,8 +624,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--source", type=Path, default=DEFAULT_SOURCE)
     parser.add_argument("--work", type=Path, default=DEFAULT_WORK)
     parser.add_argument("--json", type=Path, help="also write the results here")
+    parser.add_argument("--real", action="store_true",
+                        help="run on the installed openvino wheel (no %%load_ext ovlab), "
+                             "with the same local stand-ins, to compare")
     args = parser.parse_args(argv)
-    results = run(args.names or list(NOTEBOOKS), args.source, args.work)
+    results = run(args.names or list(NOTEBOOKS), args.source, args.work, args.real)
     if args.json:
         args.json.write_text(json.dumps(
             {r.name: [c.__dict__ for c in r.cells] for r in results}, indent=1))

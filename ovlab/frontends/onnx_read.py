@@ -345,6 +345,24 @@ def _concat(g: _Graph, node: Any, a: dict[str, Any], ins: list[Output], name: st
     return [make("Concat", ins, {"axis": int(a["axis"])}, name)]
 
 
+@converter("Slice")
+def _slice(g: _Graph, node: Any, a: dict[str, Any], ins: list[Output], name: str) -> list[Output]:
+    """ONNX Slice (starts, ends, axes, steps as inputs from opset 10, attributes before) as
+    Slice-8 with its axes and steps made explicit, as OpenVINO's ONNX front end does."""
+    if "starts" in a:  # Slice-1
+        starts, ends = [int(x) for x in a["starts"]], [int(x) for x in a["ends"]]
+        axes = [int(x) for x in a.get("axes", range(len(starts)))]
+        steps = [1] * len(starts)
+        return [make("Slice", [ins[0], g.const(starts, np.int64), g.const(ends, np.int64),
+                               g.const(steps, np.int64), g.const(axes, np.int64)], {}, name)]
+    given = dict(zip(("data", "starts", "ends", "axes", "steps"), node.input, strict=False))
+    value = {k: g.value(v) for k, v in given.items() if v}  # "": an optional input left out
+    count = int(np.prod(value["starts"].get_shape(), dtype=np.int64))
+    axes = value["axes"] if "axes" in value else g.const(list(range(count)), np.int64)
+    steps = value["steps"] if "steps" in value else g.const([1] * count, np.int64)
+    return [make("Slice", [value["data"], value["starts"], value["ends"], steps, axes], {}, name)]
+
+
 @converter("ReduceMean")
 def _reduce_mean(g: _Graph, node: Any, a: dict[str, Any], ins: list[Output], name: str) -> list[Output]:
     axes = _axes(g, node, a, ins)

@@ -2,15 +2,15 @@
 
 ``install(platform, seed, realtime)`` makes one session (a virtual platform and one simulated
 clock), serves ``openvino`` from ovlab through an import hook (``imports.py``, ``served.py``)
-and points ``time.*`` at the session clock (``clock_hooks.py``); ``uninstall()`` undoes all of
-it. The command line (``cli.py``) and the notebook extension (``notebook.py``) are thin layers
+and points ``time.*`` at the session clock (``clock_hooks.py``), where a PyTorch forward pass
+takes simulated time too (``frameworks.py``); ``uninstall()`` undoes all of it. The command line (``cli.py``) and the notebook extension (``notebook.py``) are thin layers
 over these two calls.
 """
 
 from __future__ import annotations
 
 from ..hardware.platforms import Platform
-from . import clock_hooks, imports
+from . import clock_hooks, frameworks, imports
 from . import session as _session
 from .session import Session
 
@@ -27,11 +27,13 @@ def install(platform: str | Platform = "laptop", seed: int = 0,
     _session.set_current(session)
     imports.install()
     clock_hooks.install(session)
+    frameworks.install()
     return session
 
 
 def uninstall() -> None:
     """Undo :func:`install`: no served module, hook or patched function is left behind."""
+    frameworks.uninstall()
     clock_hooks.uninstall()
     imports.uninstall()
     _session.set_current(None)

@@ -33,6 +33,7 @@ _FORWARDED = {
     "openvino.passes": "ovlab.passes",
     "openvino.frontend": "ovlab.frontends.manager",
     "openvino.helpers": "ovlab.helpers",
+    "openvino.experimental": "ovlab.runtime.experimental",
 }
 # Served modules that are packages (their submodules import by dotted name).
 _PACKAGES = ("openvino", "openvino.op", "openvino.utils", "openvino.helpers")

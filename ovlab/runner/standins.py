@@ -22,7 +22,6 @@ UNSIMULATED = {
     "Op": "custom operations written in Python",
     "OpExtension": "custom-op extensions",
     "Extension": "extensions loaded from shared libraries",
-    "convert_model": "model conversion from frameworks (read an IR file or use ovlab.zoo)",
     "shutdown": "unloading the OpenVINO libraries",
     "tensor_from_file": "memory-mapped tensors read from a file",
     "DiscreteTypeInfo": "the type information of C++ op classes",

@@ -467,7 +467,9 @@ class InferRequest:
         self._begin(silent=True)
         self._wait_done()
         self._raise_errors("infer")
-        if not (share_inputs or share_outputs or self._user_outputs or self._out_handed):
+        # shared inputs too: _lazy_results copies them now, so the caller's later writes cannot
+        # reach these results (CompiledModel.__call__ shares them by default, as the wheel's)
+        if not (share_outputs or self._user_outputs or self._out_handed):
             lazy = self._lazy_results()
             if lazy is not None:
                 return lazy

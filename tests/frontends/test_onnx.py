@@ -96,3 +96,28 @@ def test_truncated_onnx_file(cnn_file, tmp_path):
     real = pytest.raises(RuntimeError, ov.Core().read_model, str(bad))
     ours = pytest.raises(RuntimeError, ovlab.Core().read_model, str(bad))
     assert str(ours.value).split("\n")[0] == str(real.value).split("\n")[0]
+
+
+@pytest.mark.parametrize("with_axes_steps", [True, False])
+def test_onnx_slice_matches_openvino(tmp_path, rng, with_axes_steps):
+    """Slice as torch.onnx.export writes it for ``y[..., :2]`` / ``y[..., 4:]`` (YOLO heads,
+    openvino_notebooks' performance-tricks), with and without the optional axes and steps."""
+    i64 = TensorProto.INT64
+    inits = [helper.make_tensor("starts", i64, [2], [1, 0]),
+             helper.make_tensor("ends", i64, [2], [2**63 - 1, -1]),
+             helper.make_tensor("axes", i64, [2], [3, 1]),
+             helper.make_tensor("steps", i64, [2], [2, 1])]
+    names = ["x", "starts", "ends", "axes", "steps"] if with_axes_steps else \
+        ["x", "starts", "ends"]
+    node = helper.make_node("Slice", names, ["y"], name="the_slice")
+    graph = helper.make_graph(
+        [node], "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3, 4, 5])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+        inits if with_axes_steps else inits[:2])
+    path = tmp_path / "slice.onnx"
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), str(path))
+    x = rng.standard_normal((2, 3, 4, 5)).astype(np.float32)
+    theirs = ov.Core().compile_model(str(path), "CPU")(x)[0]
+    ours = ovlab.Core().read_model(str(path))
+    np.testing.assert_array_equal(ours._evaluate([x])[0], theirs)
+    assert list(ours.output(0).get_shape()) == list(theirs.shape)
