@@ -46,7 +46,7 @@ from pathlib import Path
 
 from ovlab import zoo
 from ovlab.calibration import fit, measure
-from ovlab.calibration.calibrate import with_memory_physics
+from ovlab.calibration.calibrate import startable, with_memory_physics
 from ovlab.calibration.validation import (
     RESULTS_DIR,
     error,
@@ -138,6 +138,9 @@ def fit_cpu(measurements: list[measure.Measurement], params=CPU_FIT_PARAMS,
     if physics:
         base = with_memory_physics(base, base.extra.get("cores", 1), "package")
         params = (*params, "llc_gbps")
+    # a log-space fit cannot leave ~0 (the cpu preset's per_infer_s of 26 ns has no gradient):
+    # the fixed costs start from ovlab calibrate's priors
+    base = startable(base)
     if "per_op_i8_s" in params:  # a log-space fit cannot leave 0: start from a small cost
         base = fit.set_param(base, "per_op_i8_s", max(base.per_op_i8_s, 1e-6))
     if "stream_dispatch" in params and base.stream_dispatch >= 1.0:  # off the bound to move

@@ -252,10 +252,13 @@ def _label(t: fit.Target) -> str:
 
 
 def fit_with_holdout(template: DeviceSpec, targets: Sequence[fit.Target], params: Sequence[str],
-                     say: Callable[[str], None]) -> tuple[DeviceSpec, dict]:
+                     say: Callable[[str], None],
+                     spread: dict[str, float] | None = None) -> tuple[DeviceSpec, dict]:
     """Fit ``template`` on every target, and once per model on every other model (leave one
     model out); print each figure's in-sample ratio (the fit on everything) beside its held-out
     ratio (the fit that never saw the model), and return the full fit with both tables.
+    ``spread``: each figure's pass-to-pass spread (largest / smallest pass, ``"model:precision
+    mode"`` keys), printed beside the ratios: the machine's noise floor for that figure.
 
     The held-out ratio is the honest one: it is what the platform file predicts for a model it
     was not fitted on. With one model there is nothing to hold out. The fixed costs start from
@@ -275,14 +278,16 @@ def fit_with_holdout(template: DeviceSpec, targets: Sequence[fit.Target], params
                     held[_label(t)] = fit.predict(other, t.model, t.precision, t.mode) / t.value
     inside = {_label(t): fit.predict(spec, t.model, t.precision, t.mode) / t.value
               for t in targets}
-    say(f"  {'figure':<34} {'given':>13} {'fitted':>13} {'ratio':>6} {'held out':>9}")
+    noise = f" {'passes':>7}" if spread else ""
+    say(f"  {'figure':<34} {'given':>13} {'fitted':>13} {'ratio':>6} {'held out':>9}{noise}")
     for t in targets:
         label = _label(t)
         unit = "ms" if t.mode == "latency" else "FPS"
         ratio = inside[label]
         out = f"{held[label]:9.2f}" if label in held else f"{'-':>9}"
         given, fitted = f"{t.value:.4g} {unit}", f"{ratio * t.value:.4g} {unit}"
-        say(f"  {label:<34} {given:>13} {fitted:>13} {ratio:6.2f} {out}")
+        noise = f" {spread.get(label, 1.0):6.2f}x" if spread else ""
+        say(f"  {label:<34} {given:>13} {fitted:>13} {ratio:6.2f} {out}{noise}")
     errs_in = [abs(r - 1) for r in inside.values()]
     line = f"  in-sample: median |error| {100 * _median(errs_in):.1f}%, worst " \
            f"{max(max(r, 1 / r) for r in inside.values()):.2f}x"
@@ -291,6 +296,10 @@ def fit_with_holdout(template: DeviceSpec, targets: Sequence[fit.Target], params
                  f"{100 * _median([abs(r - 1) for r in held.values()]):.1f}%, worst "
                  f"{max(max(r, 1 / r) for r in held.values()):.2f}x")
     say(line)
+    if spread:
+        values = sorted(spread.values())
+        say(f"  the passes' own figures differ by a median of {100 * (_median(values) - 1):.1f}%, "
+            f"at most {values[-1]:.2f}x (column 'passes': the machine's noise, per figure)")
     report = {"fit_ratios": {k: round(v, 3) for k, v in inside.items()},
               "held_out_ratios": {k: round(v, 3) for k, v in held.items()},
               "fitted_params": {p: float(f"{fit.get_param(spec, p):.4g}") for p in params}}
@@ -353,7 +362,10 @@ def calibrate(output: str | os.PathLike = "my-machine.json", *, name: str | None
                    if m.mode in modes]
         streams = max((m.streams for m in ms if m.mode == "throughput"), default=1)
         template = replace(template, streams_throughput=max(1, streams))
-        spec, report = fit_with_holdout(template, targets, _params(template, targets), say)
+        spread = {f"{m.model}:{m.precision} {m.mode}": m.pass_spread for m in ms
+                  if m.mode in modes and len(m.passes) > 1}
+        spec, report = fit_with_holdout(template, targets, _params(template, targets), say,
+                                        spread)
         key = device
         specs[key] = spec
         provenance["devices"][key] = {"measured": [m.to_dict() for m in ms], **report}
@@ -546,7 +558,10 @@ def calibrate_refit(files: Sequence[str | os.PathLike], output: str | os.PathLik
                    if m.mode in modes]
         say(f"Fitting {device} ({template.full_name}) again on {len(targets)} stored figures of "
             f"{len({t.model for t in targets})} models from {', '.join(sources[device])}")
-        spec, report = fit_with_holdout(template, targets, _params(template, targets), say)
+        spread = {f"{m.model}:{m.precision} {m.mode}": m.pass_spread for m in ms
+                  if m.mode in modes and len(m.passes) > 1}
+        spec, report = fit_with_holdout(template, targets, _params(template, targets), say,
+                                        spread)
         specs[device] = spec
         provenance["devices"][device] = {"measured": [m.to_dict() for m in ms],
                                          "sources": sources[device], **report}

@@ -71,3 +71,15 @@ def test_the_floor_fits_a_one_thread_streams_dispatch():
     err = [abs(fit.predict(s, "mlp", "FP32", "throughput")
                / fit.predict(truth, "mlp", "FP32", "throughput") - 1) for s in (spec, without)]
     assert err[0] < 0.02 < err[1], err
+
+
+def test_the_report_prints_each_figures_pass_to_pass_spread():
+    prior = cal.startable(preset("cpu").devices["CPU"])
+    figures = _figures(replace(prior, per_infer_s=20e-6), ("mlp", "small-cnn"))
+    lines: list[str] = []
+    spread = {"mlp:FP32 latency": 1.25}
+    cal.fit_with_holdout(prior, figures, PARAMS, lines.append, spread)
+    assert "passes" in lines[0]
+    row = next(line for line in lines if "mlp:FP32 latency" in line)
+    assert row.rstrip().endswith("1.25x")
+    assert "differ by a median of" in lines[-1]
