@@ -141,13 +141,12 @@ held.pivot(index="model", columns="mode", values="ratio").round(2)
 # stored from this project's machine (a 2-vCPU AMD EPYC under KVM, shared with other jobs), with
 # the default set: `mlp` (the floor: two tiny matrix products, so its latency is the runtime's
 # fixed cost per inference and its throughput the hand-off of each asynchronous request),
-# `small-cnn`, `squeezenet1.1`, `mobilenet-v2` (depthwise), `googlenet-v1` and `resnet-50`. The
-# networks were measured in one run, `mlp` and `small-cnn` in a later one, and `ovlab calibrate
-# --refit` joined them (the machine was too busy by then to measure the networks again). The fit
-# includes the two dispatch terms only `mlp`'s throughput shows (a one-thread stream's dispatch,
-# an int8 op's extra cost). The column `passes` is how far the passes of one figure differed
-# (largest over smallest; 1 where the file keeps one pass): the machine's own noise, against
-# which a held-out ratio must be read.
+# `small-cnn`, `squeezenet1.1`, `mobilenet-v2` (depthwise), `googlenet-v1` and `resnet-50`, in
+# three passes, each window waiting for a moment when other programs left the cores alone
+# (`--repeat 3 --quiet-wait 600`; it took 11 minutes on the shared machine). The fit includes
+# the two dispatch terms only `mlp`'s throughput shows (a one-thread stream's dispatch, an int8
+# op's extra cost). The column `passes` is how far the three passes of one figure differed
+# (largest over smallest): the machine's own noise, against which a held-out ratio must be read.
 
 # %%
 calibrated = json.loads(latest_results("calibrate").read_text())
