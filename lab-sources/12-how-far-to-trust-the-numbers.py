@@ -369,7 +369,7 @@ except ValueError as err:
 # ## 8. Your machine, live
 #
 # `ov.Core(platform="this-machine")` is your CPU as a platform: on first use ovlab measures it
-# with the real `openvino` (as `ovlab calibrate` does, about half a minute on a
+# with the real `openvino` (as `ovlab calibrate` does, about a minute on a
 # quiet machine, once) and caches the
 # platform file (`~/.cache/ovlab`; `ovlab calibrate --refresh` measures again). The cell below
 # times GoogLeNet-v1 FP32 latency on the real runtime and on `this-machine`, in one run. Its
