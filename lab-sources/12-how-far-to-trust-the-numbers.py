@@ -141,9 +141,12 @@ held.pivot(index="model", columns="mode", values="ratio").round(2)
 # stored from this project's machine (a 2-vCPU AMD EPYC under KVM, shared with other jobs), with
 # the default set: `mlp` (the floor: two tiny matrix products, so its latency is the runtime's
 # fixed cost per inference and its throughput the hand-off of each asynchronous request),
-# `small-cnn`, `squeezenet1.1`, `mobilenet-v2` (depthwise), `googlenet-v1` and `resnet-50`. The
-# networks were measured in one run, `mlp` and `small-cnn` in a later one, and `ovlab calibrate
-# --refit` joined them (the machine was too busy by then to measure the networks again).
+# `small-cnn`, `squeezenet1.1`, `mobilenet-v2` (depthwise), `googlenet-v1` and `resnet-50`, in
+# three passes, each window waiting for a moment when other programs left the cores alone
+# (`--repeat 3 --quiet-wait 600`; it took 11 minutes on the shared machine). The fit includes
+# the two dispatch terms only `mlp`'s throughput shows (a one-thread stream's dispatch, an int8
+# op's extra cost). The column `passes` is how far the three passes of one figure differed
+# (largest over smallest): the machine's own noise, against which a held-out ratio must be read.
 
 # %%
 calibrated = json.loads(latest_results("calibrate").read_text())
@@ -151,14 +154,24 @@ run = calibrated["provenance"]
 cpu_run = run["devices"]["CPU"]
 loads = [x for m in cpu_run["measured"] for x in m["load"]]
 cpu_spec = calibrated["devices"]["CPU"]
+files = ", ".join(Path(f).name for f in run.get("files", []))
 print(f"{run['tool']} on {run['date']}: {cpu_spec['full_name']} ({cpu_spec['extra']['cores']} "
-      f"vCPUs), load average {min(loads):.1f}-{max(loads):.1f}; measured in "
-      + ", ".join(Path(f).name for f in run.get("files", [])))
+      f"vCPUs), load average {min(loads):.1f}-{max(loads):.1f}"
+      + (f"; measured in {files}" if files else ""))
 measured = {f"{m['model']}:{m['precision']} {m['mode']}": m for m in cpu_run["measured"]}
+
+
+def passes(m):
+    """The largest over the smallest of a figure's passes: the machine's own noise."""
+    p = m.get("passes") or [m["quiet"]]
+    return max(p) / min(p)
+
+
 loo = pd.DataFrame([{"figure": k, "measured": f"{measured[k]['quiet']:.4g} "
                                               + ("ms" if k.endswith("latency") else "FPS"),
                      "in-sample": cpu_run["fit_ratios"][k],
-                     "held out": cpu_run["held_out_ratios"].get(k)} for k in cpu_run["fit_ratios"]])
+                     "held out": cpu_run["held_out_ratios"].get(k),
+                     "passes": round(passes(measured[k]), 2)} for k in cpu_run["fit_ratios"]])
 for column in ("in-sample", "held out"):
     inside = loo[column].between(0.8, 1.25).sum()
     worst = max(loo[column].max(), 1 / loo[column].min())
@@ -203,21 +216,47 @@ by_kind["worst"] = by_kind["worst"].map(lambda w: f"{w:.2f}x")
 by_kind
 
 # %% [markdown]
-# **The published check.** The other rows of Intel's tables (GoogLeNet, MobileNet-v2,
-# YOLO-v3-tiny, BERT... on the same platforms) were never read for fitting: they are the test.
-# They are not stored in this repository. Put them in a CSV with the columns of
-# `benchmarks/data/resnet-50-ov2024.3.csv` and run
-#
-# ```
-# python benchmarks/bench_fidelity.py --from benchmarks/results/fidelity-2026-11-24.json \
-#     --check ROWS.csv --platforms DIR
-# ```
-#
-# It simulates every row with the benchmark_app command Intel ran, on its preset (and, with
-# `--platforms DIR`, on the platform files `DIR/<preset>.json`, e.g. a refit of your own),
-# leaves the fitted ResNet-50 rows out of the summary and prints the median error and the worst
-# ratio for each kind of device (CPU, iGPU, dGPU, NPU, CPU+iGPU) and over all. The goal is a
-# median error under 15 % and no ratio beyond 1.5x.
+# **The published check.** The other rows of Intel's tables were never read for fitting: they are
+# the test. Of the zoo's models, Intel's OpenVINO 2024.3 table also has MobileNet-v2 and
+# YOLO-v3-tiny on the same five platforms: 54 figures. The table is not stored in this
+# repository (it is Intel's); `bench_fidelity.py --check` reads it in Intel's own format
+# (`OV-2024.3-benchmark-data.csv` from the openvino repository's docs), simulates every row with
+# the benchmark_app command Intel ran, on its preset, and keeps the fitted ResNet-50 rows apart.
+# It was run once, on 2026-11-27, with the presets as they were, and nothing was tuned on it
+# afterwards; here is what it stored, in-sample beside held out, by kind of device:
+
+# %%
+check = json.loads(latest_results("published-check").read_text())
+check_rows = pd.DataFrame(check["rows"])
+check_rows["ratio"] = 1 + check_rows["error"]
+check_kinds = pd.DataFrame({
+    part: {kind: f"{100 * s['median_abs_error']:.1f} %, {s['worst_ratio']:.2f}x ({s['n']})"
+           for kind, s in [*check["presets"][part]["by_kind"].items(),
+                           ("all", check["presets"][part]["summary"])]}
+    for part in ("in_sample", "held_out")}).rename(columns={
+        "in_sample": "in-sample (ResNet-50, fitted)", "held_out": "held out (other models)"})
+print(f"published check of {check['date']}: median |error|, worst ratio (figures); goal for "
+      "the held-out rows: 15 %, 1.5x")
+check_kinds
+
+# %% [markdown]
+# Held out, the CPUs are closest; the misses are small models on wide devices. Each row's ratio
+# (ovlab / Intel), the farthest first:
+
+# %%
+far = check_rows[~check_rows["fitted"]].copy()
+far["model"] = far["model"] + ":" + far["precision"]
+far["off"] = far["ratio"].map(lambda r: max(r, 1 / r))
+far.sort_values("off", ascending=False)[["preset", "device", "model", "mode", "ratio"]].round(
+    2).head(8).set_index(["preset", "device", "model", "mode"])
+
+# %% [markdown]
+# ovlab is too *fast* on these rows: MobileNet-v2 INT8 on every GPU and CPU (throughput up to
+# 3x, latency down to 0.56x of Intel's), YOLO-v3-tiny on the NPU. What a depthwise or small int8
+# layer costs on a wide device (its kernel's efficiency, its fixed cost per op) is something
+# ResNet-50's dense, compute-bound rows cannot show; the presets carry priors for it, and these
+# rows say the priors are too optimistic. The fix must come from physics or measurements, not
+# from these rows: tuning on them would turn the test into more fitting.
 
 # %% [markdown]
 # ## 5. Intel's published platforms
@@ -330,7 +369,7 @@ except ValueError as err:
 # ## 8. Your machine, live
 #
 # `ov.Core(platform="this-machine")` is your CPU as a platform: on first use ovlab measures it
-# with the real `openvino` (as `ovlab calibrate` does, about half a minute on a
+# with the real `openvino` (as `ovlab calibrate` does, about a minute on a
 # quiet machine, once) and caches the
 # platform file (`~/.cache/ovlab`; `ovlab calibrate --refresh` measures again). The cell below
 # times GoogLeNet-v1 FP32 latency on the real runtime and on `this-machine`, in one run. Its

@@ -53,6 +53,13 @@ class Measurement:
     inference_precision: str = ""
     load: tuple[float, float] = (0.0, 0.0)  # lowest and highest 1-minute load average
     others: list[float | None] = field(default_factory=list)  # cores others used per window
+    passes: list[float] = field(default_factory=list)  # each pass's own quiet figure
+
+    @property
+    def pass_spread(self) -> float:
+        """The largest over the smallest of the passes' figures (1.0: the passes agree, or one
+        pass): how far the machine's noise alone moves this figure."""
+        return max(self.passes) / min(self.passes) if len(self.passes) > 1 else 1.0
 
     @property
     def spread(self) -> tuple[float, float]:
@@ -295,8 +302,10 @@ def _measure(core, models, folder, device, repeat, window_s, n_windows, patience
                     if sum(1 for w in got if w.others is None or w.others < QUIET_CORES) \
                             >= n_windows:
                         break
-                a = acc.setdefault((*key, runner.mode), {"windows": [], "loads": []})
+                a = acc.setdefault((*key, runner.mode), {"windows": [], "loads": [],
+                                                          "passes": []})
                 a["windows"] += got
+                a["passes"].append(quiet_value(got, runner.mode))
                 a["loads"] += [load0, load_average()]
                 a["nireq"] = runner.nireq
                 a["streams"] = int(runner.compiled.get_property("NUM_STREAMS"))
@@ -321,7 +330,8 @@ def _measure(core, models, folder, device, repeat, window_s, n_windows, patience
             name, precision, device, mode, typical, quiet_value(windows, mode),
             [round(w.value, 6) for w in windows], iters, a["nireq"], a["streams"], a["precision"],
             (min(a["loads"]), max(a["loads"])),
-            [None if w.others is None else round(w.others, 3) for w in windows]))
+            [None if w.others is None else round(w.others, 3) for w in windows],
+            [round(v, 6) for v in a["passes"]]))
     return out
 
 

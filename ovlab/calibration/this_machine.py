@@ -143,7 +143,10 @@ def _live_line(model: str, precision: str) -> str:
 
 
 def estimate_s(cpu: host.HostCPU) -> int:
-    """About how long the calibration takes on a quiet machine: 27 s for the default set on a
-    2-vCPU Xeon (issue 21, 2026-11-27); its windows have a fixed length, so more cores hardly
-    shorten it, while other programs' load lengthens it (the quiet-window rule waits)."""
-    return 30
+    """About how long the calibration takes on a quiet machine. Its windows have a fixed length
+    (two of 0.2 s per model, precision, mode and pass, after a compile), so more cores hardly
+    shorten it, while other programs' load lengthens it (the quiet-window rule measures again).
+    Measured: 27 s for the five-model set on a 2-vCPU Xeon (issue 21); 71 s for today's six
+    models (``mlp`` added) on this project's 2-vCPU AMD EPYC, with other programs busy for
+    part of it (issue 22, 2026-11-27 08:13 UTC): about a minute."""
+    return 60

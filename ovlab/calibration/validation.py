@@ -70,7 +70,11 @@ class Row:
 
 def read_rows(path: str | Path = PUBLISHED_CSV) -> list[Row]:
     """The rows of a CSV with columns source, model, preset, device, precision,
-    throughput_fps, latency_ms (an empty cell: not published)."""
+    throughput_fps, latency_ms (an empty cell: not published), or of Intel's own table
+    (``OV-<version>-benchmark-data.csv``, read by :func:`read_intel_table`)."""
+    with open(path, newline="", encoding="utf-8") as f:
+        if f.readline().startswith("Network model,"):
+            return read_intel_table(path)
     rows = []
     with open(path, newline="", encoding="utf-8") as f:
         for line in csv.DictReader(f):
@@ -79,6 +83,56 @@ def read_rows(path: str | Path = PUBLISHED_CSV) -> list[Row]:
                     rows.append(Row(line["model"], line["precision"], line["preset"],
                                     line["device"], mode, float(line[column]),
                                     line.get("source", "")))
+    return rows
+
+
+# Intel's table names platforms ("Intel® Core™ i7-1185G7 CPU-only"); the presets that copy them.
+# The name must match whole (i7-1185GRE and Flex 140 are other platforms).
+INTEL_PLATFORMS = {
+    "Intel® Core™ i7-1185G7": "i7-1185g7",
+    "Intel® Core™ i9-13900K": "i9-13900k",
+    "Intel® Core™ Ultra 7 processor 165H": "core-ultra-7-165h",
+    "Intel® Data Center GPU Flex 170": "flex-170",
+    "Intel® Arc™ A770M": "arc-a770m",
+}
+INTEL_DEVICES = {"CPU-only": "CPU", "iGPU-only": "iGPU", "dGPU": "dGPU", "NPU-only": "NPU",
+                 "CPU+iGPU": "CPU+iGPU"}
+INTEL_MODELS = {"yolo_v3_tiny": "yolo-v3-tiny"}  # the table's name -> the zoo's, where they differ
+
+
+def read_intel_table(path: str | Path) -> list[Row]:
+    """The rows of Intel's published table (the ``OV-2024.3-benchmark-data.csv`` of
+    openvinotoolkit/openvino's docs, one line per model and platform, a column per precision)
+    that ovlab can simulate: models of the zoo on platforms with a preset. Throughput comes from
+    ``Throughput-INT8``, ``-FP16``, ``-FP32`` (FPS, batch 1); the latency column
+    ``Latency_int8`` (ms) goes with the INT8 row, and is kept only when that row has an INT8
+    throughput too (where it has not, the table does not say which precision it timed: the
+    convention of ``benchmarks/data/resnet-50-ov2024.3.csv``). Other lines (LLM tokens/s,
+    ``begin_rec``/``end_rec`` markers, other platforms) are skipped."""
+    from .. import zoo
+
+    known = set(zoo.names())
+    rows = []
+    with open(path, newline="", encoding="utf-8") as f:
+        for line in csv.DictReader(f):
+            model = INTEL_MODELS.get(line["Network model"], line["Network model"])
+            if model not in known or (line.get("UOM_T") or "").strip() != "FPS":
+                continue
+            name, _, kind = line["Platform name"].rpartition(" ")
+            preset, device = INTEL_PLATFORMS.get(name), INTEL_DEVICES.get(kind)
+            if preset is None or device is None:
+                continue
+            source = f"{line['Release']} benchmark data"
+            for precision in ("INT8", "FP16", "FP32"):
+                fps = (line.get(f"Throughput-{precision}") or "").strip()
+                if not fps:
+                    continue
+                rows.append(Row(model, precision, preset, device, "throughput", float(fps),
+                                source))
+                latency = (line.get("Latency_int8") or "").strip()
+                if precision == "INT8" and latency and device != "CPU+iGPU":
+                    rows.append(Row(model, precision, preset, device, "latency",
+                                    float(latency), source))
     return rows
 
 

@@ -31,6 +31,7 @@ def test_calibrate_writes_a_platform_file_that_loads(tmp_path, capsys):
     prov = data["provenance"]
     assert prov["tool"] == "ovlab calibrate" and prov["models"] == ["mlp", "small-cnn"]
     assert len(prov["devices"]["CPU"]["measured"]) == 8  # 2 models x 2 precisions x 2 modes
+    assert all(len(m["passes"]) == 1 for m in prov["devices"]["CPU"]["measured"])  # --repeat 1
     platform = platform_file.load(out)
     spec = platform.devices["CPU"]
     assert spec.fuse_ops and spec.full_name == str(

@@ -64,6 +64,10 @@ def test_measurements_round_trip_through_dicts():
                             1, 1, "bf16", (0.5, 1.5), [0.0, 0.3])
     back = measure.Measurement.from_dict(m.to_dict())
     assert back == m and back.spread == pytest.approx((0.0092, 0.0108))
+    assert m.pass_spread == 1.0  # one pass (or none recorded): nothing to compare
+    m.passes = [0.009, 0.0108, 0.0095]
+    back = measure.Measurement.from_dict(m.to_dict())
+    assert back.passes == m.passes and back.pass_spread == pytest.approx(1.2)
 
 
 def test_other_load_reads_proc_stat():
