@@ -133,8 +133,10 @@ def _run(core, model, device: str, config: dict[str, Any], niter: int, interval:
     switch_index = None
     if switch_time is not None:
         done = frame.sort_values("result").reset_index(drop=True)
-        helper = done["worker"].astype(str).str.startswith("CPU_HELP")
-        later = done.index[~helper & (done["result"] >= switch_time)]
+        # a plain list and NumPy masks: pandas' .str accessor took ~2 ms for 2,000 rows
+        helper = np.array([str(w).startswith("CPU_HELP") for w in done["worker"].tolist()],
+                          dtype=bool)
+        later = done.index[~helper & (done["result"].to_numpy() >= switch_time)]
         switch_index = int(later[0]) if len(later) else None
     events = [ev for ev in core.trace.events if ev.time >= t_compile]
     return ExperimentResult(device, dict(config), interval, int(opt_nireq), len(queue), frame,
