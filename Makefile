@@ -87,6 +87,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_soak.py
 	$(BIN)/python benchmarks/bench_aipc.py
 	$(BIN)/python benchmarks/bench_dashboards.py
+	$(BIN)/python benchmarks/bench_render.py
 	$(BIN)/python benchmarks/bench_fidelity.py --holdout --leave-one-out
 	$(BIN)/python benchmarks/fit_presets.py
 	$(BIN)/python benchmarks/bench_llm.py

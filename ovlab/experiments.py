@@ -54,6 +54,10 @@ def _print(lines: list[str], verbose: bool, *parts: Any, sep: str = " ") -> None
         print(text)
 
 
+#: the columns of a run's request rows, in order
+_COLUMNS = ["n", "submit", "result", "latency", "seq"]
+
+
 def _run(core, model, device: str, config: dict[str, Any], niter: int, interval: float,
          num_ireq: int | None, printed_num_ireq: int | None, script: str,
          verbose: bool, progress=None, progress_every: int = 50) -> ExperimentResult:
@@ -77,18 +81,28 @@ def _run(core, model, device: str, config: dict[str, Any], niter: int, interval:
     _print(lines, verbose, "Number of infer requests:",
            printed_num_ireq if printed_num_ireq is not None else len(queue))
 
-    rows: list[dict[str, Any]] = []
+    rows: list[Any] = []  # dicts while progress() reads them, else tuples
     seq_of: dict[int, int] = {}
+
+    clock = core.clock
 
     def callback(request, userdata) -> None:
         n, start_time, submit_time = userdata
-        result_time = core.clock.now
+        result_time = clock.now
         rows.append({"n": n, "submit": submit_time - start_time, "result": result_time - start_time,
                      "latency": result_time - submit_time, "seq": seq_of.get(n)})
         if progress is not None and len(rows) % progress_every == 0:
             progress(rows)
 
-    queue.set_callback(callback)
+    def quiet_callback(request, userdata) -> None:
+        # no one reads the rows before the end: tuples in _COLUMNS' order (pandas builds the
+        # same frame from them ~0.7 ms sooner than from 2,000 dicts, and no dict per request)
+        n, start_time, submit_time = userdata
+        result_time = clock.now
+        rows.append((n, submit_time - start_time, result_time - start_time,
+                     result_time - submit_time, seq_of.get(n)))
+
+    queue.set_callback(callback if progress is not None else quiet_callback)
     dummy_input = np.zeros(list(input_port.get_shape()), dtype=np.uint8)
     first_seq = core._seq
     start_time = core.clock.now
@@ -98,7 +112,7 @@ def _run(core, model, device: str, config: dict[str, Any], niter: int, interval:
         core.clock.sleep(interval / 1000.0)
     queue.wait_all()
 
-    frame = pd.DataFrame(rows).sort_values("n").reset_index(drop=True)
+    frame = pd.DataFrame(rows, columns=_COLUMNS).sort_values("n").reset_index(drop=True)
     # where each request ran, from the records (last record of its seq: HETERO/BATCH may add more)
     by_seq: dict[int, Any] = {}
     for rec in core.trace.inferences:
@@ -119,8 +133,10 @@ def _run(core, model, device: str, config: dict[str, Any], niter: int, interval:
     switch_index = None
     if switch_time is not None:
         done = frame.sort_values("result").reset_index(drop=True)
-        helper = done["worker"].astype(str).str.startswith("CPU_HELP")
-        later = done.index[~helper & (done["result"] >= switch_time)]
+        # a plain list and NumPy masks: pandas' .str accessor took ~2 ms for 2,000 rows
+        helper = np.array([str(w).startswith("CPU_HELP") for w in done["worker"].tolist()],
+                          dtype=bool)
+        later = done.index[~helper & (done["result"].to_numpy() >= switch_time)]
         switch_index = int(later[0]) if len(later) else None
     events = [ev for ev in core.trace.events if ev.time >= t_compile]
     return ExperimentResult(device, dict(config), interval, int(opt_nireq), len(queue), frame,

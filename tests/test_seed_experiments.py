@@ -89,3 +89,16 @@ def test_e02_timeline_latency_one_wire_each_throughput_groups_of_four(googlenet1
     assert (groups == 4).sum() >= 8  # groups of four requests ending together
     first_of_group = tput.requests.groupby(tput.requests["result"].round(6))["latency"].max()
     assert (first_of_group > 0.08).all()  # the first of each group waited ~3 intervals
+
+
+def test_the_request_frame_is_the_same_with_and_without_progress(googlenet16):
+    """Without ``progress`` the rows are kept as tuples (no one reads them before the end):
+    the frame must be the one the dict rows ``progress`` sees make."""
+    seen = []
+    runs = [experiments.latency_graph(ovlab.Core("laptop", seed=0), googlenet16, "AUTO",
+                                      {"PERFORMANCE_HINT": "THROUGHPUT"}, niter=120,
+                                      verbose=False, progress=progress)
+            for progress in (None, seen.append)]
+    assert seen and isinstance(seen[0][0], dict)
+    assert runs[0].requests.equals(runs[1].requests)
+    assert list(runs[0].requests.dtypes) == list(runs[1].requests.dtypes)

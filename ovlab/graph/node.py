@@ -726,8 +726,11 @@ class Node(Named):
         return f"<{self._op.type_name}: '{self.get_friendly_name()}' ({shapes})>"
 
     # --- cloning ---------------------------------------------------------------------------
-    def _clone(self, inputs: Sequence[Output]) -> Node:
-        """Same op, attributes, names and rt_info, new inputs (used by ``Model.clone``)."""
+    def _clone(self, inputs: Sequence[Output], validate: bool = True) -> Node:
+        """Same op, attributes, names and rt_info, new inputs (used by ``Model.clone``).
+
+        ``validate=False`` keeps the source's output shapes and types as they are, for a caller
+        that re-infers every node right after (``Model._with_batch``'s reshape)."""
         new = object.__new__(type(self))
         new._op = self._op
         new._name = f"{self._op.type_name}_{next(_ids)}"
@@ -738,7 +741,8 @@ class Node(Named):
         new._out_rt_info = {k: dict(v) for k, v in self._out_rt_info.items()}
         new._out_shapes = list(self._out_shapes)
         new._out_types = list(self._out_types)
-        new._validate()
+        if validate:
+            new._validate()
         new._out_names = [set(n) for n in self._out_names]
         new._targets = [[] for _ in new._out_shapes]
         for i, src in enumerate(new._inputs):

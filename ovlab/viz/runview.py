@@ -88,7 +88,7 @@ class RunView:
         code_of = {i: code[c] for i, c in distinct.items()}
         frame["cat_code"] = np.array([code_of[id(c)] for c in cats], dtype=int)
         t0 = result.t_start
-        batch_sizes = sorted({int(b) for b in frame["batch_size"].dropna() if b > 1})
+        batch_sizes = sorted({int(b) for b in frame["batch_size"].dropna().tolist() if b > 1})
         compiles = _compile_spans(result.events, t0, batch_sizes[-1] if batch_sizes else None)
         ticks = [Tick(e.time - t0, e.device, int(e.detail.get("worker", 0)),
                       int(e.detail.get("requests", 0)))

@@ -75,6 +75,25 @@ def test_batch_rules_hold_when_run():
     assert checked > 100 and refused > 5, (checked, refused)
 
 
+def test_batched_copy_infers_as_clone_then_reshape():
+    """``_with_batch`` skips the clone's own shape inference (its reshape runs it on every
+    node): each node's shapes, types and attributes must be what clone() then reshape() give."""
+    compared = 0
+    for case in op_cases.CASES:
+        m, inputs = _batch1(case)
+        if m is None or any(a.ndim == 0 or a.shape[0] != 1 for a in inputs) \
+                or not m._is_batchable():
+            continue
+        fast = m._with_batch(3)
+        slow = m.clone()
+        slow.reshape({i: (3, *p._out_shapes[0][1:]) for i, p in enumerate(m._parameters)})
+        for a, b in zip(fast.get_ordered_ops(), slow.get_ordered_ops(), strict=True):
+            assert (a._out_shapes, a._out_types, a._attrs.keys()) == \
+                (b._out_shapes, b._out_types, b._attrs.keys()), case.id
+        compared += 1
+    assert compared > 100
+
+
 def _like(a, rng):
     if a.dtype == np.bool_:
         return rng.random(a.shape) < 0.5
