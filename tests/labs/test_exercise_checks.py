@@ -96,6 +96,7 @@ def test_a_read_only_results_dir_does_not_break_a_check(tmp_path, monkeypatch, c
     target.mkdir()
     target.chmod(0o500)
     monkeypatch.setenv("OVLAB_RESULTS_DIR", str(target / "results"))
+    monkeypatch.setenv("OVLAB_LEARNER", "ana")  # a named learner: no login-name warning
     check(4, 4, explain="e", hint="h", lab="09-demo", exercise=1)
     assert capsys.readouterr().out.startswith("Right")
 
