@@ -18,6 +18,7 @@ from __future__ import annotations
 import heapq
 from collections import deque
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from ..._errors import PluginError
@@ -115,10 +116,9 @@ class WorkerSchedule:
 
     def _start_on(self, pool: WorkerPool, job: Job) -> None:
         index = pool.take()
-
-        def on_done(outputs, error, profile, device, _pool=pool, _index=index, _job=job):
-            self._worker_done(_pool, _index, _job, outputs, error, profile, device)
-
+        # the completion target: _worker_done with the pool, the worker and the job bound
+        # (a partial is called from C: one Python frame less per request than a closure)
+        on_done = partial(self._worker_done, pool, index, job)
         child = job.child(on_done, pool.contexts[index])
         child.tags["worker"] = pool.label(index)
         pool.backend.submit(child)
