@@ -314,8 +314,10 @@ class InferRequest:
             items = list(inputs.items())  # (OVDict's is an ABC's: ~1 us a request)
         else:
             items = self._input_items(inputs)
+        n_in = len(self._ports_in)
         for key, value in items:
-            idx = self._input_index(key)
+            # {0: x}: _input_index's first test, inlined (once per request)
+            idx = key if type(key) is int and 0 <= key < n_in else self._input_index(key)
             self._inputs[idx] = self._coerce(idx, value, copy_api, share=share)
             self._batched.pop(idx, None)
 
