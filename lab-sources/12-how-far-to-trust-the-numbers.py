@@ -375,6 +375,15 @@ except ValueError as err:
 # times GoogLeNet-v1 FP32 latency on the real runtime and on `this-machine`, in one run. Its
 # figures are your machine's, so they differ from run to run and from the stored notebook; on CI,
 # or without the real `openvino`, it says so and skips the measurement.
+#
+# The line also gives the `cpu` preset's figure. That preset is one fixed machine, the 2-vCPU
+# AMD EPYC (Zen 5, AVX-512 with BF16) measured on 2026-11-24, where the real plugin runs FP32
+# models in bf16. On any other CPU its ratio says how far yours is from that machine, not how
+# good the model is. On a 2-vCPU EPYC with AVX2 only (no BF16), two runs of this cell on
+# 2026-11-27 read 0.13 and 0.22 for the preset and 0.75 and 1.35 for `this-machine`. The real
+# latency moved between 34.5 ms (the machine busy) and 19.3 ms (quiet), while `this-machine`
+# keeps what it measured when it was calibrated: `ovlab calibrate --refresh` on a quiet
+# machine measures it again.
 
 # %% tags=["nbval-ignore-output"]
 import importlib.util  # noqa: E402
