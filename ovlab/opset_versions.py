@@ -38,6 +38,7 @@ from .graph.ops import (
     need,
     norm_axis,
 )
+from .graph.resize_ops import interpolate_attrs
 from .graph.state_ops import Assign
 from .graph.types import shape_str
 from .opset import broadcast, gelu, interpolate, mvn
@@ -108,11 +109,9 @@ def interpolate_v4(image: NodeInput, output_shape: NodeInput, scales: NodeInput,
     if axes is not None:
         inputs.append(int_const(axes))
     return make_op_node(INTERPOLATE_4, inputs,
-                        {"mode": mode, "shape_calculation_mode": shape_calculation_mode,
-                         "coordinate_transformation_mode": coordinate_transformation_mode,
-                         "nearest_mode": nearest_mode, "antialias": antialias,
-                         "cube_coeff": cube_coeff, "pads_begin": pads_begin or [],
-                         "pads_end": pads_end or []}, name)
+                        interpolate_attrs(mode, shape_calculation_mode, pads_begin, pads_end,
+                                          coordinate_transformation_mode, nearest_mode,
+                                          antialias, cube_coeff), name)
 
 
 def _version(type_name: str, version: str, **changes: Any) -> OpDef:

@@ -534,13 +534,8 @@ class Model(Named):
 
     def _cost(self, batch: int = 1) -> list[OpCost]:
         """FLOPs and bytes of every compute op for ``batch`` samples (see ``costs.py``)."""
-        memo = getattr(self, "_unchanged_memo", None)
-        if memo is None:
-            return op_costs(self._plan, self._batch_size(), batch)
-        key = ("cost", batch)
-        if key not in memo:
-            memo[key] = op_costs(self._plan, self._batch_size(), batch)
-        return list(memo[key])
+        return list(self._memo(("cost", batch),
+                               lambda: op_costs(self._plan, self._batch_size(), batch)))
 
     @contextmanager
     def _unchanged(self) -> Iterator[None]:
@@ -558,6 +553,16 @@ class Model(Named):
         finally:
             self._unchanged_memo = None
 
+    def _memo(self, key: Any, compute):
+        """``compute()``, worked out once per :meth:`_unchanged` stretch (every time outside
+        one)."""
+        memo = getattr(self, "_unchanged_memo", None)
+        if memo is None:
+            return compute()
+        if key not in memo:
+            memo[key] = compute()
+        return memo[key]
+
     def _batch_size(self) -> int:
         if not self._parameters or not self._parameters[0]._out_shapes[0]:
             return 1
@@ -573,18 +578,15 @@ class Model(Named):
         """Why the model cannot be batched on axis 0, or None if it can. Remembered while the
         graph is unchanged: every compile on a GPU asks (BATCH's implicit check), and a
         dashboard compiles the same model for each redraw."""
-        memo = getattr(self, "_unchanged_memo", None)
-        if memo is not None and "batch_problem" in memo:  # asked again within one stretch
-            return memo["batch_problem"]
+        return self._memo("batch_problem", self._checked_batch_problem)
+
+    def _checked_batch_problem(self) -> str | None:
         key = self._structure_key()
         cached = getattr(self, "_batch_check", None)
         if cached is not None and cached[0] == key:
-            problem = cached[1]
-        else:
-            problem = self._find_batch_problem()
-            self._batch_check = (key, problem)
-        if memo is not None:
-            memo["batch_problem"] = problem
+            return cached[1]
+        problem = self._find_batch_problem()
+        self._batch_check = (key, problem)
         return problem
 
     def _find_batch_problem(self) -> str | None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -269,8 +270,16 @@ def interpolate(image: NodeInput, scales_or_sizes: NodeInput, mode: str,
     if axes is not None:
         inputs.append(int_const(axes))
     return make_node("Interpolate", inputs,
-                     {"mode": mode, "shape_calculation_mode": shape_calculation_mode,
-                      "coordinate_transformation_mode": coordinate_transformation_mode,
-                      "nearest_mode": nearest_mode, "antialias": antialias,
-                      "cube_coeff": cube_coeff, "pads_begin": pads_begin or [],
-                      "pads_end": pads_end or []}, name)
+                     interpolate_attrs(mode, shape_calculation_mode, pads_begin, pads_end,
+                                       coordinate_transformation_mode, nearest_mode, antialias,
+                                       cube_coeff), name)
+
+
+def interpolate_attrs(mode: str, shape_calculation_mode: str, pads_begin: list[int] | None,
+                      pads_end: list[int] | None, coordinate_transformation_mode: str,
+                      nearest_mode: str, antialias: bool, cube_coeff: float) -> dict[str, Any]:
+    """The attributes of an Interpolate node (versions 4 and 11 share them)."""
+    return {"mode": mode, "shape_calculation_mode": shape_calculation_mode,
+            "coordinate_transformation_mode": coordinate_transformation_mode,
+            "nearest_mode": nearest_mode, "antialias": antialias, "cube_coeff": cube_coeff,
+            "pads_begin": pads_begin or [], "pads_end": pads_end or []}

@@ -144,14 +144,10 @@ class AsyncInferQueue:
                 self._raise_pending()
         job_id = self._idle.popleft()
         self._userdata[job_id] = userdata
-        request = self._requests[job_id]
         if inputs is None:  # an idle request given nothing: InferRequest.start_async's one step
-            request._begin(silent=False)
-        else:  # InferRequest.start_async(inputs)'s steps (no userdata: the queue keeps it)
-            if request._busy:
-                raise request._busy_error()
-            request._set_inputs(inputs, "start_async")
-            request._begin(silent=False)
+            self._requests[job_id]._begin(silent=False)
+        else:
+            self._requests[job_id].start_async(inputs)
 
     def is_ready(self) -> bool:
         self._raise_pending(failures=False)  # the real is_ready reports callback errors only

@@ -291,29 +291,15 @@ class Clock:
     def sleep(self, seconds: float) -> None:
         """Advance simulated time by ``seconds``, running every event due meanwhile."""
         env = self.env
-        if type(seconds) is float and 0.0 <= seconds and not self._depth and not env.pace:
-            # the seed scripts' pacing sleep, once per request: the checks of _seconds,
-            # _target and _enter and the steps of _arrive inlined (four calls less), the same
-            # events run in the same order; NaN, negative, too far, paced or nested calls take
-            # the general path below, and its errors
-            target = env._now + seconds
-            if target <= self.HORIZON_S:
-                self._depth = 1
-                try:
-                    env.run_events(None, target)
-                    side = env.side
-                    if side is not None and (side.busy or side.due <= target):
-                        side.advance_to(target)
-                    if env.pace:  # paced from a callback meanwhile: jump() waits for it
-                        env.jump(target)
-                    elif target > env._now:
-                        env._now = target
-                finally:
-                    self._depth -= 1
-                return
-        target = self._target(_seconds(seconds, "Clock.sleep()"), "sleep")
-        env = self.env
-        self._enter()
+        target = env._now + seconds if type(seconds) is float and 0.0 <= seconds else math.nan
+        if target <= self.HORIZON_S and not self._depth and not env.pace:
+            # the seed scripts' pacing sleep, once per request: the checks of _seconds, _target
+            # and _enter cannot fail here and are skipped; NaN, negative, too far, paced or
+            # nested calls take them, and raise their errors
+            self._depth = 1
+        else:
+            target = self._target(_seconds(seconds, "Clock.sleep()"), "sleep")
+            self._enter()
         try:
             # our own loop instead of SimPy's run(until=...), which costs ~70 us of set-up per
             # call (the seed experiments sleep 2,000 times). Events due at the target itself

@@ -242,15 +242,8 @@ class InferRequest:
             # the same array as last time, unchanged (the seed scripts pass one dummy input
             # to every request): its converted copy, without checking it again
             hit = self._compiled._input_cache.get(index)
-            if hit is not None and hit[0] is value:
-                kept, kept_at = hit[1], hit[3]
-                if kept_at is not None and _MEMCMP is not None and value.shape == kept.shape \
-                        and value.dtype == kept.dtype and value.flags.c_contiguous:
-                    # _same_bytes' memcmp, inlined (one call less, per request)
-                    if _MEMCMP(_address(value), kept_at, kept.nbytes) == 0:
-                        return hit[2]
-                elif _same_bytes(kept, value, kept_at):
-                    return hit[2]
+            if hit is not None and hit[0] is value and _same_bytes(hit[1], value, hit[3]):
+                return hit[2]
         port = self._ports_in[index]
         if share and isinstance(value, np.ndarray) and value.flags.writeable \
                 and value.flags.c_contiguous and value.dtype == port.get_element_type().to_dtype() \
@@ -314,10 +307,8 @@ class InferRequest:
             items = list(inputs.items())  # (OVDict's is an ABC's: ~1 us a request)
         else:
             items = self._input_items(inputs)
-        n_in = len(self._ports_in)
         for key, value in items:
-            # {0: x}: _input_index's first test, inlined (once per request)
-            idx = key if type(key) is int and 0 <= key < n_in else self._input_index(key)
+            idx = self._input_index(key)
             self._inputs[idx] = self._coerce(idx, value, copy_api, share=share)
             self._batched.pop(idx, None)
 

@@ -77,12 +77,7 @@ def _constant_digest(node) -> str:
 def _model_hash(model) -> int:
     """``ov::pass::Hash`` stand-in: the model as its IR would serialise it (once per stretch of
     code that leaves the model unchanged, see ``Model._unchanged``)."""
-    memo = getattr(model, "_unchanged_memo", None)
-    if memo is not None:
-        if "hash" not in memo:
-            memo["hash"] = _hash_ops(model)
-        return memo["hash"]
-    return _hash_ops(model)
+    return model._memo("hash", lambda: _hash_ops(model))
 
 
 def _hash_ops(model) -> int:

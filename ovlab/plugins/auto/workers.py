@@ -115,20 +115,16 @@ class WorkerSchedule:
             self.pending.append(job)
 
     def _start_on(self, pool: WorkerPool, job: Job) -> None:
-        index = heapq.heappop(pool._idle)  # pool.take(), inlined (once per request)
+        index = pool.take()
         # the completion target: _worker_done with the pool, the worker and the job bound
         # (a partial is called from C: one Python frame less per request than a closure)
-        on_done = partial(self._worker_done, pool, index, job)
-        # job.child() and pool.label(), inlined: the same job, its tags then the worker's label
-        child = Job(job.seq, job.request_id, job.model_name, job.inputs, job.submitted, on_done,
-                    pool.contexts[index])
-        child.tags = {**job.tags, "worker": pool.labels[index]}
-        child.variables = job.variables
+        child = job.child(partial(self._worker_done, pool, index, job), pool.contexts[index])
+        child.tags["worker"] = pool.label(index)
         pool.backend.submit(child)
 
     def _worker_done(self, pool: WorkerPool, index: int, job: Job, outputs, error, profile,
                      device: str) -> None:
-        heapq.heappush(pool._idle, index)  # pool.give(), inlined
+        pool.give(index)
         if error is not None and self.runtime_fallback:
             self._on_failure(pool, job, error, profile, device)
             self.drain()
