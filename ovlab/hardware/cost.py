@@ -75,6 +75,8 @@ def compute_precision(spec: DeviceSpec, model_precision: str, inference_precisio
 def efficiency(spec: DeviceSpec, kind: str, precision: str) -> float:
     """Fraction of ``peak_gflops[precision]`` an op of ``kind`` reaches on ``spec``."""
     base = spec.efficiency_by_precision.get(precision, spec.efficiency)
+    if kind == "depthwise" and precision == "i8":
+        base *= spec.depthwise_i8_rate  # no input channels to sum: 16-bit multiply-adds
     return base * spec.kind_efficiency.get(kind, 1.0)
 
 

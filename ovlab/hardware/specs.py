@@ -96,6 +96,13 @@ class DeviceSpec:
     # devices with the same non-empty domain draw from one DRAM (a package's CPU and iGPU, an
     # NPU on the same memory); "": the device has memory of its own
     memory_domain: str = ""
+    # the share of the int8 peak a depthwise convolution can use: int8 peaks come from dot-product
+    # instructions that sum 4 products along the input channels (AVX-512 VNNI / AVX-VNNI
+    # ``vpdpbusd``, a GPU's DP4a or XMX, AMX tiles, an NPU's MAC array); a depthwise convolution
+    # has one input channel per output, so its int8 arithmetic runs on 16-bit multiply-adds
+    # (``vpmaddwd`` / ``vpdpwssd``: 2 products per 32-bit lane, the f16 rate of a GPU's vector
+    # engines): half the int8 peak. 1: the int8 peak (the seed's presets and ``cpu``)
+    depthwise_i8_rate: float = 1.0
     # public figures that document the spec (cores, clocks, EUs, TOPS, TDP); not used in timing
     extra: dict = field(default_factory=dict, compare=False, hash=False)
 
@@ -134,11 +141,31 @@ class DeviceSpec:
 LLC_GBPS_PER_CORE = 50.0
 
 
+# int8 depthwise convolutions run on 16-bit multiply-adds: 2 products per 32-bit lane where the
+# int8 dot products sum 4 (see ``DeviceSpec.depthwise_i8_rate``); from the instruction sets, not
+# fitted
+DEPTHWISE_I8_RATE = 0.5
+
+
+def depthwise_i8_rate(spec: DeviceSpec) -> float:
+    """``DEPTHWISE_I8_RATE`` where the int8 peak comes from 4-wide dot products (at least 4x the
+    f32 vector peak: VNNI, DP4a, XMX, AMX; an NPU, which has no f32 peak, by its MAC array);
+    1 where int8 already runs on 16-bit multiply-adds (AVX2 without VNNI: twice f32) or the
+    device has no int8 peak."""
+    peaks = spec.peak_gflops
+    if "i8" not in peaks:
+        return 1.0
+    if "f32" in peaks and peaks["i8"] < 4 * peaks["f32"]:
+        return 1.0
+    return DEPTHWISE_I8_RATE
+
+
 def with_memory_physics(spec: DeviceSpec, cores: int = 1, domain: str = "") -> DeviceSpec:
     """``spec`` with issue 22's memory-bound physics on: inferences share the DRAM bandwidth
     (of the memory ``domain``, e.g. ``"package"`` for a CPU and its iGPU), streams split the
     last-level cache, and cache-resident traffic moves at ``llc_gbps`` (its prior, where the
-    spec has none: ``LLC_GBPS_PER_CORE`` per core, at least twice the DRAM's)."""
+    spec has none: ``LLC_GBPS_PER_CORE`` per core, at least twice the DRAM's); a depthwise
+    convolution computes int8 at :func:`depthwise_i8_rate` of the int8 peak."""
     llc = spec.llc_gbps or max(2 * spec.mem_bw_gbs, LLC_GBPS_PER_CORE * cores)
     return replace(spec, share_bandwidth=True, llc_gbps=llc, memory_domain=domain,
-                   cache_mb=spec.cache_mb or 8.0)
+                   cache_mb=spec.cache_mb or 8.0, depthwise_i8_rate=depthwise_i8_rate(spec))

@@ -98,3 +98,38 @@ def test_a_memory_pool_slows_both_devices_by_the_total_demand():
     clock.run_all()
     assert done["a"] == pytest.approx(1.6)  # 1 s of work at 1 / 1.6
     assert done["b"] == pytest.approx(2.6)  # 1 s left at t = 1.6, then alone at full speed
+
+
+def test_an_int8_depthwise_convolution_runs_at_half_a_dot_product_int8_peak():
+    """Int8 peaks from 4-wide dot products (VNNI, DP4a, XMX, an NPU's MAC array) do not serve a
+    depthwise convolution, which has no input channels to sum: it computes on 16-bit
+    multiply-adds, half that peak. A CPU whose int8 is already 16-bit (AVX2, no VNNI) keeps it."""
+    from ovlab.calibration.calibrate import cpu_peaks
+    from ovlab.hardware.specs import DEPTHWISE_I8_RATE, depthwise_i8_rate, with_memory_physics
+
+    for name in PUBLISHED:
+        for device, spec in preset(name).devices.items():
+            if spec.fuse_ops and "i8" in spec.peak_gflops:
+                assert spec.depthwise_i8_rate == DEPTHWISE_I8_RATE == 0.5, (name, device)
+    spec = preset("i7-1185g7").devices["CPU"]
+    for kind in ("conv", "matmul"):
+        assert cost.efficiency(spec, kind, "i8") == pytest.approx(
+            cost.efficiency(spec.with_(depthwise_i8_rate=1.0), kind, "i8"))
+    assert cost.efficiency(spec, "depthwise", "i8") == pytest.approx(
+        0.5 * cost.efficiency(spec.with_(depthwise_i8_rate=1.0), "depthwise", "i8"))
+    assert cost.efficiency(spec, "depthwise", "f32") == pytest.approx(
+        cost.efficiency(spec.with_(depthwise_i8_rate=1.0), "depthwise", "f32"))
+    base = preset("cpu").devices["CPU"]
+    assert base.depthwise_i8_rate == 1.0  # the measured `cpu` preset keeps its fit
+    info = {"cores": 2, "clock_ghz": 3.0}
+    avx2 = base.with_(peak_gflops=cpu_peaks({**info, "flags": {"avx2", "fma"}}))
+    vnni = base.with_(peak_gflops=cpu_peaks({**info, "flags": {"avx2", "fma", "avx_vnni"}}))
+    assert depthwise_i8_rate(avx2) == 1.0 and depthwise_i8_rate(vnni) == 0.5
+    assert with_memory_physics(avx2, 2).depthwise_i8_rate == 1.0
+    # an INT8 MobileNet-v2 (17 depthwise convolutions) takes longer; ResNet-50 (none) does not
+    for model, longer in (("mobilenet-v2", True), ("resnet-50", False)):
+        m = zoo.load(model, "INT8")
+        costs = m._cost(1)
+        t_half = cost.inference_time(spec, costs, "i8", m)
+        t_full = cost.inference_time(spec.with_(depthwise_i8_rate=1.0), costs, "i8", m)
+        assert (t_half > 1.05 * t_full) if longer else t_half == t_full
