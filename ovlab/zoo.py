@@ -5,7 +5,9 @@ Zoo IRs: ``conv1/7x7_s2``, ``inception_3a/1x1``, ``loss3/classifier``, ``prob``)
 the FLOPs and bytes every simulated device is timed with. GoogLeNet v1 has its 9 inception
 blocks and LRN layers (~1.6 GMAC at 224x224), AlexNet its grouped convolutions (227x227),
 SqueezeNet 1.1 its fire modules (227x227), ResNet-50 its 16 bottleneck blocks (224x224, batch
-norm folded into the convolutions as in an inference IR), MobileNet-v2 its 17 inverted residual
+norm folded into the convolutions as in an inference IR), MobileNet-v1 its 13
+depthwise-separable blocks (224x224, ~0.57 GMAC, Caffe names as in the Open Model Zoo IR),
+MobileNet-v2 its 17 inverted residual
 blocks with depthwise GroupConvolutions and ReLU6 as Clamp(0, 6) (224x224, ~0.3 GMAC, Caffe
 names as in the Open Model Zoo IR), YOLOv3-tiny the yolo-v3-tiny-tf topology up to its two
 output convolutions (416x416, LeakyReLU as PRelu, MaxPool, nearest Interpolate, Concat; Keras
@@ -290,6 +292,28 @@ def _mlp(n: _Net, model_cls: Callable[..., Any]) -> Any:
     return n.head(n.fc(x, 4, "fc2"), model_cls, data, "mlp")
 
 
+# MobileNet-v1 1.0: (output channels, stride) of the 13 depthwise-separable blocks, with the Caffe
+# names of the Open Model Zoo IR (conv2_1/dw, conv2_1/sep ... conv6/dw, conv6/sep)
+_MOBILENET_V1 = [(64, 1), (128, 2), (128, 1), (256, 2), (256, 1), (512, 2), (512, 1), (512, 1),
+                 (512, 1), (512, 1), (512, 1), (1024, 2), (1024, 1)]
+_MOBILENET_V1_NAMES = ["conv2_1", "conv2_2", "conv3_1", "conv3_2", "conv4_1", "conv4_2",
+                       "conv5_1", "conv5_2", "conv5_3", "conv5_4", "conv5_5", "conv5_6", "conv6"]
+
+
+def _mobilenet_v1(n: _Net, model_cls: Callable[..., Any]) -> Any:
+    """A second depthwise network (``ovlab calibrate`` holds each model out in turn, so a
+    depthwise convolution's cost is then predicted from the other one)."""
+    data = n.param([1, 3, 224, 224])
+    x = n.conv(data.output(0), 32, 3, "conv1", s=2, p=1, relu="relu1")
+    cin = 32
+    for (cout, stride), b in zip(_MOBILENET_V1, _MOBILENET_V1_NAMES, strict=True):
+        x = n.conv(x, cin, 3, f"{b}/dw", s=stride, p=1, groups=cin, relu=f"relu{b[4:]}/dw")
+        x = n.conv(x, cout, 1, f"{b}/sep", relu=f"relu{b[4:]}/sep")
+        cin = cout
+    x = n.flatten(n.avgpool(x, 7, 1, "pool6"), "pool6/flatten")
+    return n.head(n.fc(x, 1000, "fc7", gain=3.0), model_cls, data, "mobilenet-v1")
+
+
 # MobileNet-v2 1.0: (expansion t, output channels c, repeats n, first stride s) per stage,
 # with the Caffe block names of the Open Model Zoo IR (conv2_1 ... conv6_3)
 _MOBILENET_V2 = [(1, 16, 1, 1), (6, 24, 2, 2), (6, 32, 3, 2), (6, 64, 4, 2), (6, 96, 3, 1),
@@ -449,7 +473,7 @@ def _bert_layer(n: _Net, x: Any, name: str) -> Any:
 _BUILDERS: dict[str, Callable[[_Net, Callable[..., Any]], Any]] = {
     "googlenet-v1": _googlenet, "alexnet": _alexnet, "squeezenet1.1": _squeezenet,
     "resnet-50": _resnet50, "small-cnn": _small_cnn, "mlp": _mlp,
-    "mobilenet-v2": _mobilenet_v2, "yolo-v3-tiny": _yolo_v3_tiny, "bert-tiny": _bert_tiny,
+    "mobilenet-v1": _mobilenet_v1, "mobilenet-v2": _mobilenet_v2, "yolo-v3-tiny": _yolo_v3_tiny, "bert-tiny": _bert_tiny,
 }
 
 

@@ -11,7 +11,7 @@ from ovlab import zoo
 from ovlab.graph import Model, Type, model_precision
 
 IMAGENET = ["googlenet-v1", "alexnet", "squeezenet1.1", "resnet-50"]
-NEW = ["mobilenet-v2", "yolo-v3-tiny", "bert-tiny"]
+NEW = ["mobilenet-v1", "mobilenet-v2", "yolo-v3-tiny", "bert-tiny"]
 
 
 def _types(m):
@@ -129,6 +129,24 @@ def test_model_precision_rules():
     w = np.ones((4, 2, 3, 3), np.float16)
     assert model_precision(Model([ops.convolution_backprop_data(h, w, [1, 1])], [h])) == "FP16"
     assert model_precision(zoo.load("bert-tiny", "FP16")) == "FP32"
+
+
+def test_mobilenet_v1_structure_and_flops():
+    """MobileNet-v1 1.0 at 224: 13 depthwise-separable blocks (a depthwise 3x3, then a 1x1);
+    published: 569 M multiply-adds and 4.2 M parameters (Howard et al. 2017, table 8)."""
+    m = zoo.load("mobilenet-v1")
+    assert m.inputs[0].get_any_name() == "data" and m.inputs[0].shape == [1, 3, 224, 224]
+    assert m.outputs[0].get_any_name() == "prob" and m.outputs[0].shape == [1, 1000]
+    types = _types(m)
+    assert types["GroupConvolution"] == 13 and types["Convolution"] == 14
+    for o in m.get_ops():
+        if o.get_type_name() == "GroupConvolution":
+            w = o.input_value(1).get_shape()
+            assert w[1:] == [1, 1, 3, 3] and w[0] == o.get_input_shape(0)[1]  # depthwise
+    assert 0.56e9 < _macs(m) < 0.58e9
+    params = sum(int(np.prod(o.get_output_shape(0))) for o in m.get_ops()
+                 if o.get_type_name() == "Constant")
+    assert 4.1e6 < params < 4.3e6
 
 
 def test_mobilenet_v2_structure_and_flops():
