@@ -141,11 +141,14 @@ held.pivot(index="model", columns="mode", values="ratio").round(2)
 # stored from this project's machine (a 2-vCPU AMD EPYC under KVM, shared with other jobs), with
 # the default set: `mlp` (the floor: two tiny matrix products, so its latency is the runtime's
 # fixed cost per inference and its throughput the hand-off of each asynchronous request),
-# `small-cnn`, `squeezenet1.1`, `mobilenet-v2` (depthwise), `googlenet-v1` and `resnet-50`, in
+# `small-cnn`, `squeezenet1.1`, `mobilenet-v2` and `mobilenet-v1` (the depthwise networks: two,
+# so that either one held out is predicted from the other), `googlenet-v1` and `resnet-50`, in
 # three passes, each window waiting for a moment when other programs left the cores alone
-# (`--repeat 3 --quiet-wait 600`; it took 11 minutes on the shared machine). The fit includes
-# the two dispatch terms only `mlp`'s throughput shows (a one-thread stream's dispatch, an int8
-# op's extra cost). The column `passes` is how far the three passes of one figure differed
+# (`--repeat 3 --quiet-wait 900`; it took 4 minutes on a quiet moment of the shared machine).
+# The fit includes the two dispatch terms only `mlp`'s throughput shows (a one-thread stream's
+# dispatch, an int8 op's extra cost) and a convolution's epilogue: the work each output element
+# costs after its products are summed (conversion, bias, activation, store), which weighs on
+# MobileNet's small layers and not on ResNet-50's large ones, and which int8 does not speed up. The column `passes` is how far the three passes of one figure differed
 # (largest over smallest): the machine's own noise, against which a held-out ratio must be read.
 
 # %%

@@ -66,7 +66,7 @@ PRECISIONS = ("FP32", "INT8")
 # (issue 22, 2026-11-27)
 CPU_PARAMS = ("per_infer_s", "per_op_s", "eff.{float}", "eff.i8", "kind.depthwise", "kind.matmul",
               "kind.other", "mem_efficiency", "llc_gbps", "stream_scaling", "async_overhead_s",
-              "per_op_i8_s", "stream_dispatch")
+              "per_op_i8_s", "stream_dispatch", "epilogue_flops")
 ACCEL_PARAMS = ("per_infer_s", "per_op_s", "eff.{float}", "eff.i8", "kind.depthwise",
                 "mem_efficiency")
 
@@ -234,6 +234,10 @@ OVERHEAD_PRIORS_S = {"per_infer_s": 5e-6, "async_overhead_s": 5e-6}
 # where the fit starts the two dispatch terms when it fits them: int8's extra cost per op from
 # 0.1 us at least (0 cannot move in log space), a stream's dispatch factor off its bound of 1
 DISPATCH_START = {"per_op_i8_s": 1e-7, "stream_dispatch": 0.7}
+# where the fit starts a convolution's per-output epilogue (``DeviceSpec.epilogue_flops``) when
+# the template has none: about 4 vector instructions of 2 FLOPs each (convert, scale and bias,
+# activation, store), which a log-space fit can move
+EPILOGUE_START_FLOPS = 8.0
 
 
 def startable(spec: DeviceSpec, params: Sequence[str] = ()) -> DeviceSpec:
@@ -246,6 +250,8 @@ def startable(spec: DeviceSpec, params: Sequence[str] = ()) -> DeviceSpec:
     if "stream_dispatch" in params:
         spec = replace(spec, stream_dispatch=min(spec.stream_dispatch,
                                                  DISPATCH_START["stream_dispatch"]))
+    if "epilogue_flops" in params and spec.epilogue_flops <= 0:
+        spec = replace(spec, epilogue_flops=EPILOGUE_START_FLOPS)
     return spec
 
 

@@ -73,6 +73,7 @@ class _Work:
     kinds: tuple[str, ...]
     flops: np.ndarray
     nbytes: np.ndarray
+    outputs: np.ndarray  # output elements of each convolution / matrix product, 0 for the rest
 
 
 @lru_cache(maxsize=64)
@@ -83,13 +84,14 @@ def _work(name: str, precision: str) -> _Work:
     model = zoo.load(name, precision)
     costs = model._cost(model._batch_size())
     facts = cost.graph_facts(model, len(costs))
-    kinds, flops, nbytes = [], [], []
+    kinds, flops, nbytes, outputs = [], [], [], []
     for op, kind in cost.executed_ops(costs, facts):
         kinds.append(kind)
         flops.append(op.flops)
         nbytes.append(cost.moved_bytes(op))
+        outputs.append(op.bytes_written / 4 if kind in cost._PRODUCER_KINDS else 0.0)
     return _Work(model_precision(model), tuple(kinds), np.array(flops, float),
-                 np.array(nbytes, float))
+                 np.array(nbytes, float), np.array(outputs, float))
 
 
 def latency_s(spec: DeviceSpec, name: str, precision: str) -> float:
@@ -116,7 +118,8 @@ def _parts(spec: DeviceSpec, name: str, precision: str,
     peak = np.array([spec.peak_gflops[p] * 1e9 for p in precs])
     eff = np.array([cost.efficiency(spec, k, p) for k, p in zip(w.kinds, precs, strict=True)])
     scale = np.array([cost._BYTES_SCALE.get(p, 1.0) for p in precs])
-    t_compute = w.flops / (peak * eff)
+    t_compute = w.flops / (peak * eff) \
+        + w.outputs * spec.epilogue_flops / (cost.vector_gflops(spec) * 1e9)
     moved = w.nbytes * scale
     t_memory = moved / (spec.mem_bw_gbs * 1e9 * spec.mem_efficiency)
     dram = moved
@@ -176,7 +179,7 @@ def _log_residuals(spec: DeviceSpec, targets: Sequence[Target]) -> np.ndarray:
 BOUNDS = {"llc_gbps": (10.0, 1e4), "mem_bw_gbs": (1.0, 5e3), "eff.": (1e-3, 1.0), "kind.": (1e-3, 1.0), "mem_efficiency": (0.05, 1.0),
           "stream_scaling": (0.3, 1.3), "per_op_s": (0.0, 1e-3), "per_infer_s": (0.0, 1e-2),
           "per_op.": (1e-2, 3.0), "per_op_i8_s": (1e-9, 1e-4),
-          "stream_dispatch": (0.05, 1.0),
+          "stream_dispatch": (0.05, 1.0), "epilogue_flops": (0.1, 500.0),
           "async_overhead_s": (0.0, 1e-3)}
 
 

@@ -164,10 +164,29 @@ def memory_seconds(spec: DeviceSpec, nbytes: float, cache_share: float = 1.0) ->
     return nbytes / (spec.mem_bw_gbs * 1e9 * spec.mem_efficiency)
 
 
+def vector_gflops(spec: DeviceSpec) -> float:
+    """The device's f32 vector peak (an NPU, which has none: half its f16 peak), the rate of
+    the element-wise epilogue of a convolution or matrix product (``epilogue_seconds``)."""
+    return spec.peak_gflops.get("f32") or 0.5 * max(spec.peak_gflops.values())
+
+
+_PRODUCER_KINDS = frozenset({"conv", "depthwise", "matmul"})
+
+
+def epilogue_seconds(spec: DeviceSpec, op, kind: str) -> float:
+    """The per-output work of a convolution or matrix product after its reduction:
+    ``epilogue_flops`` per output element (``bytes_written`` counts 4 bytes each) at the
+    vector rate, whatever the op's precision (``DeviceSpec.epilogue_flops``)."""
+    if spec.epilogue_flops <= 0 or kind not in _PRODUCER_KINDS:
+        return 0.0
+    return op.bytes_written / 4 * spec.epilogue_flops / (vector_gflops(spec) * 1e9)
+
+
 def _op_seconds(spec: DeviceSpec, op, kind: str, precision: str, scale: float,
                 cache_share: float = 1.0) -> float:
     peak = spec.peak_gflops[precision] * 1e9
-    t_compute = op.flops / (peak * efficiency(spec, kind, precision))
+    t_compute = op.flops / (peak * efficiency(spec, kind, precision)) \
+        + epilogue_seconds(spec, op, kind)
     return max(t_compute, memory_seconds(spec, moved_bytes(op) * scale, cache_share))
 
 

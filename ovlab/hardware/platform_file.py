@@ -92,6 +92,7 @@ _DEVICE_RULES: dict[str, dict] = {
     "per_op_i8_s": _NONNEG,
     "stream_dispatch": {"type": "number", "exclusiveMinimum": 0, "maximum": 1},
     "depthwise_i8_rate": {"type": "number", "exclusiveMinimum": 0, "maximum": 1},
+    "epilogue_flops": _NONNEG,
     "extra": {"type": "object"},
 }
 _JSON_TYPES = {float: {"type": "number"}, int: {"type": "integer"}, str: {"type": "string"},

@@ -103,6 +103,13 @@ class DeviceSpec:
     # (``vpmaddwd`` / ``vpdpwssd``: 2 products per 32-bit lane, the f16 rate of a GPU's vector
     # engines): half the int8 peak. 1: the int8 peak (the seed's presets and ``cpu``)
     depthwise_i8_rate: float = 1.0
+    # vector FLOPs each output element of a convolution or matrix product costs after its
+    # reduction (the accumulator's conversion, scale, bias, activation, requantization, store),
+    # at the device's f32 vector rate whatever the op's precision: with few products per output
+    # (MobileNet's 1x1 and depthwise convolutions) it is a large share of the time, with many
+    # (ResNet-50's 3x3 convolutions) a small one, and int8 does not speed it up. 0: none (the
+    # seed's presets)
+    epilogue_flops: float = 0.0
     # public figures that document the spec (cores, clocks, EUs, TOPS, TDP); not used in timing
     extra: dict = field(default_factory=dict, compare=False, hash=False)
 

@@ -17,9 +17,9 @@ from ovlab.calibration.figures import Figure, write_table
 from ovlab.hardware import platform_file
 
 FLAGS = "fma avx2 avx512f avx512_vnni avx512_bf16 amx_tile amx_bf16 amx_int8"
-MODELS = ("squeezenet1.1", "mobilenet-v2", "googlenet-v1", "resnet-50")
+MODELS = ("small-cnn", "squeezenet1.1", "mobilenet-v2", "mobilenet-v1", "googlenet-v1", "resnet-50")
 KNOWN = {"eff.bf16": 0.25, "eff.i8": 0.2, "kind.depthwise": 0.08, "mem_efficiency": 0.5,
-         "llc_gbps": 400.0, "stream_scaling": 0.95, "per_op_s": 4e-6}
+         "llc_gbps": 400.0, "stream_scaling": 0.95, "per_op_s": 4e-6, "epilogue_flops": 12.0}
 
 
 def _known():
@@ -59,9 +59,15 @@ def test_a_fit_from_simulated_figures_recovers_the_platform(tmp_path, capsys):
                 ratio = fit.predict(got, model, p, mode) / fit.predict(known, model, p, mode)
                 assert 0.9 < ratio < 1.1, (model, p, mode, ratio)
     for name, value in KNOWN.items():
-        assert fit.get_param(got, name) == pytest.approx(value, rel=0.15), name
+        # the cache's bandwidth and a convolution's epilogue both price a small layer's work
+        # and separate only through which ops spill to DRAM: from these figures each is pinned
+        # within 1.6x (the predictions above hold either way), the others within 15 %
+        if name in ("llc_gbps", "epilogue_flops"):
+            assert 1 / 1.6 < fit.get_param(got, name) / value < 1.6, name
+        else:
+            assert fit.get_param(got, name) == pytest.approx(value, rel=0.15), name
     prov = json.loads(out.read_text())["provenance"]["devices"]["CPU"]
-    assert len(prov["held_out_ratios"]) == len(prov["fit_ratios"]) == 16
+    assert len(prov["held_out_ratios"]) == len(prov["fit_ratios"]) == 24
 
 
 def test_cpu_figures_need_the_cpu_described(tmp_path):
