@@ -148,5 +148,6 @@ def estimate_s(cpu: host.HostCPU) -> int:
     shorten it, while other programs' load lengthens it (the quiet-window rule measures again).
     Measured: 27 s for the five-model set on a 2-vCPU Xeon (issue 21); 71 s for today's six
     models (``mlp`` added) on this project's 2-vCPU AMD EPYC, with other programs busy for
-    part of it (issue 22, 2026-11-27 08:13 UTC): about a minute."""
+    part of it (issue 22, 2026-11-27 08:13 UTC); 62 s for seven (``mobilenet-v1`` added) at a
+    quiet moment of the same machine (09:47 UTC): about a minute."""
     return 60
