@@ -21,7 +21,7 @@ class LatencyDashboard(Dashboard):
     # points drawn per category (min-max decimation keeps every spike; the legend says how many
     # were drawn): lab 04 in headless Chromium redraws at p95 188 ms with 400, 210 ms with 600
     # and 248 ms with 1,000 (the budget is 250 ms)
-    max_points = 600
+    max_points = 300
 
     def __init__(self, device: str = "AUTO", hint: str = "THROUGHPUT", niter: int = 2000,
                  **kw: Any) -> None:
