@@ -39,18 +39,20 @@ class Panel:
     count_max: float = 0.0  # the tallest histogram bar
 
 
-def _hover(frame, y_unit: str, batched: bool) -> tuple[np.ndarray, str]:
+def _hover(n: np.ndarray, batch_id, keep: np.ndarray, y_unit: str,
+           batched: bool) -> tuple[np.ndarray, str]:
     """Numbers only in ``customdata``: the request (and, in a batch, the batch id). Plotly
     sends a 1-D numeric array compactly, while a label per point would repeat the trace's name
-    2,000 times; and no NaN, which is not JSON (a FigureWidget sends 2-D data as lists)."""
+    2,000 times; and no NaN, which is not JSON (a FigureWidget sends 2-D data as lists).
+    ``n`` and ``batch_id``: the run's columns as float arrays (a callable giving the latter,
+    read only for a batched category); ``keep``: the points drawn."""
     fmt = ".4f" if y_unit == "s" else ".1f"
     head = "request %{customdata" + ("[0]" if batched else "") + "}<br>latency %{y:" + fmt + \
         "} " + y_unit + "<br>%{fullData.name}"
     if batched:
-        custom = np.column_stack([frame["n"].to_numpy(dtype=float),
-                                  frame["batch_id"].to_numpy(dtype=float)])
+        custom = np.column_stack([n[keep], batch_id()[keep]])
         return custom, head + " (batch %{customdata[1]})<extra></extra>"
-    return frame["n"].to_numpy(dtype=float), head + "<extra></extra>"
+    return n[keep], head + "<extra></extra>"
 
 
 def latency_panel(view, full, *, x: XAxis, y_unit: str = "s", axes: tuple[str, str] = ("x", "y"),
@@ -102,11 +104,19 @@ def latency_panel(view, full, *, x: XAxis, y_unit: str = "s", axes: tuple[str, s
     ]
     # one marker trace per category of the whole run
     codes = f["cat_code"].to_numpy()
+    n = f["n"].to_numpy(dtype=float)  # read once, not per category through pandas
+    batch_ids: list[np.ndarray] = []
+
+    def batch_id() -> np.ndarray:
+        if not batch_ids:
+            batch_ids.append(f["batch_id"].to_numpy(dtype=float))
+        return batch_ids[0]
+
     for i, cat in enumerate(full.categories):
         sel = np.flatnonzero(codes == i)
         keep = sel[minmax_indices(ys[sel], max_points)] if len(sel) else sel
         drawn = "" if len(keep) == len(sel) else f", {len(keep)} drawn"  # min-max decimation
-        custom, template = _hover(f.iloc[keep], y_unit, cat.status == "batch")
+        custom, template = _hover(n, batch_id, keep, y_unit, cat.status == "batch")
         panel.traces.append(dict(
             type="scatter", x=xs[keep], y=ys[keep], mode="markers", xaxis=xa, yaxis=ya,
             name=f"{cat.label} ({len(sel)}{drawn})", legendgroup=cat.label,

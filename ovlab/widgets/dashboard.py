@@ -32,7 +32,6 @@ from .knobs import Knobs, inert_knobs
 from .live import LivePlayer
 from .sync import Retired, new_figure, plain, plotly_bundle, update_in_place
 
-
 # how long after a change the collector comes back when a kernel's event loop runs: long enough
 # for the kernel's IOPub thread to send the change's messages first (a collection holds the GIL)
 COLLECTOR_BACK_AFTER_S = 0.05
