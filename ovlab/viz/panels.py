@@ -87,7 +87,9 @@ def latency_panel(view, full, *, x: XAxis, y_unit: str = "s", axes: tuple[str, s
         lo, mid, hi = (a * 1.0 for a in jitter.rolling_band(ys[order],
                                                            jitter.default_window(full.niter)))
         bx = xs[order]
-        step = max(1, len(bx) // 500)  # the band is smooth: every step-th point is enough
+        # the band is smooth: every step-th point is enough (~250: each is three traces sent
+        # and redrawn on every change)
+        step = max(1, len(bx) // 250)
         bx, lo, mid, hi = bx[::step], lo[::step], mid[::step], hi[::step]
     else:
         bx = np.array([])
