@@ -157,3 +157,35 @@ def test_no_analytic_model_for_several_devices_at_once(googlenet16):
     assert len({cat.device for cat in view.categories}) == 2
     assert Analytic.for_run(c, googlenet16, view) is None
     assert not math.isnan(view.stats()["median"])
+
+
+def test_the_static_figure_draws_the_histograms_outlines(monkeypatch):
+    """The PNG stored beside a dashboard fills each histogram's outline as plotly does."""
+    import matplotlib.axes
+
+    from ovlab.viz import static
+
+    filled = []
+    real = matplotlib.axes.Axes.fill
+
+    def spy(self, *args, **kwargs):
+        filled.append((np.asarray(args[0]), np.asarray(args[1]), kwargs))
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(matplotlib.axes.Axes, "fill", spy)
+    counts, edges = np.array([0, 3, 5, 1]), np.linspace(0.0, 0.4, 5)
+    x, y = jitter.outline(counts, edges)
+    fig = {"data": [dict(type="scatter", mode="lines", x=x, y=y, fill="toself",
+                         fillcolor="#9467bd", line=dict(width=0, color="#9467bd"),
+                         opacity=0.65, name="batch", showlegend=False),
+                    dict(type="scatter", mode="lines", x=[], y=[], fill="toself",
+                         fillcolor="#ff7f0e", line=dict(width=0), name="empty")],
+           "layout": {}}
+    import plotly.graph_objects as go
+
+    png = static.to_png(go.Figure(fig))
+    assert png[:4] == b"\x89PNG"
+    assert len(filled) == 1  # the empty outline draws nothing
+    fx, fy, kw = filled[0]
+    assert np.array_equal(fx, x) and np.array_equal(fy, y)
+    assert kw["alpha"] == 0.65 and kw["color"] == "#9467bd"
