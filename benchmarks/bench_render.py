@@ -10,9 +10,9 @@ For lab 04's and lab 05's dashboards, the figure specs of ``n`` successive chang
 ``AUTO_BATCH_TIMEOUT`` (as the browser test clicks them) are drawn one after the other with
 ``Plotly.react`` (what a FigureWidget update does in the browser), once as the dashboards draw
 them (``scatter``, SVG) and once with every marker trace of more than ``--min-points`` points as
-``scattergl``, and a third time with the histograms' empty bins left out. The variants take
-turns change by change (each first in turn), one page each, so that they share the machine's
-load; printed are the first draw and the median and p95 of the redraws, from the
+``scattergl`` (the histograms' empty bins, a third variant until issue 24's last pass, are
+gone: each histogram is one filled outline now). The variants take turns change by change
+(each first in turn), one page each, so that they share the machine's load; printed are the first draw and the median and p95 of the redraws, from the
 call to the ``plotly_afterplot`` event plus two animation frames (the pixels on screen).
 
 Run: ``python benchmarks/bench_render.py [--changes 12] [--min-points 200]``.
@@ -67,18 +67,6 @@ def as_webgl(fig: dict, min_points: int) -> tuple[dict, int]:
     return fig, n
 
 
-def sparse_bars(fig: dict) -> dict:
-    """``fig`` with the histograms' empty bins left out (an empty category draws no bars)."""
-    fig = json.loads(json.dumps(fig))
-    for t in fig["data"]:
-        if t.get("type") == "bar" and t.get("y") is not None:
-            keep = [i for i, y in enumerate(t["y"]) if y]
-            for k in ("x", "y", "width", "customdata", "text"):
-                if isinstance(t.get(k), list) and len(t[k]) == len(t["y"]):
-                    t[k] = [t[k][i] for i in keep]
-    return fig
-
-
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--changes", type=int, default=12)
@@ -95,11 +83,10 @@ def main() -> None:
         for name, make in (("lab 04", ovlab.widgets.LatencyDashboard),
                            ("lab 05", ovlab.widgets.TimelineDashboard)):
             figs = specs(make, a.changes + 1)
-            variants = {"svg": figs, "webgl": [], "sparse bars": []}
+            variants = {"svg": figs, "webgl": []}
             for f in figs:
                 g, n_gl = as_webgl(f, a.min_points)
                 variants["webgl"].append(g)
-                variants["sparse bars"].append(sparse_bars(f))
             pages = {}
             for v in variants:
                 page = browser.new_page(viewport={"width": 1200, "height": 900})

@@ -39,18 +39,20 @@ class Panel:
     count_max: float = 0.0  # the tallest histogram bar
 
 
-def _hover(frame, y_unit: str, batched: bool) -> tuple[np.ndarray, str]:
+def _hover(n: np.ndarray, batch_id, keep: np.ndarray, y_unit: str,
+           batched: bool) -> tuple[np.ndarray, str]:
     """Numbers only in ``customdata``: the request (and, in a batch, the batch id). Plotly
     sends a 1-D numeric array compactly, while a label per point would repeat the trace's name
-    2,000 times; and no NaN, which is not JSON (a FigureWidget sends 2-D data as lists)."""
+    2,000 times; and no NaN, which is not JSON (a FigureWidget sends 2-D data as lists).
+    ``n`` and ``batch_id``: the run's columns as float arrays (a callable giving the latter,
+    read only for a batched category); ``keep``: the points drawn."""
     fmt = ".4f" if y_unit == "s" else ".1f"
     head = "request %{customdata" + ("[0]" if batched else "") + "}<br>latency %{y:" + fmt + \
         "} " + y_unit + "<br>%{fullData.name}"
     if batched:
-        custom = np.column_stack([frame["n"].to_numpy(dtype=float),
-                                  frame["batch_id"].to_numpy(dtype=float)])
+        custom = np.column_stack([n[keep], batch_id()[keep]])
         return custom, head + " (batch %{customdata[1]})<extra></extra>"
-    return frame["n"].to_numpy(dtype=float), head + "<extra></extra>"
+    return n[keep], head + "<extra></extra>"
 
 
 def latency_panel(view, full, *, x: XAxis, y_unit: str = "s", axes: tuple[str, str] = ("x", "y"),
@@ -85,7 +87,9 @@ def latency_panel(view, full, *, x: XAxis, y_unit: str = "s", axes: tuple[str, s
         lo, mid, hi = (a * 1.0 for a in jitter.rolling_band(ys[order],
                                                            jitter.default_window(full.niter)))
         bx = xs[order]
-        step = max(1, len(bx) // 500)  # the band is smooth: every step-th point is enough
+        # the band is smooth: every step-th point is enough (~250: each is three traces sent
+        # and redrawn on every change)
+        step = max(1, len(bx) // 250)
         bx, lo, mid, hi = bx[::step], lo[::step], mid[::step], hi[::step]
     else:
         bx = np.array([])
@@ -102,11 +106,19 @@ def latency_panel(view, full, *, x: XAxis, y_unit: str = "s", axes: tuple[str, s
     ]
     # one marker trace per category of the whole run
     codes = f["cat_code"].to_numpy()
+    n = f["n"].to_numpy(dtype=float)  # read once, not per category through pandas
+    batch_ids: list[np.ndarray] = []
+
+    def batch_id() -> np.ndarray:
+        if not batch_ids:
+            batch_ids.append(f["batch_id"].to_numpy(dtype=float))
+        return batch_ids[0]
+
     for i, cat in enumerate(full.categories):
         sel = np.flatnonzero(codes == i)
         keep = sel[minmax_indices(ys[sel], max_points)] if len(sel) else sel
         drawn = "" if len(keep) == len(sel) else f", {len(keep)} drawn"  # min-max decimation
-        custom, template = _hover(f.iloc[keep], y_unit, cat.status == "batch")
+        custom, template = _hover(n, batch_id, keep, y_unit, cat.status == "batch")
         panel.traces.append(dict(
             type="scatter", x=xs[keep], y=ys[keep], mode="markers", xaxis=xa, yaxis=ya,
             name=f"{cat.label} ({len(sel)}{drawn})", legendgroup=cat.label,
@@ -130,18 +142,21 @@ def add_histograms(panel: Panel, view, full, *, top: float, hist_axes: tuple[str
     scale = 1.0 if y_unit == "s" else 1000.0
     hx, hy = hist_axes
     edges = jitter.histogram_edges([], bins=40, upper=top)
-    width = float(edges[1] - edges[0])
     f = view.frame
     ys = f["latency"].to_numpy() * scale
     codes = f["cat_code"].to_numpy()
     for i, cat in enumerate(full.categories):
         values = ys[codes == i]
-        counts, centres = jitter.histogram(values, edges)
+        counts, _centres = jitter.histogram(values, edges)
         panel.count_max = max(panel.count_max, float(counts.max()) if len(counts) else 0.0)
+        # the bars as one filled outline (the same shape: the bins touch and have no edge
+        # line): one SVG path instead of one per bin, which the browser restyles on every
+        # redraw; a category without requests draws nothing
+        hx_, hy_ = jitter.outline(counts, edges) if len(values) else (np.array([]),) * 2
         panel.traces.append(dict(
-            type="bar", orientation="h", x=counts, y=centres, width=width, xaxis=hx, yaxis=hy,
-            name=cat.label, legendgroup=cat.label, showlegend=False, opacity=0.65,
-            marker=dict(color=cat.color, line=dict(width=0)),
+            type="scatter", mode="lines", x=hx_, y=hy_, xaxis=hx, yaxis=hy, fill="toself",
+            fillcolor=cat.color, line=dict(color=cat.color, width=0), opacity=0.65,
+            name=cat.label, legendgroup=cat.label, showlegend=False, hoveron="points",
             hovertemplate="%{x} requests at %{y:.3g}<extra>" + cat.label + "</extra>"))
     for other, name, color in ((ghost, "previous run", GHOST_COLOR), (pinned, "A", PINNED_COLOR)):
         if name == "A" and pinned is None:

@@ -256,6 +256,10 @@ def _draw_scatter(ax, trace, name, previous=None) -> None:
         ax.fill_between(x, base, y, color=fill, linewidth=0,
                         label=name)
         name = None
+    if trace.fill == "toself" and len(y):  # a closed outline, e.g. a histogram's
+        fill = _color(trace.fillcolor, _color(trace.line.color if trace.line else None))
+        ax.fill(x, y, color=fill, linewidth=0, alpha=alpha, label=name)
+        name = None
     if "lines" in mode and not (trace.line and trace.line.width == 0):
         color = _color(trace.line.color if trace.line else None)
         width = trace.line.width if trace.line and trace.line.width else 1.2

@@ -19,9 +19,11 @@ class LatencyDashboard(Dashboard):
     devices = ("AUTO", "AUTO:GPU,CPU", "AUTO:GPU", "GPU", "CPU", "MULTI:GPU,CPU")
     x_axis_choice = True
     # points drawn per category (min-max decimation keeps every spike; the legend says how many
-    # were drawn): lab 04 in headless Chromium redraws at p95 188 ms with 400, 210 ms with 600
-    # and 248 ms with 1,000 (the budget is 250 ms)
-    max_points = 600
+    # were drawn). Chromium restyles every marker on every redraw (~45 us each on the 2-vCPU
+    # EPYC of 2026-11-27): the figure alone redrew in 153 ms (median) with 600, 133 with 400,
+    # 117 with 300, 104 with 200 and 73 with 20 (the axes, legend and histograms); 300 keeps
+    # the click -> redraw near the 250 ms budget there (benchmarks/results/dashboards-2026-11-27c.md)
+    max_points = 300
 
     def __init__(self, device: str = "AUTO", hint: str = "THROUGHPUT", niter: int = 2000,
                  **kw: Any) -> None:

@@ -55,11 +55,52 @@ def schema(spec: dict[str, Any]) -> list[tuple]:
              t.get("fill"), t.get("orientation")) for t in spec["data"]]
 
 
+_FLAT = frozenset((float, int, str, bool, type(None)))
+
+
+def to_js(value: Any, widget_manager: Any = None) -> Any:
+    """plotly's ``_py_to_js`` (``plotly/serializers.py``: what a FigureWidget's messages go
+    through before ipywidgets sends them), the same value, but a list of plain numbers and
+    strings is passed on as it is: plotly's called itself on each of its elements (the points
+    of every changed trace, a quarter of an update's kernel time). Anything else, NumPy arrays
+    and plotly's ``Undefined`` included, goes through plotly's own."""
+    from plotly.serializers import _py_to_js
+
+    kind = type(value)
+    if kind is dict:
+        return {k: to_js(v, widget_manager) for k, v in value.items()}
+    if kind is list or kind is tuple:
+        flat = _FLAT
+        if all(type(v) in flat for v in value):
+            return value if kind is list else list(value)
+        return [to_js(v, widget_manager) for v in value]
+    return _py_to_js(value, widget_manager)
+
+
+_WIDGET: list[type] = []
+
+
+def figure_widget_class() -> type:
+    """plotly's FigureWidget, its update message (``_py2js_update``, what
+    :func:`update_in_place` sends) serialized by :func:`to_js`."""
+    if not _WIDGET:
+        import plotly.graph_objects as go
+        from plotly.serializers import _js_to_py
+        from traitlets import Dict
+
+        class FigureWidget(go.FigureWidget):
+            __doc__ = go.FigureWidget.__doc__
+            _py2js_update = Dict(allow_none=True).tag(sync=True, to_json=to_js,
+                                                      from_json=_js_to_py)
+
+        FigureWidget.__module__ = __name__
+        _WIDGET.append(FigureWidget)
+    return _WIDGET[0]
+
+
 def new_figure(spec: dict[str, Any]):
     """A FigureWidget showing ``spec``, remembering its structure for :func:`update_in_place`."""
-    import plotly.graph_objects as go
-
-    widget = go.FigureWidget(plain(spec))
+    widget = figure_widget_class()(plain(spec))
     widget._ovlab_schema = schema(spec)
     # what the constructor drew: the first update sends only what differs from it
     widget._ovlab_shown = (plain(spec["data"]),

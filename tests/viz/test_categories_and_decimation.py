@@ -31,7 +31,7 @@ def test_the_figure_colours_points_by_device_and_batch_status(tput, latency):
         _core, _result, view, _a = run
         spec = latency_dashboard_spec(view)
         markers = {t["name"].split(" (")[0]: t for t in spec["data"]
-                   if t["type"] == "scatter" and t.get("legendgroup")}
+                   if t.get("mode") == "markers" and t.get("legendgroup")}
         assert set(markers) == set(expected)
         for label, color in expected.items():
             assert markers[label]["marker"]["color"] == color

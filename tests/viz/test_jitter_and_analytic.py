@@ -19,21 +19,56 @@ def test_rolling_band_follows_a_step_and_brackets_the_median():
     assert (hi - lo)[400] > 2 * (hi - lo)[1900]  # the spread narrows after the step
 
 
+def _histograms(spec):
+    """The histogram of each category, as (counts, bin edges) read back from its outline."""
+    out = {}
+    for t in spec["data"]:
+        if t.get("fill") == "toself":
+            x, y = np.asarray(t["x"], dtype=float), np.asarray(t["y"], dtype=float)
+            out[t["name"]] = (x[1:-1:2], y[0::2]) if len(x) else (np.array([]), np.array([]))
+    return out
+
+
 def test_histograms_share_bins_and_count_every_request(tput):
     _core, _result, view, _a = tput
     spec = latency_dashboard_spec(view)
-    bars = [t for t in spec["data"] if t["type"] == "bar"]
-    assert {b["name"] for b in bars} == {c.label for c in view.categories}
-    assert sum(int(np.sum(b["x"])) for b in bars) == len(view.frame)
-    centres = [tuple(np.round(b["y"], 9)) for b in bars]
-    assert len(set(centres)) == 1  # the same bins for every category
+    hists = _histograms(spec)
+    assert set(hists) == {c.label for c in view.categories}
+    # each is one closed outline: from the axis, a step per bin, back to the axis
+    for t in spec["data"]:
+        if t.get("fill") == "toself" and len(t["x"]):
+            assert t["x"][0] == 0 and t["x"][-1] == 0 and len(t["x"]) == 2 * 40 + 2
+            assert t["type"] == "scatter" and t["mode"] == "lines" and t["line"]["width"] == 0
+    assert sum(int(np.sum(c)) for c, _e in hists.values()) == len(view.frame)
+    # every category's requests are counted, on the same bins
+    for i, cat in enumerate(view.categories):
+        counts, edges = hists[cat.label]
+        values = view.frame["latency"].to_numpy()[view.frame["cat_code"].to_numpy() == i]
+        assert len(counts) == 40 and np.array_equal(counts, np.histogram(values, edges)[0])
+    edges = {tuple(np.round(e, 9)) for _c, e in hists.values()}
+    assert len(edges) == 1  # the same bins for every category
     top = spec["layout"]["yaxis"]["range"][1]
-    assert centres[0][-1] < top <= centres[0][-1] + 2 * (centres[0][1] - centres[0][0])
+    assert next(iter(edges))[-1] == pytest.approx(top * 1.0001)
     # the batched and the lone requests are two humps: the lone ones sit higher
-    by = {b["name"]: b for b in bars}
-    def mean(b):
-        return float(np.average(b["y"], weights=b["x"]))
-    assert mean(by["GPU.0 · alone after the timeout"]) > mean(by["GPU.0 · in a batch of 16"])
+    def mean(name):
+        counts, e = hists[name]
+        return float(np.average((e[:-1] + e[1:]) / 2, weights=counts))
+    assert mean("GPU.0 · alone after the timeout") > mean("GPU.0 · in a batch of 16")
+
+
+def test_an_empty_category_draws_no_histogram():
+    """A category with no requests (a dashboard keeps one trace per device and status) has an
+    empty outline, not a flat polygon along the axis."""
+    from ovlab.widgets.latency_dashboard import LatencyDashboard
+
+    dash = LatencyDashboard(niter=60)
+    spec = dash._figure_spec(dash.full)
+    hists = {t["name"]: t for t in spec["data"] if t.get("fill") == "toself"}
+    markers = {t["legendgroup"]: t for t in spec["data"] if t.get("mode") == "markers"
+               and t.get("legendgroup")}
+    assert set(hists) == set(markers)
+    for name, t in hists.items():
+        assert (len(t["x"]) > 0) == (len(markers[name]["x"]) > 0)
 
 
 def test_analytic_switch_and_levels_match_the_simulation(tput, latency):
@@ -122,3 +157,35 @@ def test_no_analytic_model_for_several_devices_at_once(googlenet16):
     assert len({cat.device for cat in view.categories}) == 2
     assert Analytic.for_run(c, googlenet16, view) is None
     assert not math.isnan(view.stats()["median"])
+
+
+def test_the_static_figure_draws_the_histograms_outlines(monkeypatch):
+    """The PNG stored beside a dashboard fills each histogram's outline as plotly does."""
+    import matplotlib.axes
+
+    from ovlab.viz import static
+
+    filled = []
+    real = matplotlib.axes.Axes.fill
+
+    def spy(self, *args, **kwargs):
+        filled.append((np.asarray(args[0]), np.asarray(args[1]), kwargs))
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(matplotlib.axes.Axes, "fill", spy)
+    counts, edges = np.array([0, 3, 5, 1]), np.linspace(0.0, 0.4, 5)
+    x, y = jitter.outline(counts, edges)
+    fig = {"data": [dict(type="scatter", mode="lines", x=x, y=y, fill="toself",
+                         fillcolor="#9467bd", line=dict(width=0, color="#9467bd"),
+                         opacity=0.65, name="batch", showlegend=False),
+                    dict(type="scatter", mode="lines", x=[], y=[], fill="toself",
+                         fillcolor="#ff7f0e", line=dict(width=0), name="empty")],
+           "layout": {}}
+    import plotly.graph_objects as go
+
+    png = static.to_png(go.Figure(fig))
+    assert png[:4] == b"\x89PNG"
+    assert len(filled) == 1  # the empty outline draws nothing
+    fx, fy, kw = filled[0]
+    assert np.array_equal(fx, x) and np.array_equal(fy, y)
+    assert kw["alpha"] == 0.65 and kw["color"] == "#9467bd"

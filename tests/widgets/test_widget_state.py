@@ -128,3 +128,75 @@ def test_a_replaced_figure_is_closed_one_replacement_later():
     dash.knobs.device.value = "GPU"  # and back: another new figure
     assert dash.figure is not second and dash.widget.children[-1] is dash.figure
     assert first.comm is None and second.comm is not None
+
+
+def _wire(value):
+    """A serialized message as ipywidgets puts it on the wire: JSON and binary buffers."""
+    from ipywidgets.widgets.widget import _remove_buffers
+
+    state, paths, buffers = _remove_buffers({"m": value})
+    return json.dumps(state, sort_keys=True, default=repr), paths, [bytes(b) for b in buffers]
+
+
+def test_to_js_serializes_as_plotly_does():
+    from plotly.basedatatypes import Undefined
+    from plotly.serializers import _py_to_js
+
+    from ovlab.widgets.sync import to_js
+
+    values = [{"a": [1.0, 2, None, "x", True], "b": (1.0, 2.0), "c": []},
+              [[1.0, 2.0], [3.0, None]], np.arange(3.0), np.array([1, 2], dtype=np.int64),
+              {"u": Undefined, "l": [Undefined, 1.0]}, [np.float64(1.5), 2.0, np.int32(3)],
+              {"nested": {"list": [{"x": [0.5, 1.5]}, np.arange(2, dtype=np.float32)]}},
+              (np.arange(2.0), 3.0), "text", 3.5, None]
+    for v in values:
+        assert _wire(to_js(v)) == _wire(_py_to_js(v, None)), v
+
+
+@pytest.mark.parametrize("make", [ovlab.widgets.LatencyDashboard,
+                                  ovlab.widgets.TimelineDashboard,
+                                  ovlab.widgets.ResourceAwareDashboard])
+def test_dashboard_updates_go_out_as_plotlys_serializer_sends_them(make, monkeypatch):
+    """The dashboards' FigureWidgets serialize their update messages with ``to_js``; on a
+    sequence of changes (a new timeout or load, the hint, lock y, compare) every message is
+    byte for byte what plotly's own serializer makes of it."""
+    from plotly.serializers import _py_to_js
+
+    from ovlab.widgets.sync import figure_widget_class, to_js
+
+    cls = figure_widget_class()
+    sent = []
+    send = cls._send_update_msg
+
+    def spy(self, *a, **kw):
+        sent.append(self)
+        return send(self, *a, **kw)
+
+    messages = []
+    trait = cls.class_traits()["_py2js_update"]
+    assert trait.metadata["to_json"] is to_js
+    real_set = cls.__dict__["_py2js_update"].set
+
+    def record(obj, value):
+        if value is not None:
+            messages.append(value)
+        return real_set(obj, value)
+
+    monkeypatch.setattr(cls, "_send_update_msg", spy)
+    monkeypatch.setattr(cls.__dict__["_py2js_update"], "set", record)
+    dash = make(niter=200) if make is not ovlab.widgets.ResourceAwareDashboard else make()
+    assert isinstance(dash.figure, cls)
+    if make is ovlab.widgets.ResourceAwareDashboard:
+        for load in (0.6, 0.4):
+            dash.gpu_load.value = load
+    else:
+        for value in (500, 250):
+            dash.knobs.timeout.value = value
+        dash.knobs.hint.value = "LATENCY"
+        dash.knobs.lock_y.value = True
+        dash.knobs.hint.value = "THROUGHPUT"
+        dash.knobs.compare.value = "overlay"
+        dash.knobs.timeout.value = 750
+    assert len(messages) >= 2 and sent
+    for m in messages:
+        assert _wire(to_js(m)) == _wire(_py_to_js(m, None))
