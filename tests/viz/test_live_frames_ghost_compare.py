@@ -188,3 +188,16 @@ def test_ghost_dashes_keep_every_point_as_its_own_mark():
     one_x, one_y = ghost_dashes(np.array([5.0]), np.array([2.0]))
     assert one_y.tolist() == [2.0, 2.0] and one_x[1] > one_x[0]
     assert all(len(a) == 0 for a in ghost_dashes(np.array([]), np.array([])))
+
+
+def test_dashboard_axes_never_hide_their_tick_labels(tput):
+    """Both dashboards' axes let their tick labels be (``ticklabeloverflow="allow"``), which
+    spares plotly a measure of every label on every redraw; the figure stays valid plotly."""
+    import plotly.graph_objects as go
+
+    _c, _r, view, an = tput
+    for spec in (latency_dashboard_spec(view, analytic=an), timeline_dashboard_spec(view)):
+        axes = {k: v for k, v in spec["layout"].items() if k.startswith(("xaxis", "yaxis"))}
+        assert len(axes) >= 4
+        assert all(a["ticklabeloverflow"] == "allow" for a in axes.values())
+        go.Figure(spec)  # plotly's validators accept it
