@@ -14,6 +14,7 @@ completion order, as the latency-graph script does.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -138,7 +139,11 @@ def _run(core, model, device: str, config: dict[str, Any], niter: int, interval:
                      result_time - submit_time, seq_of.get(n)))
 
     queue.set_callback(callback if progress is not None else quiet_callback)
-    dummy_input = np.zeros(list(input_port.get_shape()), dtype=np.uint8)
+    # zeros that can never change (read-only over an immutable bytes object): the runtime's
+    # input cache then knows each request's input is the last one's without comparing its
+    # 150 kB (~5 us a request, ~10 ms of a 2,000-request run)
+    shape = list(input_port.get_shape())
+    dummy_input = np.frombuffer(bytes(math.prod(shape)), dtype=np.uint8).reshape(shape)
     first_seq = core._seq
     start_time = core.clock.now
     for n in range(niter):

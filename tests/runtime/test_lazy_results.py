@@ -7,6 +7,7 @@ buffer is written in place afterwards.
 """
 
 import numpy as np
+import pytest
 
 import ovlab
 from ovlab import zoo
@@ -113,6 +114,37 @@ def test_the_same_array_written_in_place_between_starts_is_seen_by_each_inferenc
     again = kept[0][2]
     req.infer({0: z})
     assert kept[0][2] is again, "an unchanged array was converted again"
+
+
+def test_an_array_that_cannot_change_is_reused_without_comparing_its_bytes(monkeypatch):
+    """An array over an immutable ``bytes`` object (how the seed experiments make their dummy
+    input) can never be written, so passing it again reuses its converted copy without the
+    byte compare; a read-only array that owns its data can be made writeable again and is still
+    compared, and so is any writeable one."""
+    from ovlab.runtime import infer_request
+
+    core = ovlab.Core("laptop", seed=0)
+    cm, req, a, _b = _request(core)
+    frozen = np.frombuffer(a.tobytes(), dtype=a.dtype).reshape(a.shape)
+    readonly = a.copy()
+    readonly.flags.writeable = False
+    assert infer_request._frozen(frozen) and not infer_request._frozen(readonly)
+    assert not infer_request._frozen(a)
+    with pytest.raises(ValueError):
+        frozen.flags.writeable = True  # NumPy's promise the cache relies on
+    want = cm.create_infer_request().infer({0: a.copy()})[0].copy()
+    compares = []
+    real = infer_request._same_bytes
+    monkeypatch.setattr(infer_request, "_same_bytes",
+                        lambda *args: compares.append(1) or real(*args))
+    for x in (frozen, readonly):
+        compares.clear()
+        for _ in range(3):
+            assert np.array_equal(req.infer({0: x})[0], want)
+        assert len(compares) == (0 if x is frozen else 2)
+    readonly.flags.writeable = True  # it owns its data: allowed, so it had to be compared
+    readonly[...] = 0
+    assert not np.array_equal(req.infer({0: readonly})[0], want)
 
 
 def test_compiled_model_call_shares_inputs_and_still_defers_numerics(monkeypatch):

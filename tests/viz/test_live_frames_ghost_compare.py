@@ -5,6 +5,7 @@ import pytest
 
 from ovlab.viz.compare import compare_figure, compare_stats, compare_text
 from ovlab.viz.dashboard_figures import latency_dashboard_spec, timeline_dashboard_spec
+from ovlab.viz.decimate import minmax_indices
 from ovlab.viz.static import to_png
 
 
@@ -100,8 +101,13 @@ def test_the_ghost_is_the_previous_run(tput, timeout100):
     spec = latency_dashboard_spec(b_view, ghost=a_view, analytic=b_an)
     ghost = spec["data"][0]
     assert ghost["name"] == "previous run: AUTO THROUGHPUT" and ghost["showlegend"]
-    assert max(ghost["y"]) == pytest.approx(a_view.frame["latency"].max())
-    assert ghost["marker"]["opacity"] < 0.5
+    assert np.nanmax(ghost["y"]) == pytest.approx(a_view.frame["latency"].max())
+    assert np.nanmin(ghost["y"]) == pytest.approx(a_view.frame["latency"].min())
+    # one faint path of short dashes, one per point the min-max decimation kept
+    assert ghost["mode"] == "lines" and ghost["opacity"] < 0.5
+    assert np.isnan(ghost["y"][2::3]).all() and not np.isnan(ghost["y"][0::3]).any()
+    kept = minmax_indices(a_view.frame["latency"].to_numpy(), 1000)
+    assert (len(ghost["y"]) + 1) // 3 == len(kept)
     # the latency axis keeps room for the ghost: the size of the change stays visible
     assert spec["layout"]["yaxis"]["range"][1] >= a_view.frame["latency"].max()
     outline = next(t for t in spec["data"] if t["name"] == "previous run histogram")
@@ -165,3 +171,33 @@ def test_the_switch_line_appears_when_the_switch_happens(tput):
     assert _switch_notes(spec) == ["switch to GPU.0 (t = 14.51 s)"]
     line = next(s for s in spec["layout"]["shapes"] if s["type"] == "line")
     assert line["x0"] == len(cut.frame)  # where the next completion will be drawn
+
+
+def test_ghost_dashes_keep_every_point_as_its_own_mark():
+    """Each point becomes a short horizontal dash centred on it, separated from the next by a
+    NaN gap (one SVG path for the whole ghost), every y value kept."""
+    from ovlab.viz.panels import DASH_SHARE, ghost_dashes
+
+    x, y = np.array([0.0, 10.0, 20.0, 40.0]), np.array([3.0, 9.0, 1.0, 5.0])
+    dx, dy = ghost_dashes(x, y)
+    assert len(dx) == len(dy) == 3 * len(x) - 1
+    half = 40.0 * DASH_SHARE / 2
+    assert np.allclose((dx[0::3] + dx[1::3]) / 2, x) and np.allclose(dx[1::3] - dx[0::3], 2 * half)
+    assert np.array_equal(dy[0::3], y) and np.array_equal(dy[1::3], y)
+    assert np.isnan(dx[2::3]).all() and np.isnan(dy[2::3]).all()
+    one_x, one_y = ghost_dashes(np.array([5.0]), np.array([2.0]))
+    assert one_y.tolist() == [2.0, 2.0] and one_x[1] > one_x[0]
+    assert all(len(a) == 0 for a in ghost_dashes(np.array([]), np.array([])))
+
+
+def test_dashboard_axes_never_hide_their_tick_labels(tput):
+    """Both dashboards' axes let their tick labels be (``ticklabeloverflow="allow"``), which
+    spares plotly a measure of every label on every redraw; the figure stays valid plotly."""
+    import plotly.graph_objects as go
+
+    _c, _r, view, an = tput
+    for spec in (latency_dashboard_spec(view, analytic=an), timeline_dashboard_spec(view)):
+        axes = {k: v for k, v in spec["layout"].items() if k.startswith(("xaxis", "yaxis"))}
+        assert len(axes) >= 4
+        assert all(a["ticklabeloverflow"] == "allow" for a in axes.values())
+        go.Figure(spec)  # plotly's validators accept it
