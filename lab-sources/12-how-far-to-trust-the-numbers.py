@@ -148,7 +148,9 @@ held.pivot(index="model", columns="mode", values="ratio").round(2)
 # The fit includes the two dispatch terms only `mlp`'s throughput shows (a one-thread stream's
 # dispatch, an int8 op's extra cost) and a convolution's epilogue: the work each output element
 # costs after its products are summed (conversion, bias, activation, store), which weighs on
-# MobileNet's small layers and not on ResNet-50's large ones, and which int8 does not speed up. The column `passes` is how far the three passes of one figure differed
+# MobileNet's small layers and not on ResNet-50's large ones, and which int8 does not speed up.
+# The CPU's peak starts from the clock `/proc/cpuinfo` reports (this VM says 2.45 GHz, its base)
+# and the fit raises it where the cores run faster: it finds about 3.1 GHz, the boost clock. The column `passes` is how far the three passes of one figure differed
 # (largest over smallest): the machine's own noise, against which a held-out ratio must be read.
 
 # %%

@@ -183,21 +183,23 @@ BOUNDS = {"llc_gbps": (10.0, 1e4), "mem_bw_gbs": (1.0, 5e3), "eff.": (1e-3, 1.0)
           "async_overhead_s": (0.0, 1e-3)}
 
 
-def _bounds(name: str) -> tuple[float, float]:
-    for key, bound in BOUNDS.items():
+def _bounds(name: str, bounds: dict[str, tuple[float, float]] | None = None
+            ) -> tuple[float, float]:
+    for key, bound in {**BOUNDS, **(bounds or {})}.items():
         if name == key or (key.endswith(".") and name.startswith(key)):
             return bound
     return (0.0, float("inf"))
 
 
 def fit_measured(spec: DeviceSpec, targets: Sequence[Target], params: Sequence[str], *,
-                 prior_weight: float = 0.05, iterations: int = 60) -> DeviceSpec:
+                 prior_weight: float = 0.05, iterations: int = 60,
+                 bounds: dict[str, tuple[float, float]] | None = None) -> DeviceSpec:
     """Move ``params`` of ``spec`` (its current values are the priors) so that :func:`predict`
     matches ``targets`` in the least-squares sense of log ratios (Levenberg-Marquardt), within
-    :data:`BOUNDS`."""
+    :data:`BOUNDS` (``bounds`` replaces some of them)."""
     prior = np.log([max(get_param(spec, p), 1e-12) for p in params])
-    lo = np.log([max(_bounds(p)[0], 1e-12) for p in params])
-    hi = np.log([_bounds(p)[1] for p in params])
+    lo = np.log([max(_bounds(p, bounds)[0], 1e-12) for p in params])
+    hi = np.log([_bounds(p, bounds)[1] for p in params])
     theta = np.clip(prior.copy(), lo, hi)
 
     def spec_at(th: np.ndarray) -> DeviceSpec:
