@@ -207,6 +207,13 @@ def _params(spec: DeviceSpec, targets: Sequence[fit.Target] = ()) -> list[str]:
     return [p.format(float=floating) for p in names]
 
 
+# the cost model and fit a platform file was written with, stored in its provenance: 2 since
+# 2026-11-27 (the int8 depthwise rate, the per-output epilogue, efficiencies above 1 folded into
+# the peak, mobilenet-v1 in the default set); 1 for files without it. The cached 'this-machine'
+# file of an older version is refitted from its own measurements on first use
+# (this_machine.this_machine). Bump it when a change moves what a fit gives.
+FIT_VERSION = 2
+
 # the peaks come from the clock /proc/cpuinfo reports, which on a server or a VM is the base
 # clock (2.45 GHz on this project's EPYC), not the boost the cores run at: the fit may take an
 # efficiency above 1, and _valid folds the excess into the peak. With the bound at 1 it stopped
@@ -355,7 +362,7 @@ def calibrate(output: str | os.PathLike = "my-machine.json", *, name: str | None
                              f"lists {', '.join(available) or 'none'}")
     say = echo or (lambda _text: None)
     specs: dict[str, DeviceSpec] = {}
-    provenance: dict = {"tool": "ovlab calibrate", "date": datetime.date.today().isoformat(),
+    provenance: dict = {"fit_version": FIT_VERSION, "tool": "ovlab calibrate", "date": datetime.date.today().isoformat(),
                         "openvino": ov.get_version(), "machine": pyplatform.platform(),
                         "models": list(models), "devices": {}}
     for device in chosen:
@@ -471,7 +478,7 @@ def calibrate_from(files: Sequence[str | os.PathLike], output: str | os.PathLike
                              "and --cpu-flags \"...\" (its /proc/cpuinfo flags), and optionally "
                              "--cpu-ghz F")
     specs: dict[str, DeviceSpec] = {}
-    provenance: dict = {"tool": "ovlab calibrate --from", "date":
+    provenance: dict = {"fit_version": FIT_VERSION, "tool": "ovlab calibrate --from", "date":
                         datetime.date.today().isoformat(), "files": [str(f) for f in files],
                         "devices": {}}
     if cpu_cores is not None and cpu_flags is not None:
@@ -562,7 +569,7 @@ def calibrate_refit(files: Sequence[str | os.PathLike], output: str | os.PathLik
             sources.setdefault(device, []).append(
                 f"{file} ({data['provenance'].get('date', '?')})")
     specs: dict[str, DeviceSpec] = {}
-    provenance: dict = {"tool": "ovlab calibrate --refit", "date":
+    provenance: dict = {"fit_version": FIT_VERSION, "tool": "ovlab calibrate --refit", "date":
                         datetime.date.today().isoformat(), "files": [str(f) for f in files],
                         "runs": runs_made, "devices": {}}
     for device, got in measured.items():

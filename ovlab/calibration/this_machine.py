@@ -60,6 +60,19 @@ def cache_path(cpu: host.HostCPU | None = None, openvino: str | None = None) -> 
     return cache_dir() / f"{NAME}-{cache_key(cpu or host.describe(), openvino)}.json"
 
 
+def stale(path: Path) -> bool:
+    """Whether the platform file at ``path`` was fitted by an older cost model than this
+    ovlab's (``calibrate.FIT_VERSION``) and holds the measurements to fit it again."""
+    import json
+
+    try:
+        made = json.loads(path.read_text(encoding="utf-8")).get("provenance") or {}
+    except (OSError, ValueError):
+        return False
+    measured = any("measured" in run for run in (made.get("devices") or {}).values())
+    return measured and int(made.get("fit_version", 1)) < cal.FIT_VERSION
+
+
 def _missing_wheel() -> cal.CalibrateError:
     return cal.CalibrateError(
         "the 'this-machine' platform is measured with the real OpenVINO runtime, which is not "
@@ -89,6 +102,11 @@ def this_machine(refresh: bool = False, echo: Callable[[str], None] | None = pri
     cpu = host.describe()
     path = cache_path(cpu, openvino)
     if path.exists() and not refresh:
+        if stale(path):  # written by an older cost model: fit again on its own measurements
+            if echo:
+                echo(f"ovlab: fitting the cached '{NAME}' platform again with this version's "
+                     f"cost model, on the measurements it holds ({path})")
+            return cal.calibrate_refit([path], path, name=NAME, echo=None)
         return load(path)
     if measure.openvino_or_none() is None:
         raise _missing_wheel()

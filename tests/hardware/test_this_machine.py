@@ -134,3 +134,25 @@ def test_a_cached_platform_loads_where_the_wheel_cannot_be_imported(fake_machine
     monkeypatch.setattr(measure, "openvino_or_none", lambda: None)
     assert ovlab.Core(platform="this-machine").get_property("CPU", "FULL_DEVICE_NAME") == XEON.model
     assert len(fake_machine) == 1
+
+
+def test_a_cache_written_by_an_older_cost_model_is_fitted_again_without_measuring(
+        fake_machine, capsys):
+    import json
+
+    tm.this_machine()
+    path = tm.cache_path()
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data["provenance"]["fit_version"] == cal.FIT_VERSION
+    assert not tm.stale(path)
+    del data["provenance"]["fit_version"]  # as an ovlab of before 2026-11-27 wrote it
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert tm.stale(path)
+    capsys.readouterr()
+    platform = tm.this_machine()
+    assert len(fake_machine) == 1  # nothing measured again
+    assert "fitting the cached 'this-machine' platform again" in capsys.readouterr().out
+    again = json.loads(path.read_text(encoding="utf-8"))["provenance"]
+    assert again["fit_version"] == cal.FIT_VERSION and again["tool"] == "ovlab calibrate --refit"
+    assert platform.devices["CPU"].full_name == XEON.model
+    assert not tm.stale(path) and tm.this_machine().devices["CPU"] == platform.devices["CPU"]
