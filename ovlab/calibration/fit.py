@@ -89,7 +89,7 @@ def _work(name: str, precision: str) -> _Work:
         kinds.append(kind)
         flops.append(op.flops)
         nbytes.append(cost.moved_bytes(op))
-        outputs.append(op.bytes_written / 4 if kind in cost._PRODUCER_KINDS else 0.0)
+        outputs.append(cost.output_elements(op, kind))
     return _Work(model_precision(model), tuple(kinds), np.array(flops, float),
                  np.array(nbytes, float), np.array(outputs, float))
 

@@ -173,13 +173,19 @@ def vector_gflops(spec: DeviceSpec) -> float:
 _PRODUCER_KINDS = frozenset({"conv", "depthwise", "matmul"})
 
 
+def output_elements(op, kind: str) -> float:
+    """The output elements of a convolution or matrix product (``bytes_written`` counts 4
+    bytes each), which pay the epilogue; 0 for any other op."""
+    return op.bytes_written / 4 if kind in _PRODUCER_KINDS else 0.0
+
+
 def epilogue_seconds(spec: DeviceSpec, op, kind: str) -> float:
     """The per-output work of a convolution or matrix product after its reduction:
-    ``epilogue_flops`` per output element (``bytes_written`` counts 4 bytes each) at the
-    vector rate, whatever the op's precision (``DeviceSpec.epilogue_flops``)."""
-    if spec.epilogue_flops <= 0 or kind not in _PRODUCER_KINDS:
+    ``epilogue_flops`` per output element at the vector rate, whatever the op's precision
+    (``DeviceSpec.epilogue_flops``)."""
+    if spec.epilogue_flops <= 0:
         return 0.0
-    return op.bytes_written / 4 * spec.epilogue_flops / (vector_gflops(spec) * 1e9)
+    return output_elements(op, kind) * spec.epilogue_flops / (vector_gflops(spec) * 1e9)
 
 
 def _op_seconds(spec: DeviceSpec, op, kind: str, precision: str, scale: float,
