@@ -38,6 +38,7 @@ lab: $(STAMP) $(LAB_OVERRIDES)
 
 ## the whole test suite: unit, conformance, real browser, Binder stand-in (every lab with nbval)
 test: $(STAMP) chromium
+	@$(BIN)/python tests/real_wheel.py
 	$(BIN)/ruff check .
 	$(BIN)/pytest -n 2 --dist loadfile -m "not browser and not binder" tests $(PYTEST_ARGS)
 	@# every lab runs with nbval inside the Binder stand-in (tests/test_binder.py: a fresh

@@ -29,6 +29,29 @@ def _run_in_tmp_path(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
 
 
+def pytest_configure(config):
+    config.addinivalue_line("markers", "host_precision: compiles on the real CPU plugin in the "
+                            "host's default precision (compares with that precision's tolerance)")
+
+
+def pytest_report_header(config):
+    """The host first (CPU, the ISA flags that matter, the real plugin's default precision):
+    what a failure that depends on the machine needs to be read."""
+    from real_wheel import host_summary
+
+    return host_summary()
+
+
+@pytest.fixture(autouse=True)
+def _pinned_real_cpu(request, monkeypatch):
+    """A real-wheel compile on a Core that is not pinned to f32 fails the test
+    (``tests/real_wheel.py``), unless the test is about the host's default precision."""
+    if request.node.get_closest_marker("host_precision") is None:
+        from real_wheel import install_guard
+
+        install_guard(monkeypatch)
+
+
 @pytest.fixture
 def core():
     return ovlab.Core("laptop", seed=0)

@@ -25,6 +25,7 @@ import pytest
 ov = pytest.importorskip("openvino", reason="the real openvino runtime is not installed")
 
 import openvino.opset13 as ov_ops  # noqa: E402
+from real_wheel import lab_core, real_core  # noqa: E402
 
 import ovlab  # noqa: E402
 import ovlab.opset as ovlab_ops  # noqa: E402
@@ -60,9 +61,11 @@ class Runtime:
         return self.name
 
 
-REAL = Runtime("openvino", ov, ov_ops, ov.Core)
+# Both Cores pin the CPU's precision to f32 (tests/real_wheel.py): the real plugin's default is
+# the host's (bf16 on AVX512_BF16 / AMX machines), and a comparison must not depend on the host.
+REAL = Runtime("openvino", ov, ov_ops, real_core)
 # seed fixed so every ovlab run of a test is the same timeline
-LAB = Runtime("ovlab", ovlab, ovlab_ops, lambda: ovlab.Core("host", seed=0))
+LAB = Runtime("ovlab", ovlab, ovlab_ops, lambda: lab_core("host", seed=0))
 RUNTIMES = [REAL, LAB]
 
 # Property keys ovlab may list although OpenVINO does not: by convention they start with

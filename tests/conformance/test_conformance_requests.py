@@ -98,7 +98,7 @@ def test_queue_callback_reads_its_own_results(rt, models):
 
 _REAL_CALLBACK_SCRIPT = """
 import json, sys
-sys.path.insert(0, {here!r})
+sys.path[:0] = [{here!r}, {tests!r}]
 from conformance_harness import REAL, MLP_X, build
 core = REAL.new_core()
 cm = core.compile_model(build(REAL, "mlp"), "CPU")
@@ -124,7 +124,8 @@ def test_callback_exception_is_raised_once_by_wait_all():
     documented difference).
     """
     here = str(Path(__file__).parent)
-    child = subprocess.run([sys.executable, "-c", _REAL_CALLBACK_SCRIPT.format(here=here)],
+    child = subprocess.run([sys.executable, "-c", _REAL_CALLBACK_SCRIPT.format(
+                           here=here, tests=str(Path(__file__).parents[1]))],
                            capture_output=True, text=True, timeout=120)
     assert child.returncode == 0, child.stderr
     real = json.loads(child.stdout.strip().splitlines()[-1])

@@ -27,6 +27,7 @@ from ovlab import zoo  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "graph"))
 import graph_builders as gb  # noqa: E402
+from real_wheel import real_core  # noqa: E402
 
 CONFIG = {"INFERENCE_PRECISION_HINT": "f32"}
 SMALL = ("small-cnn", "mlp")
@@ -37,7 +38,7 @@ CASES = [(n, p) for n in zoo.names() for p in zoo.PRECISIONS
 
 
 def real_outputs(model_or_path, inputs):
-    compiled = ov.Core().compile_model(model_or_path, "CPU", CONFIG)
+    compiled = real_core().compile_model(model_or_path, "CPU", CONFIG)
     res = compiled(inputs)
     return [res[o] for o in compiled.outputs]
 
@@ -129,7 +130,7 @@ def test_ovlab_reads_what_openvino_saved(builder, compress, tmp_path, rng):
     for a, b in zip(ours, theirs, strict=True):
         assert a.shape == b.shape and a.dtype == b.dtype
         assert rel_err(a, b) < tol
-    real_model = ov.Core().read_model(str(path))
+    real_model = real_core().read_model(str(path))
     assert [o.get_type_name() for o in ours_model.get_ordered_ops()] == \
         [o.get_type_name() for o in real_model.get_ordered_ops()]
     assert [o.get_friendly_name() for o in ours_model.get_ordered_ops()] == \
@@ -157,7 +158,7 @@ def test_ir_v10_files(tmp_path):
     ovlab.serialize(gb.conv_net(*gb.ovlab_api()), str(tmp_path / "ours10.xml"), version="IR_V10")
     assert layers_and_edges((tmp_path / "real10.xml").read_text()) == \
         layers_and_edges((tmp_path / "ours10.xml").read_text())
-    theirs = ov.Core().read_model(str(tmp_path / "real10.xml"))
+    theirs = real_core().read_model(str(tmp_path / "real10.xml"))
     ours = ovlab.Core().read_model(str(tmp_path / "real10.xml"))
     assert ours.outputs[0].get_names() == theirs.outputs[0].get_names() == {"output", "prob"}
 
@@ -170,7 +171,7 @@ def test_tensor_from_file_and_model_in_memory(reference_ir):
     assert list(ours_t.shape) == list(real_t.shape)
     np.testing.assert_array_equal(ours_t.data, real_t.data)
     x = np.ones((1, 3, 32, 32), np.float32)
-    expected = real_outputs(ov.Core().read_model(xml, real_t), [x])[0]
+    expected = real_outputs(real_core().read_model(xml, real_t), [x])[0]
     for model in (ovlab.Core().read_model(xml, ours_t),
                   ovlab.Core().read_model(xml.encode(), (reference_ir / "tiny_convnet.bin")
                                           .read_bytes())):

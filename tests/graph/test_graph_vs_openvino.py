@@ -12,6 +12,8 @@ import pytest
 ov = pytest.importorskip("openvino")
 oops = pytest.importorskip("openvino.opset13")
 
+from real_wheel import real_core  # noqa: E402
+
 import ovlab.opset13 as lops  # noqa: E402
 from ovlab import zoo  # noqa: E402
 from ovlab.graph import Model  # noqa: E402
@@ -21,7 +23,7 @@ CONFIG = {"INFERENCE_PRECISION_HINT": "f32"}
 
 @pytest.fixture(scope="module")
 def core():
-    return ov.Core()
+    return real_core()
 
 
 def run_real(core, model, inputs):

@@ -22,6 +22,8 @@ import pytest
 ov = pytest.importorskip("openvino")
 oops = pytest.importorskip("openvino.opset13")
 
+from real_wheel import real_core  # noqa: E402
+
 import ovlab.opset13 as lops  # noqa: E402
 from ovlab.graph import Model, Output  # noqa: E402
 from ovlab.graph.attrs import from_ir  # noqa: E402
@@ -32,7 +34,7 @@ CASES = {c.id: c for c in op_cases.CASES}
 
 @pytest.fixture(scope="module")
 def core():
-    return ov.Core()
+    return real_core()
 
 
 def _outputs(outs):

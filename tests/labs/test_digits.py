@@ -71,15 +71,31 @@ def test_a_batch_of_one_gives_the_same_answer(runs):
     np.testing.assert_allclose(one[0], runs["FP32", "CPU"][0], atol=1e-6)
 
 
-def test_the_training_script_reproduces_the_shipped_weights(tool):
-    """Seeded training gives the shipped numbers again (with the scikit-learn that made them;
-    scikit-learn is a dev-only dependency, so the test skips without it)."""
+def test_the_training_script_reproduces_the_shipped_model(tool):
+    """Seeded training gives the shipped model again, as far as a model can be the same on
+    another machine: the same held-out split, the same held-out accuracy within 0.5 points, and
+    the same predicted class for at least 99 % of the held-out images. Not the same bits: L-BFGS
+    through another ISA's BLAS (AVX2, AVX-512) rounds its sums differently, and over thousands
+    of steps every weight moves (by up to 0.065 on an AVX-512 BF16 host). scikit-learn is a
+    dev-only dependency, so the test skips without it, or with another version of it."""
     sklearn = pytest.importorskip("sklearn")
     d = digits.data()
     if sklearn.__version__ != d.sklearn_version:
         pytest.skip(f"weights made with scikit-learn {d.sklearn_version}, "
                     f"{sklearn.__version__} installed")
     fresh = tool("train_digits").train()
-    for name, shipped in [("w1", d.w1), ("b1", d.b1), ("w2", d.w2), ("b2", d.b2),
-                          ("x_test", d.images), ("y_test", d.labels)]:
-        np.testing.assert_array_equal(fresh[name], shipped, err_msg=name)
+    np.testing.assert_array_equal(fresh["x_test"], d.images, err_msg="the held-out images")
+    np.testing.assert_array_equal(fresh["y_test"], d.labels, err_msg="the held-out labels")
+
+    def predict(w1, b1, w2, b2):
+        hidden = np.maximum(d.inputs() / 16.0 @ w1 + b1, 0.0)
+        return np.argmax(hidden @ w2 + b2, axis=1)
+
+    shipped = predict(d.w1, d.b1, d.w2, d.b2)
+    again = predict(fresh["w1"], fresh["b1"], fresh["w2"], fresh["b2"])
+    acc_shipped = float(np.mean(shipped == d.labels))
+    acc_again = float(np.mean(again == d.labels))
+    print(f"held-out accuracy: shipped {acc_shipped:.4f}, trained here {acc_again:.4f}; "
+          f"same class on {np.mean(shipped == again):.2%} of {len(d.labels)} images")
+    assert abs(acc_again - acc_shipped) <= 0.005
+    assert np.mean(shipped == again) >= 0.99
