@@ -118,9 +118,10 @@ table = pd.DataFrame(rows).sort_values("AUTO rank").set_index("device")
 table
 
 # %% [markdown]
-# For comparison, the `cpu` preset: the fitted copy of one machine, the 2-vCPU AMD EPYC (AVX-512
-# BF16, under KVM) where the real OpenVINO 2026.4.1 was measured on 2026-11-24. It reports what
-# that CPU reported; yours may differ (`ov.Core("this-machine")` is a copy of your CPU, lab 12):
+# For comparison, the `cpu` preset: a dated snapshot of one virtual machine, the 2-vCPU AMD EPYC
+# (AVX-512 BF16, under KVM) where the real OpenVINO 2026.4.1 was measured on 2026-11-24. It reports
+# what that CPU reported. It is not your machine (the same VM type ran 2x slower another day,
+# lab 12); `ov.Core("this-machine")` is a copy of your CPU:
 
 # %%
 vm = ov.Core("cpu")

@@ -61,6 +61,11 @@ print(core)
 # ## 1. The machine
 #
 # Three devices. The NPU has no FP32: an FP32 model is run in FP16 there, as on the iGPU.
+#
+# This preset is a copy of Intel's published 165H, not of the computer you are on. A preset is a
+# snapshot of one machine as it was measured: even two cloud VMs with the same CPU name and flags
+# ran the real CPU plugin 2x apart (lab 12). For your own CPU, `ov.Core("this-machine")` measures
+# it with the real `openvino` (lab 12, section 8).
 
 # %%
 pd.DataFrame([{"device": d, "FULL_DEVICE_NAME": core.get_property(d, device.full_name),
