@@ -6,11 +6,15 @@ code (tables, runs, figures) that would otherwise fill a lab's cells with plumbi
   outcomes for the instructor (``results``).
 - :func:`error_message` and :func:`ms` keep printed output short and stable.
 - ``batching`` and ``hetero`` hold the helpers of labs 05 and 07 (imported on first use).
+- Importing it keeps the lab's kernel lean (``kernel_memory``): every lab imports it first.
 """
 
 from __future__ import annotations
 
 from .checks import check, judge
+from .kernel_memory import keep_kernel_lean
+
+keep_kernel_lean()
 
 __all__ = ["check", "judge", "error_message", "ms", "set_learner"]
 
