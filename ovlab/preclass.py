@@ -19,6 +19,7 @@ Exit code 0 when every step passed.
 from __future__ import annotations
 
 import importlib
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -116,8 +117,12 @@ def _labs(labs_dir: Path) -> Callable[[], str]:
             nb = nbformat.read(path, as_version=4)
             t0 = time.monotonic()
             try:
+                # the kernel's own stderr (ipykernel's "running over TCP without encryption"
+                # warning, once per kernel) would interleave with this command's lines; a
+                # failing cell still reaches us as the exception below
                 NotebookClient(nb, timeout=600, kernel_name="python3",
-                               resources={"metadata": {"path": str(labs_dir)}}).execute()
+                               resources={"metadata": {"path": str(labs_dir)}}).execute(
+                    stderr=subprocess.DEVNULL)
             except Exception as err:  # noqa: BLE001 - report every lab, then fail
                 failed.append(f"{path.stem}: {type(err).__name__}: {str(err).splitlines()[0]}")
                 continue

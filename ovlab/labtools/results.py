@@ -78,12 +78,11 @@ def learner() -> str:
     except Exception:  # noqa: BLE001 - no login name in some containers
         name = "unknown"
     if not _warned_os_user:
+        # one friendly line, not a UserWarning: a warning shows in a pink block with an
+        # internal file path, which a learner reads as an error
         _warned_os_user = True
-        import warnings
-
-        warnings.warn(f"ovlab records your exercise results as {name!r}, this machine's login "
-                      f"name: if others share it, set your own name once with "
-                      f"ovlab.labtools.set_learner('your name')", stacklevel=3)
+        print(f"Note: your answers are recorded as {name!r} (this computer's login). If others "
+              f"share this login, run ovlab.labtools.set_learner('your name') once.")
     return name
 
 

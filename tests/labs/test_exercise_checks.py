@@ -200,7 +200,8 @@ def test_right_then_close_stays_right(tmp_path, monkeypatch, capsys):
 
 
 def test_the_learner_is_the_hub_user_else_the_name_set_once_else_the_os_user(tmp_path,
-                                                                             monkeypatch):
+                                                                             monkeypatch,
+                                                                             capsys):
     import warnings
 
     monkeypatch.setenv("HOME", str(tmp_path))
@@ -208,8 +209,12 @@ def test_the_learner_is_the_hub_user_else_the_name_set_once_else_the_os_user(tmp
     monkeypatch.delenv("JUPYTERHUB_USER", raising=False)
     monkeypatch.setattr(results, "_warned_os_user", False)
     monkeypatch.setattr(results.getpass, "getuser", lambda: "root")
-    with pytest.warns(UserWarning, match="set_learner"):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a friendly line, not a UserWarning (no pink block)
         assert results.learner() == "root"
+    note = capsys.readouterr().out
+    assert note.count("\n") == 1 and "set_learner('your name')" in note and "/" not in note
+    assert results.learner() == "root" and capsys.readouterr().out == ""  # said once
     results.set_learner("ana")
     assert (tmp_path / ".ovlab" / "learner").read_text().strip() == "ana"
     with warnings.catch_warnings():
