@@ -35,13 +35,13 @@ def test_the_tool_finds_upward_imports_and_circles(tmp_path):
         "graph/node.py": "def f():\n    from .ops import make\n",  # lazy imports count
         "graph/ops.py": "from .node import f\n",
         "hardware/__init__.py": "",
-        "hardware/measure.py": "import importlib\nimportlib.import_module('ovlab.benchmark')\n",
+        "hardware/measure.py": "import importlib\nimportlib.import_module('ovlab.tools.benchmark')\n",
         "runtime/__init__.py": "",
         "runtime/core.py": "from .. import graph\n",
         "benchmark.py": "from . import get_version\n",  # the facade, from below it
     })
     edges = import_graph.graph(tmp_path)
     assert {(m, t) for m, t, _ in import_graph.upward(edges)} == {
-        ("ovlab.hardware.measure", "ovlab.benchmark"), ("ovlab.benchmark", "ovlab")}
-    assert import_graph.cycles(edges) == [["ovlab.graph.node", "ovlab.graph.ops"]]
+        ("ovlab.sim.hardware.measure", "ovlab.tools.benchmark"), ("ovlab.tools.benchmark", "ovlab")}
+    assert import_graph.cycles(edges) == [["ovlab.sim.graph.node", "ovlab.sim.graph.ops"]]
     assert import_graph.main([str(tmp_path)]) == 1

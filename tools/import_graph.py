@@ -7,7 +7,7 @@ module to the module it names (``from .x import name`` -> ``x``; ``from . import
 submodule ``sub`` if there is one, else the package).
 
 Layers, lowest first, as docs/architecture.md draws them. A module belongs to the layer of its
-top-level package (``ovlab.runtime.core`` -> ``runtime``). An import of a higher layer is an
+top-level package (``ovlab.sim.runtime.core`` -> ``runtime``). An import of a higher layer is an
 *upward import*. The facade, ``ovlab/__init__.py``, re-exports every layer below it; only the
 labs' answer keys and the command line sit above it. An import of the facade from a lower layer
 is an upward import, and the circle it closes through the facade is reported as that upward

@@ -1,4 +1,4 @@
-"""The older builders the wheel's opset1-11 modules keep (``ovlab/opset_versions.py``):
+"""The older builders the wheel's opset1-11 modules keep (``ovlab/sim/graph/opset_versions.py``):
 the same output type, shape and numbers as the real ones."""
 
 from __future__ import annotations

@@ -13,9 +13,9 @@ import pytest
 import ovlab
 import ovlab.opset13 as ops
 from ovlab import zoo
-from ovlab.frontends import compress, ir_schema
-from ovlab.frontends.rt_info import RtAttribute
-from ovlab.graph import Model
+from ovlab.sim.frontends import compress, ir_schema
+from ovlab.sim.frontends.rt_info import RtAttribute
+from ovlab.sim.graph import Model
 
 
 def _base(a: np.ndarray):
@@ -139,7 +139,7 @@ def test_core_forms_of_read_model(tmp_path):
     for model in (core.read_model(path), core.read_model(io.BytesIO(xml), io.BytesIO(data)),
                   core.read_model(xml, data), core.read_model(str(path), str(path.with_suffix(".bin"))),
                   core.read_model(xml.decode(), ovlab.tensor_from_file(path.with_suffix(".bin"))),
-                  ovlab.frontends.read_model(str(path))):
+                  ovlab.sim.frontends.read_model(str(path))):
         np.testing.assert_array_equal(model._evaluate([x])[0], ref)
     assert core.read_model("googlenet-v1:FP16").get_friendly_name() == "googlenet-v1"  # zoo names
 
@@ -212,7 +212,7 @@ def test_ops_that_describe_their_own_attributes():
             return "REQUIRED"
 
     @dataclass(frozen=True)
-    class GraphAttr:  # the shape of ovlab.graph.attrs.Attr
+    class GraphAttr:  # the shape of ovlab.sim.graph.attrs.Attr
         name: str
         kind: str
         default: Any = _Required()
@@ -249,8 +249,8 @@ def test_opset_version_table_covers_every_op():
     resolves from any opset an IR layer names (a stale table reads new ops at one version only)."""
     import json
 
-    from ovlab.frontends import ir_read
-    from ovlab.graph.ops import REGISTRY
+    from ovlab.sim.frontends import ir_read
+    from ovlab.sim.graph.ops import REGISTRY
 
     table = json.loads((Path(ir_read.__file__).parent / "opset_versions.json").read_text())
     missing = sorted(set(REGISTRY) - set(table["versions"]))

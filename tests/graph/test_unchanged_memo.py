@@ -3,8 +3,8 @@ ovlab's own code (a dashboard's change), never kept past it."""
 
 import ovlab
 from ovlab import zoo
-from ovlab.graph import costs
-from ovlab.runtime import model_cache
+from ovlab.sim.graph import costs
+from ovlab.sim.runtime import model_cache
 
 
 def test_costs_and_hash_are_worked_out_once_inside_and_afresh_after(monkeypatch):
@@ -16,7 +16,7 @@ def test_costs_and_hash_are_worked_out_once_inside_and_afresh_after(monkeypatch)
         calls.append(a[2])
         return op_costs(*a)
 
-    monkeypatch.setattr("ovlab.graph.model.op_costs", counted)
+    monkeypatch.setattr("ovlab.sim.graph.model.op_costs", counted)
     plain = model._cost(1)
     with model._unchanged():
         first = model._cost(1)
@@ -35,6 +35,6 @@ def test_costs_and_hash_are_worked_out_once_inside_and_afresh_after(monkeypatch)
 
 
 def test_a_dashboard_change_leaves_no_memo_behind():
-    d = ovlab.widgets.TimelineDashboard(niter=20)
+    d = ovlab.sim.widgets.TimelineDashboard(niter=20)
     d.knobs.timeout.value = 1050
     assert d.model._unchanged_memo is None

@@ -11,9 +11,9 @@ import pytest
 
 import ovlab
 from ovlab import cli
-from ovlab.calibration import calibrate as cal
-from ovlab.calibration import measure
-from ovlab.hardware import platform_file
+from ovlab.sim.calibration import calibrate as cal
+from ovlab.sim.calibration import measure
+from ovlab.sim.hardware import platform_file
 
 needs_openvino = pytest.mark.skipif(measure.openvino_or_none() is None,
                                     reason="the real openvino is not installed")
@@ -45,7 +45,7 @@ def test_calibrate_writes_a_platform_file_that_loads(tmp_path, capsys):
         for mode in ("latency", "throughput")}
     core = ovlab.Core(str(out))
     assert core.available_devices == ["CPU"]
-    compiled = core.compile_model(ovlab.zoo.load("small-cnn"), "CPU")
+    compiled = core.compile_model(ovlab.sim.models.zoo.load("small-cnn"), "CPU")
     compiled.create_infer_request().infer()
 
 

@@ -15,10 +15,10 @@ import pytest
 
 import ovlab
 from ovlab import cli
-from ovlab.calibration import calibrate as cal
-from ovlab.calibration import fit, measure
-from ovlab.calibration import this_machine as tm
-from ovlab.hardware import host
+from ovlab.sim.calibration import calibrate as cal
+from ovlab.sim.calibration import fit, measure
+from ovlab.sim.calibration import this_machine as tm
+from ovlab.sim.hardware import host
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "conformance"))
 from fake_hosts import FAKE_HOSTS  # noqa: E402

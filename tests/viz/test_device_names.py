@@ -2,9 +2,9 @@
 GPU run finds its device and draws its analytic model (lab 05's dashboard missed it)."""
 
 import ovlab
-from ovlab.hardware.platforms import resolve_device_name
-from ovlab.viz.analytic import Analytic
-from ovlab.viz.runview import RunView
+from ovlab.sim.hardware.platforms import resolve_device_name
+from ovlab.sim.viz.analytic import Analytic
+from ovlab.sim.viz.runview import RunView
 
 
 def test_a_bare_plugin_name_is_its_first_device():
@@ -32,7 +32,7 @@ def test_a_dashboards_gpu_run_targets_gpu0_and_has_its_analytic_model(gpu_timeli
 
 
 def test_the_timeline_dashboard_draws_its_analytic_model():
-    dash = ovlab.widgets.TimelineDashboard()
+    dash = ovlab.sim.widgets.TimelineDashboard()
     assert dash.analytic is not None and dash.analytic.target == "GPU.0"
     text = dash.summary.value
     assert "simulated vs analytic" in text and "several at once" not in text
