@@ -415,7 +415,7 @@ class Core:
                 return zoo.load(name, precision or "FP32")
             path = Path(text)
             if not path.exists():
-                from ..runner.zoo_paths import zoo_model_for_path  # the runner's zoo fallback
+                from ..models.zoo_paths import zoo_model_for_path  # the zoo-stem fallback
 
                 stand_in = zoo_model_for_path(text)
                 if stand_in is not None:

@@ -23,7 +23,7 @@ PRECISION_DIRS = {"FP32": "FP32", "FP16": "FP16", "INT8": "INT8", "FP16-INT8": "
 
 def zoo_name_for(path: str | Path) -> tuple[str, str] | None:
     """``(zoo name, precision)`` for a model path whose stem names a zoo model, else None."""
-    from ..models import zoo
+    from . import zoo
 
     p = Path(path)
     # a zoo name made a path (benchmark_app makes '-m googlenet-v1' absolute) counts too; a bare
@@ -43,7 +43,7 @@ def zoo_model_for_path(path: str | Path) -> Any:
     found = zoo_name_for(path)
     if found is None or Path(path).exists():
         return None
-    from ..models import zoo
+    from . import zoo
 
     name, precision = found
     print(f"[ ovlab ] {path} does not exist: loading ovlab's zoo model '{name}' ({precision}, "
