@@ -6,7 +6,8 @@ constructors take the real forms too: ``Constant(array, shared_memory=False)``,
 ``Parameter(element_type, shape)``, ``Result(output)``; ``assign`` and ``read_value`` are the
 Assign and ReadValue node classes (``ovlab.sim.graph.state_ops``); ``op.util`` has the variable
 objects.
-The rest of the real module (control flow) is served as stand-ins by the runner.
+The rest of the real module (control flow: ``if_op``, ``loop``, ``tensor_iterator``) is served
+as stand-ins by the runner.
 """
 
 from __future__ import annotations

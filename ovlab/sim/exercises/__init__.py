@@ -3,7 +3,8 @@
 Each lab ``NN`` has a module ``labNN`` here with an :class:`LabExercises` named ``EXERCISES``.
 A lab's exercise cell then reads::
 
-    exercises = ovlab.sim.exercises.for_lab("03")   # once, in the setup cell
+    from ovlab.sim.exercises import for_lab   # once, in the setup cell
+    exercises = for_lab("03")
     answer = None  # seconds, e.g. 5.0
     exercises.check(1, answer)
 

@@ -3,8 +3,10 @@
 Which engine a device string selects follows ``llm/pipeline.cpp``: on CPU and GPU (and AUTO,
 which resolves to one of them) ``LLMPipeline`` runs the continuous-batching engine with the
 latency-oriented scheduler config (token budget unlimited, prefix caching on) unless a
-``scheduler_config`` is given; the NPU's stateful static-shape pipeline and HETERO splits are not
-simulated yet and say so. ``BATCH:`` fails as OpenVINO's automatic batching does on an LLM: the
+``scheduler_config`` is given; ``"NPU"`` runs the stateful static-shape pipeline and
+``ATTENTION_BACKEND="SDPA"`` the stateful one elsewhere (``npu_pipeline``); ``"HETERO:GPU.0,GPU.1"``
+with ``MODEL_DISTRIBUTION_POLICY=PIPELINE_PARALLEL`` splits the LLM over the GPUs (``hetero``), and
+a ``draft_model=`` makes the speculative pipeline (``speculative``). ``BATCH:`` fails as OpenVINO's automatic batching does on an LLM: the
 model is dynamic (and stateful), which ``auto_batch/src/plugin.cpp`` refuses.
 
 Pipelines run on an ``ovlab.Core`` (its platform, seed and clock): ``core=`` picks one (ovlab's

@@ -1,5 +1,9 @@
 """ovlab's graph layer: models, ops, the opset builders, NumPy kernels and cost counts.
 
+Also here: ``layout`` (``Layout``, ``get_batch``/``set_batch``), ``coords`` (``Strides``...),
+``opset_versions`` (other opsets' builders and the op versions built beside the registry's:
+MaxPool-1, Interpolate-4, Squeeze-15...), served as ``openvino.opsetN`` by the runner.
+
 The rest of ovlab uses it through the names exported here (see ``docs/graph-contract.md``).
 """
 
