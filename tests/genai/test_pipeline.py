@@ -8,8 +8,8 @@ import pytest
 
 import ovlab
 import ovlab.sim.genai as ov_genai
-from ovlab.sim.genai import zoo
 from ovlab.sim.genai.tiny import TinyLLM
+from ovlab.sim.models import llm_zoo as zoo
 
 TINY = "tiny-llm-fp16-ov"
 PROMPTS = ["What does the NPU do?", "Tell me about the KV cache.", "How does split fuse work?",

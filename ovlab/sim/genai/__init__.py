@@ -5,13 +5,14 @@
 ``pipeline`` (LLMPipeline, ContinuousBatchingPipeline), ``engine`` (one step: schedule, time,
 sample), ``continuous_batching`` and ``scheduler_config`` (GenAI's scheduler, ported),
 ``config`` (GenerationConfig, streamers), ``results`` (results and metrics), ``tokenizer`` and
-``bpe``, ``chat``, ``zoo`` (LLM shapes), ``models`` (what a models_path names), ``hetero``
+``bpe``, ``chat``, ``models`` (what a models_path names), ``hetero``
 (an LLM split over GPUs by HETERO PIPELINE_PARALLEL), ``speculative`` and ``sd_metrics``
 (speculative decoding, ``draft_model``), ``timing`` (the
 step cost, fitted on Intel's 165H iGPU rows), ``tiny`` (the real tiny model), ``standin``
 (the large models' seeded text), ``corpus`` (the tiny model's training text),
 ``npu_pipeline`` (the stateful pipelines: the NPU's static shapes, SDPA), ``memory`` (what the
-pipelines hold and the package's shared bandwidth), ``device_choice`` (lab 14's experiment).
+pipelines hold and the package's shared bandwidth), ``device_choice`` (lab 14's experiment). The LLMs'
+shapes are in the model catalogue (``ovlab.sim.models.llm_zoo``).
 """
 
 from .chat import ChatHistory

@@ -112,7 +112,7 @@ class Engine:
 
     # --- device memory --------------------------------------------------------------------------
     def weight_bytes(self) -> float:
-        from . import zoo
+        from ..models import llm_zoo as zoo
 
         return zoo.weight_bytes(self.llm.spec, self.llm.precision)
 

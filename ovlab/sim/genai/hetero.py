@@ -46,9 +46,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..hardware import cost as hw_cost
+from ..models import llm_zoo as zoo
 from ..plugins.hetero.pipeline import BAND, memory_map, query_ratio
 from ..trace.records import InferenceRecord
-from . import zoo
 from .engine import Engine
 from .timing import Chunk, LLMCost, device_peak_and_bandwidth, kv_bytes_per_element
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import zoo
+from ..models import llm_zoo as zoo
 
 
 @dataclass(frozen=True)

@@ -49,8 +49,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from ..models import llm_zoo as zoo
 from ..runtime import model_cache
-from . import zoo
 from .engine import LOAD_DISK_GBS, Engine
 from .scheduler_config import SchedulerConfig
 from .timing import Chunk, LLMCost, features

@@ -23,12 +23,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..models.llm_zoo import get as zoo_get
 from .config import GenerationConfig
 from .corpus import DEVICES, FEATURES, QUESTIONS
 from .pipeline import ContinuousBatchingPipeline
 from .scheduler_config import SchedulerConfig
 from .timing import Chunk, LLMCost, device_peak_and_bandwidth, kv_bytes_per_element
-from .zoo import get as zoo_get
 
 MODEL = "phi-3-mini-4k-instruct-int4-ov"
 SYSTEM = ("You are the assistant of the ovlab course on OpenVINO. Answer in short sentences about "

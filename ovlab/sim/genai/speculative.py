@@ -397,7 +397,7 @@ register_speculative(SpeculativeLLMPipeline)
 
 
 def _weights(llm: LoadedLLM) -> float:
-    from . import zoo
+    from ..models import llm_zoo as zoo
 
     return zoo.weight_bytes(llm.spec, llm.precision)
 

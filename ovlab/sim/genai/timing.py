@@ -30,7 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import zoo
+from ..models import llm_zoo as zoo
 
 FIT_FILE = Path(__file__).with_name("data") / "llm_fit.json"
 FORMATS = ("INT4-MIXED", "INT8-CW", "FP16")
