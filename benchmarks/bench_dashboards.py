@@ -135,7 +135,7 @@ def resource_aware_changes(loads=(0.75, 0.7, 0.65, 0.6, 0.55, 0.5, 0.45, 0.4, 0.
                                   0.25, 0.2)) -> dict[str, float]:
     """Lab 09: change the other app's GPU load one slider step at a time (each a new scenario
     run), as the browser test does."""
-    dash = ovlab.sim.widgets.ResourceAwareDashboard()
+    dash = ovlab.widgets.ResourceAwareDashboard()
     comm = _attach(dash)
     times = in_a_loop(lambda value: setattr(dash.gpu_load, "value", value), loads)
     return {"total median": statistics.median(times) * 1000, "total p95": _p95(times) * 1000,
@@ -185,7 +185,7 @@ def browser_timings(labs: str = "04 or 05 or 09") -> dict | None:
 
 def live_replay(speed: float = 10.0) -> dict[str, float]:
     """Replay lab 04's default run live at ``speed`` x wall time, as a learner ticking "live"."""
-    dash = ovlab.sim.widgets.LatencyDashboard()
+    dash = ovlab.widgets.LatencyDashboard()
     comm = _attach(dash)
     stamps: list[float] = []
     draw = dash._frame
@@ -218,9 +218,9 @@ def main() -> None:
     print(f"ovlab dashboards, {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC, "
           f"{machine()}, load average {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} "
           "(1 / 5 / 15 min)")
-    ovlab.sim.widgets.LatencyDashboard(niter=20)  # imports and plotly's validators, once
-    for name, make in (("lab 04 LatencyDashboard", ovlab.sim.widgets.LatencyDashboard),
-                       ("lab 05 TimelineDashboard", ovlab.sim.widgets.TimelineDashboard)):
+    ovlab.widgets.LatencyDashboard(niter=20)  # imports and plotly's validators, once
+    for name, make in (("lab 04 LatencyDashboard", ovlab.widgets.LatencyDashboard),
+                       ("lab 05 TimelineDashboard", ovlab.widgets.TimelineDashboard)):
         r = widget_changes(make)
         print(f"  {name}: widget change -> figure updated: median {r['total median']:.0f} ms, "
               f"p95 {r['total p95']:.0f} ms (simulate {r['simulate median']:.0f}, figure "

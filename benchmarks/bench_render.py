@@ -80,8 +80,8 @@ def main() -> None:
           f"{load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f}; Chromium {CHROMIUM} {' '.join(ARGS)}")
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        for name, make in (("lab 04", ovlab.sim.widgets.LatencyDashboard),
-                           ("lab 05", ovlab.sim.widgets.TimelineDashboard)):
+        for name, make in (("lab 04", ovlab.widgets.LatencyDashboard),
+                           ("lab 05", ovlab.widgets.TimelineDashboard)):
             figs = specs(make, a.changes + 1)
             variants = {"svg": figs, "webgl": []}
             for f in figs:

@@ -203,7 +203,7 @@ print(events[["time_ms", "kind", "device", "model"]].to_string(index=False))
 # graph with `ovlab.opset13` (`MatMul`, `Add`, `Relu`, `Softmax`). Here is one test image:
 
 # %%
-from ovlab import digits  # ovlab only: the trained weights and the held-out test images
+from ovlab.sim.models import digits  # ovlab only: the trained weights and the held-out test images
 
 data = digits.data()
 print(f"{len(data.labels)} test images, {data.images.shape[1]} pixels each; trained with "

@@ -54,7 +54,7 @@ def _format(value) -> str:
 
 
 def render() -> str:
-    from ovlab import exercises
+    from ovlab.sim import exercises
 
     lines = [
         "# Answer key (for instructors)",

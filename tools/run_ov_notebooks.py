@@ -139,12 +139,12 @@ def _write(recipe, path):
     stem = path.with_suffix("")
     if kind == "zoo":
         import ovlab
-        ov.save_model(ovlab.sim.models.zoo.load(arg), str(stem) + ".xml")
+        ov.save_model(ovlab.zoo.load(arg), str(stem) + ".xml")
     elif kind == "zoo-nhwc":
         import ovlab
         from openvino.preprocess import PrePostProcessor
 
-        ppp = PrePostProcessor(ovlab.sim.models.zoo.load(arg))
+        ppp = PrePostProcessor(ovlab.zoo.load(arg))
         ppp.input().tensor().set_layout(ov.Layout("NHWC"))
         ppp.input().model().set_layout(ov.Layout("NCHW"))
         ov.save_model(ppp.build(), str(stem) + ".xml")

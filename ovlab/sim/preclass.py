@@ -65,7 +65,7 @@ def _auto_run() -> str:
 
 def _digits() -> str:
     import ovlab as ov
-    from ovlab import digits
+    from ovlab.sim.models import digits
 
     core = ov.Core("workstation", seed=0)
     x = digits.data().inputs()

@@ -33,7 +33,7 @@ def test_convert_model_of_an_onnx_path_is_read_model_of_it(tmp_path):
 
 def test_convert_model_of_an_ir_path_with_input_sets_the_shapes(tmp_path):
     xml = tmp_path / "m.xml"
-    ovlab.save_model(ovlab.sim.models.zoo.load("mobilenet-v2"), str(xml))
+    ovlab.save_model(ovlab.zoo.load("mobilenet-v2"), str(xml))
     model = ovlab.convert_model(xml, input=[[2, 3, 224, 224]])  # auto-device's form
     assert list(model.input(0).get_shape()) == [2, 3, 224, 224]
     assert list(model.output(0).get_shape())[0] == 2

@@ -139,7 +139,7 @@ def test_core_forms_of_read_model(tmp_path):
     for model in (core.read_model(path), core.read_model(io.BytesIO(xml), io.BytesIO(data)),
                   core.read_model(xml, data), core.read_model(str(path), str(path.with_suffix(".bin"))),
                   core.read_model(xml.decode(), ovlab.tensor_from_file(path.with_suffix(".bin"))),
-                  ovlab.sim.frontends.read_model(str(path))):
+                  ovlab.frontends.read_model(str(path))):
         np.testing.assert_array_equal(model._evaluate([x])[0], ref)
     assert core.read_model("googlenet-v1:FP16").get_friendly_name() == "googlenet-v1"  # zoo names
 

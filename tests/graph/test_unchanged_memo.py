@@ -35,6 +35,6 @@ def test_costs_and_hash_are_worked_out_once_inside_and_afresh_after(monkeypatch)
 
 
 def test_a_dashboard_change_leaves_no_memo_behind():
-    d = ovlab.sim.widgets.TimelineDashboard(niter=20)
+    d = ovlab.widgets.TimelineDashboard(niter=20)
     d.knobs.timeout.value = 1050
     assert d.model._unchanged_memo is None

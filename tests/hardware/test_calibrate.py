@@ -45,7 +45,7 @@ def test_calibrate_writes_a_platform_file_that_loads(tmp_path, capsys):
         for mode in ("latency", "throughput")}
     core = ovlab.Core(str(out))
     assert core.available_devices == ["CPU"]
-    compiled = core.compile_model(ovlab.sim.models.zoo.load("small-cnn"), "CPU")
+    compiled = core.compile_model(ovlab.zoo.load("small-cnn"), "CPU")
     compiled.create_infer_request().infer()
 
 

@@ -118,7 +118,7 @@ def test_benchmark_takes_this_machine(fake_machine, capsys):
 
 
 def test_the_runner_takes_this_machine(fake_machine):
-    from ovlab import runner
+    from ovlab.sim import runner
 
     session = runner.install("this-machine")
     try:

@@ -10,7 +10,7 @@ from pathlib import Path
 import jupytext
 import pytest
 
-from ovlab import exercises
+from ovlab.sim import exercises
 from ovlab.sim.labtools import check, judge, results
 
 ROOT = Path(__file__).resolve().parents[2]

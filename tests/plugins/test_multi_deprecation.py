@@ -16,7 +16,7 @@ CTPUT = {hint.performance_mode: hint.PerformanceMode.CUMULATIVE_THROUGHPUT, **NO
 
 def run(platform, name, config, n=60, interval=0.002):
     core = ovlab.Core(platform, seed=0)
-    compiled = core.compile_model(ovlab.sim.models.zoo.load("googlenet-v1"), name, config)
+    compiled = core.compile_model(ovlab.zoo.load("googlenet-v1"), name, config)
     queue = ovlab.AsyncInferQueue(compiled)
     for _ in range(n):
         queue.start_async()

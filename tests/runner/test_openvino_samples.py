@@ -42,7 +42,7 @@ def test_hello_classification_gives_the_wheels_top_classes(tmp_path):
     import ovlab
     import ovlab.sim.models.zoo
 
-    ovlab.save_model(ovlab.sim.models.zoo.load("googlenet-v1"), tmp_path / "model.xml")
+    ovlab.save_model(ovlab.zoo.load("googlenet-v1"), tmp_path / "model.xml")
     h, w = 480, 640
     y, x = np.mgrid[0:h, 0:w]
     rgb = np.stack([x * 255 // w, y * 255 // h, (x + y) * 255 // (w + h)], -1)

@@ -100,7 +100,7 @@ def test_served_core_shares_the_session_clock_and_compile_model_uses_it():
 
     a, b = ov.Core(), ov.Core()
     assert a.clock is b.clock is session.clock
-    compiled = ov.compile_model(ovlab.sim.models.zoo.load("small-cnn"), "CPU")
+    compiled = ov.compile_model(ovlab.zoo.load("small-cnn"), "CPU")
     t0 = time.perf_counter()
     compiled.create_infer_request().infer(np.zeros(compiled.input().get_shape(), np.float32))
     assert time.perf_counter() - t0 > 0

@@ -32,7 +32,7 @@ def test_a_dashboards_gpu_run_targets_gpu0_and_has_its_analytic_model(gpu_timeli
 
 
 def test_the_timeline_dashboard_draws_its_analytic_model():
-    dash = ovlab.sim.widgets.TimelineDashboard()
+    dash = ovlab.widgets.TimelineDashboard()
     assert dash.analytic is not None and dash.analytic.target == "GPU.0"
     text = dash.summary.value
     assert "simulated vs analytic" in text and "several at once" not in text

@@ -72,7 +72,7 @@ def test_the_knobs_that_matter_do_change_the_run(googlenet16):
 
 
 def test_the_dashboard_greys_out_inert_knobs_with_a_reason():
-    dash = ovlab.sim.widgets.TimelineDashboard(niter=20)
+    dash = ovlab.widgets.TimelineDashboard(niter=20)
     k = dash.knobs
     assert not k.batching.disabled and not k.timeout.disabled and k.inert.value == ""
     k.hint.value = "LATENCY"

@@ -91,7 +91,7 @@ def test_an_update_sends_only_what_changed(monkeypatch):
 
 
 def test_runs_restyle_one_figure_and_only_compare_mode_makes_a_new_one():
-    d = ovlab.sim.widgets.TimelineDashboard(niter=20)
+    d = ovlab.widgets.TimelineDashboard(niter=20)
     first = d.figure
     d.knobs.timeout.value = 1050
     d.knobs.hint.value = "LATENCY"  # other categories: the same traces (one per device and
@@ -105,7 +105,7 @@ def test_runs_restyle_one_figure_and_only_compare_mode_makes_a_new_one():
 
 @pytest.fixture(scope="module")
 def dash():
-    return ovlab.sim.widgets.LatencyDashboard()
+    return ovlab.widgets.LatencyDashboard()
 
 
 def test_a_change_keeps_the_previous_run_as_a_ghost(dash):
@@ -164,7 +164,7 @@ def test_the_stored_notebook_shows_a_line_of_text_not_a_widget_repr(dash):
 
 
 def test_a_bad_setting_shows_its_error_and_no_stale_marks():
-    d = ovlab.sim.widgets.TimelineDashboard(niter=20)
+    d = ovlab.widgets.TimelineDashboard(niter=20)
     d.knobs.device.value = "NPU"  # the laptop has none
     assert "ovlab-error" in d.summary.value
     assert d.figure.data == () and d.figure.layout.shapes == ()
@@ -180,7 +180,7 @@ def test_a_live_run_only_ever_shows_its_own_switch_and_summary():
     """Replay the LATENCY run (switch at 7.15 s) right after the THROUGHPUT run (14.51 s), and
     check every frame drawn: its switch line and its summary belong to the run on screen at
     that moment, and a widget change in the middle cancels the replay and starts the new run."""
-    d = ovlab.sim.widgets.LatencyDashboard(fps=30)
+    d = ovlab.widgets.LatencyDashboard(fps=30)
     frames = []
     draw = d._frame
 

@@ -55,10 +55,10 @@ def test_a_numpy_trace_is_what_raised_and_a_plain_one_does_not():
         "trace_edit_id": fixed._last_trace_edit_id}})
 
 
-@pytest.mark.parametrize("make", [ovlab.sim.widgets.TimelineDashboard,
+@pytest.mark.parametrize("make", [ovlab.widgets.TimelineDashboard,
                                   ovlab.sim.widgets.LatencyDashboard])
 def test_dashboard_figures_hold_no_numpy_arrays(make):
-    dash = make(niter=40) if make is ovlab.sim.widgets.TimelineDashboard else make(niter=200)
+    dash = make(niter=40) if make is ovlab.widgets.TimelineDashboard else make(niter=200)
     assert not list(_arrays(dash.figure._widget_data)), "a NumPy array in the widget's data"
     json.dumps(dash.figure._widget_data, allow_nan=False)  # strict JSON: no NaN on the wire
     dash.knobs.timeout.value = 500  # an update in place
@@ -73,7 +73,7 @@ def test_side_by_side_is_two_figures_in_a_box_that_wraps():
     """Side by side: A's figure and B's, each in a flex cell of at least PANEL_MIN_PX, in a
     box that wraps, so the browser puts B below A when the output area is narrow; both on one
     latency range and one count range; a change of B's run replaces B's figure only."""
-    dash = ovlab.sim.widgets.LatencyDashboard(niter=200)
+    dash = ovlab.widgets.LatencyDashboard(niter=200)
     assert dash.widget.children[-1] is dash.figure
     dash.knobs.compare.value = "side by side"  # pins the run on screen as A
     dash.knobs.timeout.value = 500
@@ -120,7 +120,7 @@ def test_side_by_side_is_two_figures_in_a_box_that_wraps():
 def test_a_replaced_figure_is_closed_one_replacement_later():
     """Its comm stays open while the browser may still answer for it ("No such comm" in the
     log console otherwise), and is closed at the next replacement (no leak)."""
-    dash = ovlab.sim.widgets.TimelineDashboard(niter=20)
+    dash = ovlab.widgets.TimelineDashboard(niter=20)
     first = dash.figure
     dash.knobs.device.value = "NPU"  # the laptop has none: an error, in a new empty figure
     second = dash.figure
@@ -153,8 +153,8 @@ def test_to_js_serializes_as_plotly_does():
         assert _wire(to_js(v)) == _wire(_py_to_js(v, None)), v
 
 
-@pytest.mark.parametrize("make", [ovlab.sim.widgets.LatencyDashboard,
-                                  ovlab.sim.widgets.TimelineDashboard,
+@pytest.mark.parametrize("make", [ovlab.widgets.LatencyDashboard,
+                                  ovlab.widgets.TimelineDashboard,
                                   ovlab.sim.widgets.ResourceAwareDashboard])
 def test_dashboard_updates_go_out_as_plotlys_serializer_sends_them(make, monkeypatch):
     """The dashboards' FigureWidgets serialize their update messages with ``to_js``; on a
@@ -184,7 +184,7 @@ def test_dashboard_updates_go_out_as_plotlys_serializer_sends_them(make, monkeyp
 
     monkeypatch.setattr(cls, "_send_update_msg", spy)
     monkeypatch.setattr(cls.__dict__["_py2js_update"], "set", record)
-    dash = make(niter=200) if make is not ovlab.sim.widgets.ResourceAwareDashboard else make()
+    dash = make(niter=200) if make is not ovlab.widgets.ResourceAwareDashboard else make()
     assert isinstance(dash.figure, cls)
     if make is ovlab.sim.widgets.ResourceAwareDashboard:
         for load in (0.6, 0.4):
