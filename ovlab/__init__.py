@@ -4,6 +4,11 @@
 ``AsyncInferQueue``, ``ov.properties``... Time is simulated (``core.clock``), numbers are real
 (NumPy kernels in the device's precision), and everything that runs leaves a record
 (``core.trace``).
+
+The package has openvino's shape: the modules beside this one are openvino's own (``op``,
+``opset13``, ``properties``, ``preprocess``, ``utils``, ``frontend``, ``tools``...), served
+one to one as ``openvino.X`` by the runner; ovlab's own machinery (the simulated runtime,
+devices, plugins, GenAI, the runner, dashboards and the labs' tools) lives in ``ovlab.sim``.
 """
 
 from . import layout_helpers, properties
