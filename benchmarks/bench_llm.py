@@ -22,8 +22,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import ovlab  # noqa: E402
 import ovlab.sim.genai as ov_genai  # noqa: E402
-from ovlab.sim.genai import timing, zoo  # noqa: E402
+from ovlab.sim.genai import timing  # noqa: E402
 from ovlab.sim.hardware.devices.gpus import ARC_IGPU_165H  # noqa: E402
+from ovlab.sim.models import llm_zoo as zoo  # noqa: E402
 
 FIT_CSV = timing.FIT_FILE.with_name("llm-165h-igpu-fit.csv")
 

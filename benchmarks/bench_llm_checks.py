@@ -52,10 +52,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import ovlab  # noqa: E402
 import ovlab.sim.genai as ov_genai  # noqa: E402
-from ovlab.sim.genai import speculative, timing, zoo  # noqa: E402
+from ovlab.sim.genai import speculative, timing  # noqa: E402
 from ovlab.sim.hardware.devices.gpus import ARC_IGPU_165H, FLEX_170  # noqa: E402
 from ovlab.sim.hardware.machine import Platform  # noqa: E402
 from ovlab.sim.hardware.platforms import preset  # noqa: E402
+from ovlab.sim.models import llm_zoo as zoo  # noqa: E402
 
 FIT_CSV = timing.FIT_FILE.with_name("llm-165h-igpu-fit.csv")
 RESULTS = Path(__file__).resolve().parent / "results"

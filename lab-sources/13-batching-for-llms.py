@@ -74,8 +74,9 @@ print(f"load {pm.get_load_time():.0f} ms, TTFT {pm.get_ttft().mean:.0f} ms, "
 # computes little, so it is bound by memory bandwidth. The cost model, term by term:
 
 # %%
-from ovlab.sim.genai import timing, zoo  # ovlab only
+from ovlab.sim.genai import timing  # ovlab only
 from ovlab.sim.hardware.devices.gpus import ARC_IGPU_165H
+from ovlab.sim.models import llm_zoo as zoo  # ovlab only: the LLMs' published shapes
 
 cost = timing.LLMCost.load()
 peak, bw = timing.device_peak_and_bandwidth(ARC_IGPU_165H)

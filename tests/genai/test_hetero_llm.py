@@ -8,7 +8,8 @@ import pytest
 
 import ovlab
 import ovlab.sim.genai as ov_genai
-from ovlab.sim.genai import hetero, zoo
+from ovlab.sim.genai import hetero
+from ovlab.sim.models import llm_zoo as zoo
 
 PP = {"MODEL_DISTRIBUTION_POLICY": "PIPELINE_PARALLEL"}
 BIG = "DeepSeek-R1-Distill-Qwen-32B-int4-ov"  # 17.8 GB: more than one 16 GB Flex 170
