@@ -21,8 +21,8 @@ import time
 
 import ovlab
 from ovlab import zoo
-from ovlab.plugins.hetero.pipeline import layered_model
-from ovlab.runtime import model_cache
+from ovlab.sim.plugins.hetero.pipeline import layered_model
+from ovlab.sim.runtime import model_cache
 
 
 def auto_run(config: dict, n: int = 2000) -> tuple[float, float]:
@@ -65,7 +65,7 @@ def pipeline_run() -> float:
 
 
 def scenario_run() -> float:
-    from ovlab.widgets.resource_aware import run_scenario
+    from ovlab.sim.widgets.resource_aware import run_scenario
 
     run_scenario()  # warms the cache
     t0 = time.perf_counter()

@@ -1,12 +1,12 @@
 """The ``cpu`` preset against the real OpenVINO CPU plugin, on the same graphs, in one run.
 
 Run: ``python benchmarks/bench_fidelity.py`` (``make bench``). For every zoo model
-(``ovlab.zoo.names()``) in FP32 and INT8 it measures the real ``openvino`` CPU plugin of this
-machine with benchmark_app's method (``ovlab.calibration.measure``: LATENCY hint, sync, one request;
+(``ovlab.sim.models.zoo.names()``) in FP32 and INT8 it measures the real ``openvino`` CPU plugin of this
+machine with benchmark_app's method (``ovlab.sim.calibration.measure``: LATENCY hint, sync, one request;
 THROUGHPUT hint, async, OPTIMAL_NUMBER_OF_INFER_REQUESTS requests, batch 1), runs the same
-benchmark_app command on ovlab's ``cpu`` preset (``ovlab.benchmark``), and prints measured,
+benchmark_app command on ovlab's ``cpu`` preset (``ovlab.tools.benchmark``), and prints measured,
 simulated and their ratio. Both run one IR: ovlab writes each zoo model with ``ov.save_model`` and
-the real runtime reads it (``ovlab.calibration.measure.real_model``).
+the real runtime reads it (``ovlab.sim.calibration.measure.real_model``).
 
 The machine is usually shared, so the measurement reports two figures: ``quiet`` (the windows in
 which other processes used almost no CPU, read from /proc/stat; what a quiet machine gives) and
@@ -15,7 +15,7 @@ and the load average. The ratio that must lie in 0.8-1.25 is simulated / quiet.
 
 Options: ``--repeat N`` passes (default 4); ``--quiet-wait S``: let each window wait for a
 quiet moment, up to S seconds over the whole run (a shared machine); ``--fit`` fits the ``cpu`` preset to this run and
-rewrites ``ovlab/hardware/devices/fitted.py`` (``ovlab.calibration.fit.fit_measured``);
+rewrites ``ovlab/sim/hardware/devices/fitted.py`` (``ovlab.sim.calibration.fit.fit_measured``);
 ``--leave-one-out`` fits the whole preset on all models but one and predicts that one, for each
 model (the out-of-sample error of the fit). ``--holdout`` also fits a copy on ResNet-50 alone and reports how well it predicts the other
 models (the error to expect from presets fitted on one model); ``--save`` writes
@@ -24,7 +24,7 @@ the measurements of a saved file instead of measuring.
 
 Issue 22: ``--leave-one-out`` runs the cross-validation twice, with the presets' cost model and
 with the memory physics ``ovlab calibrate`` fits (``share_bandwidth``, ``llc_gbps``: see
-``ovlab/hardware/cost.py``), and prints the error for each kind of device. ``--check FILE``
+``ovlab/sim/hardware/cost.py``), and prints the error for each kind of device. ``--check FILE``
 simulates the rows of a published table that were *not* fitted (the same columns as
 ``benchmarks/data/resnet-50-ov2024.3.csv``; rows of the fitted ResNet-50 are listed but left out
 of the summary) on their presets, and prints the error per device kind (CPU, iGPU, dGPU, NPU,
@@ -45,9 +45,9 @@ import time
 from pathlib import Path
 
 from ovlab import zoo
-from ovlab.calibration import fit, measure
-from ovlab.calibration.calibrate import startable, with_memory_physics
-from ovlab.calibration.validation import (
+from ovlab.sim.calibration import fit, measure
+from ovlab.sim.calibration.calibrate import startable, with_memory_physics
+from ovlab.sim.calibration.validation import (
     RESULTS_DIR,
     error,
     read_rows,
@@ -132,7 +132,7 @@ def fit_cpu(measurements: list[measure.Measurement], params=CPU_FIT_PARAMS,
             models: set[str] | None = None, physics: bool = False):
     """The ``cpu`` preset fitted to ``measurements`` (of ``models``); ``physics``: with issue
     22's memory physics on and ``llc_gbps`` fitted too (what ``ovlab calibrate`` does)."""
-    from ovlab.hardware import platforms
+    from ovlab.sim.hardware import platforms
 
     base = platforms.preset("cpu").devices["CPU"]
     if physics:
@@ -215,7 +215,7 @@ def check(path: str, platforms_dir: str | None = None) -> dict:
     ``benchmarks/data/resnet-50-ov2024.3.csv``); each row is simulated on its preset with the
     benchmark_app command Intel ran (``Row.argv``). ``platforms_dir``: also on the platform files
     ``<dir>/<preset>.json`` (``fit_presets.py --memory-physics DIR``)."""
-    from ovlab.hardware.platforms import preset as load_platform
+    from ovlab.sim.hardware.platforms import preset as load_platform
 
     entries = []
     variants = {}

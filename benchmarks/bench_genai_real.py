@@ -42,7 +42,7 @@ SYSTEM = "You are the assistant of the ovlab course. Answer in short sentences. 
 
 
 def _prompt_ids(system: bool = False) -> list[list[int]]:
-    from ovlab.genai.tokenizer import Tokenizer
+    from ovlab.sim.genai.tokenizer import Tokenizer
 
     tok = Tokenizer()
     head = [{"role": "system", "content": SYSTEM}] if system else []
@@ -84,8 +84,8 @@ def run_ovlab(fields: dict, new_tokens: int, ids):
     import io
 
     import ovlab
-    import ovlab.genai as lab
-    from ovlab.runtime.tensor import Tensor
+    import ovlab.sim.genai as lab
+    from ovlab.sim.runtime.tensor import Tensor
 
     sc = lab.SchedulerConfig()
     for k, v in fields.items():

@@ -22,7 +22,7 @@ import numpy as np
 
 import ovlab
 import ovlab.opset13 as ops
-from ovlab.graph import Model
+from ovlab.sim.graph import Model
 
 WIDTH = 2048
 

@@ -1,7 +1,7 @@
 """LLMs on ovlab (issue 25): the 165H fit's error, and what a simulated LLM costs in wall time.
 
-1. The step cost (``ovlab/genai/timing.py``) refitted on Intel's Core Ultra 7 165H iGPU rows
-   (``ovlab/genai/data/llm-165h-igpu-fit.csv``: gemma-2b-it, phi-3-mini-4k-instruct,
+1. The step cost (``ovlab/sim/genai/timing.py``) refitted on Intel's Core Ultra 7 165H iGPU rows
+   (``ovlab/sim/genai/data/llm-165h-igpu-fit.csv``: gemma-2b-it, phi-3-mini-4k-instruct,
    chatglm3-6b, mistral-7b-v0.1; 33 rows, first and second token = 66 points): every point's
    prediction against Intel's figure, the median and worst relative error (the issue's target:
    median within 15 %). Intel's other LLM rows are not read here: they are the check.
@@ -21,9 +21,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import ovlab  # noqa: E402
-import ovlab.genai as ov_genai  # noqa: E402
-from ovlab.genai import timing, zoo  # noqa: E402
-from ovlab.hardware.devices.gpus import ARC_IGPU_165H  # noqa: E402
+import ovlab.sim.genai as ov_genai  # noqa: E402
+from ovlab.sim.genai import timing  # noqa: E402
+from ovlab.sim.hardware.devices.gpus import ARC_IGPU_165H  # noqa: E402
+from ovlab.sim.models import llm_zoo as zoo  # noqa: E402
 
 FIT_CSV = timing.FIT_FILE.with_name("llm-165h-igpu-fit.csv")
 

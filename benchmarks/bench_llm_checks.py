@@ -5,7 +5,7 @@ group; fitted rows (in-sample) apart from the rest (held-out).
 Sections, with where each figure comes from:
 
 1. **In-sample**: Intel's Core Ultra 7 165H iGPU rows the step cost is fitted on
-   (``ovlab/genai/data/llm-165h-igpu-fit.csv``, from openvino ``docs/sphinx_setup/_static/
+   (``ovlab/sim/genai/data/llm-165h-igpu-fit.csv``, from openvino ``docs/sphinx_setup/_static/
    benchmarks_files/llm_models_7-165H.csv``), predicted with the stored fit (``llm_fit.json``).
 2. **Held-out, Intel's other 165H rows** (``--intel-rows FILE``: that CSV as published; the
    repository keeps only the fitted rows, so that the others judge it): the decoder-only models of
@@ -19,7 +19,7 @@ Sections, with where each figure comes from:
 4. **Speculative decoding, nibor1896/Crow #183** (openvino discussion #36484; Qwen3-14B INT4 on a
    258V iGPU): GPU alone 12.2 tok/s; a CPU draft at 9.4 ms a token with 3 candidates 16.5 tok/s
    (1.35 x); an NPU draft at 34.3 ms a token 9.0 and 6.7 tok/s (0.74 x, 0.55 x). ovlab's
-   speculative loop (``ovlab/genai/speculative.py``: the candidates, the acceptance draws, the
+   speculative loop (``ovlab/sim/genai/speculative.py``: the candidates, the acceptance draws, the
    stateful pipeline's adaptive count for an NPU draft) run on those measured latencies; the
    acceptance is solved from the CPU row (in-sample), the NPU rows are predicted (held-out).
 5. **iGPU TTFT with and without prefix caching** (model_server ``demos/continuous_batching/
@@ -51,11 +51,12 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import ovlab  # noqa: E402
-import ovlab.genai as ov_genai  # noqa: E402
-from ovlab.genai import speculative, timing, zoo  # noqa: E402
-from ovlab.hardware.devices.gpus import ARC_IGPU_165H, FLEX_170  # noqa: E402
-from ovlab.hardware.machine import Platform  # noqa: E402
-from ovlab.hardware.platforms import preset  # noqa: E402
+import ovlab.sim.genai as ov_genai  # noqa: E402
+from ovlab.sim.genai import speculative, timing  # noqa: E402
+from ovlab.sim.hardware.devices.gpus import ARC_IGPU_165H, FLEX_170  # noqa: E402
+from ovlab.sim.hardware.machine import Platform  # noqa: E402
+from ovlab.sim.hardware.platforms import preset  # noqa: E402
+from ovlab.sim.models import llm_zoo as zoo  # noqa: E402
 
 FIT_CSV = timing.FIT_FILE.with_name("llm-165h-igpu-fit.csv")
 RESULTS = Path(__file__).resolve().parent / "results"

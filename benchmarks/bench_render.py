@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 
 import ovlab
-from ovlab.widgets.sync import plotly_bundle
+from ovlab.sim.widgets.sync import plotly_bundle
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",

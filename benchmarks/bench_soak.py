@@ -29,7 +29,7 @@ import numpy as np
 
 import ovlab
 from ovlab import zoo
-from ovlab.trace import read_records
+from ovlab.sim.trace import read_records
 
 MEAN_GAP_S = 20.0
 BURST_EVERY_S = 3600.0

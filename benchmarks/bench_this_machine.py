@@ -2,7 +2,7 @@
 
 Calibrates (or loads the cached) ``this-machine`` platform, then measures both models' latency
 on the real OpenVINO CPU plugin with benchmark_app's method (LATENCY hint, one sync request,
-``ovlab.calibration.measure``) and simulates the same on ``this-machine`` (``ovlab benchmark``'s
+``ovlab.sim.calibration.measure``) and simulates the same on ``this-machine`` (``ovlab benchmark``'s
 run); prints simulated / real per model. Target: 0.8-1.25 (issue 21).
 
     python benchmarks/bench_this_machine.py [--refresh]
@@ -15,9 +15,9 @@ import datetime
 import os
 import platform
 
-from ovlab.calibration import measure, validation
-from ovlab.calibration.this_machine import this_machine
-from ovlab.hardware import host
+from ovlab.sim.calibration import measure, validation
+from ovlab.sim.calibration.this_machine import this_machine
+from ovlab.sim.hardware import host
 
 MODELS = ("googlenet-v1", "resnet-50")
 

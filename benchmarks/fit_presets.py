@@ -3,11 +3,11 @@
 Run: ``python benchmarks/fit_presets.py`` prints, for every published ResNet-50 row
 (``benchmarks/data/resnet-50-ov2024.3.csv``), the published figure, ovlab's figure and the error,
 with the presets as they are. ``--write`` first fits them again and rewrites
-``ovlab/hardware/devices/fitted.py`` (and ``--save`` stores the table in
+``ovlab/sim/hardware/devices/fitted.py`` (and ``--save`` stores the table in
 ``benchmarks/results/presets-<date>.json`` for the lab).
 
 What is fitted, each parameter on the row it explains best (by bisection of the full simulation,
-``ovlab.calibration.fit.fit_rows``), everything else being public figures or priors:
+``ovlab.sim.calibration.fit.fit_rows``), everything else being public figures or priors:
 
 * CPUs: dense-conv efficiency in int8 on the INT8 latency row (one request, no streams), stream
   scaling on the INT8 throughput row, f32 efficiency on the FP32 throughput row. Per-op and
@@ -43,8 +43,8 @@ import sys
 import time
 from pathlib import Path
 
-from ovlab.calibration import fit
-from ovlab.calibration.validation import (
+from ovlab.sim.calibration import fit
+from ovlab.sim.calibration.validation import (
     RESULTS_DIR,
     Row,
     error,
@@ -52,9 +52,9 @@ from ovlab.calibration.validation import (
     simulate,
     summary,
 )
-from ovlab.hardware import platforms
-from ovlab.hardware.devices import fitted as fitted_module
-from ovlab.hardware.power import PowerBudget
+from ovlab.sim.hardware import platforms
+from ovlab.sim.hardware.devices import fitted as fitted_module
+from ovlab.sim.hardware.power import PowerBudget
 
 # fitted key -> (preset, device name in the preset, table column)
 DEVICES = {
@@ -178,8 +178,8 @@ def _install(key: str, entry: dict) -> None:
     built, so the catalogue is rebuilt)."""
     import importlib
 
-    from ovlab.hardware import devices
-    from ovlab.hardware.devices import cpus, gpus, npus
+    from ovlab.sim.hardware import devices
+    from ovlab.sim.hardware.devices import cpus, gpus, npus
 
     fitted_module.FITTED[key] = {**fitted_module.FITTED.get(key, {}), **entry}
     for mod in (cpus, gpus, npus, devices, platforms):
@@ -201,7 +201,7 @@ def table(rows: list[Row]) -> list[dict]:
         out.append({"preset": r.preset, "device": r.device, "model": r.model,
                     "precision": r.precision, "mode": r.mode, "published": r.value,
                     "ovlab": round(sim, 4), "error": round(error(sim, r.value), 4),
-                    "command": "python -m ovlab.benchmark " + " ".join(r.argv())})
+                    "command": "python -m ovlab.tools.benchmark " + " ".join(r.argv())})
     return out
 
 
@@ -231,7 +231,7 @@ def physics_platform(name: str):
 def refit_physics(rows: list[Row], directory: Path, log=print) -> list[Path]:
     """Fit the physics platforms on the ResNet-50 rows (the steps of :func:`refit`) and write them
     to ``directory``; the presets themselves are not changed."""
-    from ovlab.hardware.platform_file import save
+    from ovlab.sim.hardware.platform_file import save
 
     current = {name: physics_platform(name) for name in PUBLISHED_PRESETS}
     order = ["i7-1185g7/CPU", "i9-13900k/CPU", "core-ultra-7-165h/CPU", "i7-1185g7/GPU.0",
@@ -284,7 +284,7 @@ def refit_physics(rows: list[Row], directory: Path, log=print) -> list[Path]:
         log(f"  fitted power budget of {preset} with the memory physics: {watts:.1f} W")
     directory.mkdir(parents=True, exist_ok=True)
     paths = []
-    from ovlab.hardware.machine import Platform
+    from ovlab.sim.hardware.machine import Platform
 
     for name, fitted_platform in current.items():
         platform = Platform(f"{name}-memory-physics", dict(fitted_platform.devices),

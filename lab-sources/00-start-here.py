@@ -85,7 +85,7 @@ import numpy as np
 import ovlab as ov  # on real hardware: import openvino as ov
 import ovlab.properties as props  # on real hardware: import openvino.properties as props
 from ovlab import zoo  # ovlab only: models built in Python
-from ovlab.exercises import for_lab  # ovlab only: the exercises' checks
+from ovlab.sim.exercises import for_lab  # ovlab only: the exercises' checks
 
 exercises = for_lab("00")
 
@@ -196,14 +196,14 @@ print(events[["time_ms", "kind", "device", "model"]].to_string(index=False))
 # ## Real weights on a real image
 #
 # GoogLeNet above has random weights: its output is a real tensor, but the "class" means nothing.
-# This one has learned something. `ovlab.digits` is a small classifier (64 pixels -> 32 ReLUs ->
+# This one has learned something. `ovlab.sim.models.digits` is a small classifier (64 pixels -> 32 ReLUs ->
 # 10 digits) trained with scikit-learn on its handwritten digits (8x8 pixels, grey levels 0-16,
 # from the UCI "Optical Recognition of Handwritten Digits" set) by `tools/train_digits.py`. The
 # package ships its weights and the 540 test images it never saw, and builds it as an OpenVINO
 # graph with `ovlab.opset13` (`MatMul`, `Add`, `Relu`, `Softmax`). Here is one test image:
 
 # %%
-from ovlab import digits  # ovlab only: the trained weights and the held-out test images
+from ovlab.sim.models import digits  # ovlab only: the trained weights and the held-out test images
 
 data = digits.data()
 print(f"{len(data.labels)} test images, {data.images.shape[1]} pixels each; trained with "

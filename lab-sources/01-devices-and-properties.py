@@ -37,7 +37,7 @@ import ovlab as ov  # on real hardware: import openvino as ov
 import ovlab.properties as props  # on real hardware: import openvino.properties as props
 import ovlab.properties.device as device  # on real hardware: openvino.properties.device
 import ovlab.properties.hint as hints  # on real hardware: openvino.properties.hint
-from ovlab.exercises import for_lab  # ovlab only: the exercises' checks
+from ovlab.sim.exercises import for_lab  # ovlab only: the exercises' checks
 
 PRESETS = ["laptop", "workstation", "cpu", "multi-gpu"]  # ovlab only: virtual machines
 core = ov.Core("workstation", seed=0)  # on real hardware: ov.Core()
@@ -420,7 +420,7 @@ laptop.compile_model(googlenet, "CPU", {hints.performance_mode: "throughput"})
 
 # %% [markdown]
 # Read-only keys cannot be set, a key the device does not know cannot be read or passed, and a
-# plugin without a device cannot compile. A small helper (`ovlab.labtools.error_message`) keeps
+# plugin without a device cannot compile. A small helper (`ovlab.sim.labtools.error_message`) keeps
 # only the message of each error:
 
 # %%
@@ -490,7 +490,9 @@ exercises.check(3, answer)
 # published tables (lab 12 shows how closely). Run both with benchmark_app's method:
 
 # %%
-from ovlab.benchmark import run as benchmark_app  # ovlab only: benchmark_app on virtual devices
+from ovlab.tools.benchmark import (
+    run as benchmark_app,  # ovlab only: benchmark_app on virtual devices
+)
 
 rows = []
 for dev in ["CPU", "GPU"]:

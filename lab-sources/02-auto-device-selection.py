@@ -42,7 +42,7 @@ import ovlab.properties as props  # on real hardware: import openvino.properties
 import ovlab.properties.device as device  # on real hardware: openvino.properties.device
 import ovlab.properties.hint as hints  # on real hardware: openvino.properties.hint
 import ovlab.properties.intel_auto as intel_auto  # on real hardware: openvino.properties.intel_auto
-from ovlab.exercises import for_lab  # ovlab only: the exercises' checks
+from ovlab.sim.exercises import for_lab  # ovlab only: the exercises' checks
 
 core = ov.Core("workstation", seed=0)  # on real hardware: ov.Core()
 model = core.read_model("squeezenet1.1")  # on real hardware: core.read_model("squeezenet1.1.xml")

@@ -42,7 +42,7 @@ import ovlab.properties.hint as hints  # on real hardware: openvino.properties.h
 import ovlab.properties.intel_auto as intel_auto  # on real hardware: openvino.properties.intel_auto
 import ovlab.properties.log as log  # on real hardware: openvino.properties.log
 from ovlab import benchmark, zoo  # ovlab only: benchmark_app clone and models built in Python
-from ovlab.exercises import for_lab  # ovlab only: the exercises' checks
+from ovlab.sim.exercises import for_lab  # ovlab only: the exercises' checks
 
 core = ov.Core("laptop", seed=0)  # on real hardware: ov.Core()
 model = core.read_model("googlenet-v1:FP16")  # on real hardware: core.read_model("<...>/FP16/googlenet-v1.xml")

@@ -9,7 +9,7 @@
 # THROUGHPUT hint automatic batching changes the picture completely.
 #
 # **What you will see**
-# - The script's loop written with ovlab's API, and `ovlab.experiments.latency_graph`, which runs
+# - The script's loop written with ovlab's API, and `ovlab.sim.experiments.latency_graph`, which runs
 #   the same loop and prints the script's console lines, including `Number of infer requests: 16`
 #   for a queue that really has `OPTIMAL_NUMBER_OF_INFER_REQUESTS` jobs (claim E03).
 # - LATENCY: a noisy CPU band with spikes while the GPU compiles (the CPU is compiling too,
@@ -42,7 +42,7 @@ import pandas as pd
 from IPython.display import display
 
 import ovlab as ov  # on real hardware: import openvino as ov
-from ovlab.exercises import for_lab  # ovlab only: the exercises' checks
+from ovlab.sim.exercises import for_lab  # ovlab only: the exercises' checks
 
 MODEL = "googlenet-v1:FP16"  # on real hardware: "public/googlenet-v1-tf/FP16/googlenet-v1-tf.xml"
 core = ov.Core("laptop", seed=0)  # on real hardware: ov.Core()

@@ -39,8 +39,8 @@ from IPython.display import display
 
 import ovlab as ov  # on real hardware: import openvino as ov
 from ovlab import zoo  # ovlab only: sample inputs
-from ovlab.exercises import for_lab  # ovlab only: the exercises' checks
-from ovlab.labtools import batching  # ovlab only: lab 05's tables and runs
+from ovlab.sim.exercises import for_lab  # ovlab only: the exercises' checks
+from ovlab.sim.labtools import batching  # ovlab only: lab 05's tables and runs
 
 MODEL = "googlenet-v1:FP16"  # on real hardware: "public/googlenet-v1-tf/FP16/googlenet-v1-tf.xml"
 shutil.rmtree(".ovlab-work/cache", ignore_errors=True)  # start without cached blobs

@@ -53,7 +53,7 @@ import ovlab.properties.device as device  # on real hardware: openvino.propertie
 import ovlab.properties.hint as hints  # on real hardware: openvino.properties.hint
 import ovlab.properties.intel_auto as intel_auto  # on real hardware: openvino.properties.intel_auto
 import ovlab.properties.streams as streams  # on real hardware: openvino.properties.streams
-from ovlab.exercises import for_lab  # ovlab only: the exercises' checks
+from ovlab.sim.exercises import for_lab  # ovlab only: the exercises' checks
 
 NO_BATCH = {hints.allow_auto_batching: False}  # automatic batching is lab 05
 CTPUT = {hints.performance_mode: hints.PerformanceMode.CUMULATIVE_THROUGHPUT, **NO_BATCH}

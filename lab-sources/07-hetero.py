@@ -44,9 +44,9 @@ import ovlab.properties as props  # on real hardware: import openvino.properties
 import ovlab.properties.device as device  # on real hardware: openvino.properties.device
 import ovlab.properties.hint as hints  # on real hardware: openvino.properties.hint
 from ovlab import zoo  # ovlab only: the zoo's fixed sample inputs
-from ovlab.exercises import for_lab  # ovlab only: the exercises' checks
-from ovlab.labtools import hetero  # ovlab only: this lab's tables and runs
-from ovlab.plugins.hetero import difficult_model, format_counters  # ovlab only: lab helpers
+from ovlab.sim.exercises import for_lab  # ovlab only: the exercises' checks
+from ovlab.sim.labtools import hetero  # ovlab only: this lab's tables and runs
+from ovlab.sim.plugins.hetero import difficult_model, format_counters  # ovlab only: lab helpers
 
 core = ov.Core("workstation", seed=0)  # on real hardware: ov.Core()
 googlenet = core.read_model("googlenet-v1")  # on real hardware: core.read_model("googlenet-v1.xml")

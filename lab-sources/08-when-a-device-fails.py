@@ -42,7 +42,7 @@ import ovlab as ov  # on real hardware: import openvino as ov
 import ovlab.properties as props  # on real hardware: import openvino.properties as props
 import ovlab.properties.hint as hints  # on real hardware: openvino.properties.hint
 import ovlab.properties.intel_auto as intel_auto  # on real hardware: openvino.properties.intel_auto
-from ovlab.exercises import for_lab  # ovlab only: the exercises' checks
+from ovlab.sim.exercises import for_lab  # ovlab only: the exercises' checks
 
 NO_BATCH = {hints.allow_auto_batching: False}  # automatic batching is lab 05
 googlenet = ov.Core("laptop").read_model("googlenet-v1")  # on real hardware: a real IR

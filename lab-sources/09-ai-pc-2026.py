@@ -46,10 +46,12 @@ import ovlab.properties.device as device  # on real hardware: openvino.propertie
 import ovlab.properties.hint as hints  # on real hardware: openvino.properties.hint
 import ovlab.properties.intel_auto as intel_auto  # on real hardware: openvino.properties.intel_auto
 from ovlab import zoo  # ovlab only: models built in Python and their sample inputs
-from ovlab.exercises import for_lab  # ovlab only: the exercises' checks
-from ovlab.labtools import error_message  # ovlab only: short errors
-from ovlab.plugins.hetero.pipeline import layered_model  # ovlab only: a model with lazy weights
-from ovlab.workloads import BackgroundLoad  # ovlab only: another application on the same machine
+from ovlab.sim.exercises import for_lab  # ovlab only: the exercises' checks
+from ovlab.sim.labtools import error_message  # ovlab only: short errors
+from ovlab.sim.plugins.hetero.pipeline import layered_model  # ovlab only: a model with lazy weights
+from ovlab.sim.workloads import (
+    BackgroundLoad,  # ovlab only: another application on the same machine
+)
 
 core = ov.Core("core-ultra-7-165h", seed=0)  # on real hardware: ov.Core()
 model = core.read_model("googlenet-v1:FP16")  # on real hardware: core.read_model("<...>.xml")
@@ -224,7 +226,7 @@ print(f"first NPU inference: latency {npu['latency'].iloc[0]:.1f} s; "
 # %% [markdown]
 # ## 4. The dashboard
 #
-# The same story with knobs. The scenario (`ovlab.widgets.resource_aware.run_scenario`) compiles
+# The same story with knobs. The scenario (`ovlab.sim.widgets.resource_aware.run_scenario`) compiles
 # the model on every device into a cache beforehand, so a first switch costs a cached load, not a
 # compile; the other program loads the iGPU from 2 s to 6 s of an 8 s run. Lines are the devices'
 # utilization; the marks in the lanes above are the inferences, one per device that ran it; the

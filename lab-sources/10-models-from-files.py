@@ -40,8 +40,8 @@ import pandas as pd
 import ovlab as ov  # on real hardware: import openvino as ov
 import ovlab.opset13 as ops  # on real hardware: import openvino.opset13 as ops
 from ovlab import zoo  # ovlab only: the zoo's fixed sample inputs
-from ovlab.exercises import for_lab  # ovlab only: the exercises' checks
-from ovlab.labtools import error_message  # ovlab only: short errors
+from ovlab.sim.exercises import for_lab  # ovlab only: the exercises' checks
+from ovlab.sim.labtools import error_message  # ovlab only: short errors
 
 core = ov.Core("workstation", seed=0)  # on real hardware: ov.Core()
 googlenet = core.read_model("googlenet-v1")  # a zoo model by name (ovlab only)

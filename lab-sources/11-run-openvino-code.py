@@ -29,7 +29,7 @@
 # %%
 from pathlib import Path
 
-from ovlab.exercises import for_lab  # ovlab only: the exercises' checks
+from ovlab.sim.exercises import for_lab  # ovlab only: the exercises' checks
 
 exercises = for_lab("11")
 source = Path("scripts/auto_latency.py").read_text()

@@ -35,9 +35,9 @@ import pandas as pd
 import plotly.graph_objects as go
 
 import ovlab as ov  # on real hardware: import openvino as ov
-from ovlab.benchmark import run as benchmark_app  # ovlab only: benchmark_app, simulated
-from ovlab.calibration.validation import latest_results  # ovlab only
-from ovlab.exercises import for_lab  # ovlab only: the exercises' checks
+from ovlab.sim.calibration.validation import latest_results  # ovlab only
+from ovlab.sim.exercises import for_lab  # ovlab only: the exercises' checks
+from ovlab.tools.benchmark import run as benchmark_app  # ovlab only: benchmark_app, simulated
 
 exercises = for_lab("12")
 
@@ -330,7 +330,7 @@ print(f"power budget {budget.watts:.1f} W for draws {budget.draws}: both busy ru
 # %% [markdown]
 # ## 6. What the cost model includes, and what it leaves out
 #
-# **Included** (`ovlab/hardware/cost.py`, `runtime/sharing.py`, `hardware/power.py`):
+# **Included** (`ovlab/sim/hardware/cost.py`, `runtime/sharing.py`, `hardware/power.py`):
 # - A roofline per op: `max(FLOPs / (peak x efficiency), bytes / (bandwidth x efficiency))`, with
 #   a peak per precision (f32, bf16, f16, int8) and an efficiency per op kind (dense convolution,
 #   depthwise convolution, matrix product, everything else); traffic that fits in the last-level
@@ -382,7 +382,7 @@ print(f"power budget {budget.watts:.1f} W for draws {budget.draws}: both busy ru
 # %%
 import tempfile  # noqa: E402
 
-from ovlab.hardware import platform_file  # noqa: E402  (ovlab only)
+from ovlab.sim.hardware import platform_file  # noqa: E402  (ovlab only)
 
 path = Path(tempfile.mkdtemp()) / "i9.json"
 platform_file.save(ov.preset("i9-13900k"), path)
@@ -420,7 +420,7 @@ except ValueError as err:
 import importlib.util  # noqa: E402
 import os  # noqa: E402
 
-from ovlab.calibration.this_machine import live_comparison  # noqa: E402  (ovlab only)
+from ovlab.sim.calibration.this_machine import live_comparison  # noqa: E402  (ovlab only)
 
 if importlib.util.find_spec("openvino") is None:
     print("The real openvino is not installed here: pip install openvino, then run this cell again.")

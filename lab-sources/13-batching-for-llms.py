@@ -29,10 +29,10 @@ import numpy as np
 import pandas as pd
 
 import ovlab as ov  # on real hardware: import openvino as ov
-import ovlab.genai as ov_genai  # on real hardware: import openvino_genai as ov_genai
-from ovlab.exercises import for_lab  # ovlab only: the exercises' checks
-from ovlab.genai import serving  # ovlab only: lab 13's experiment
-from ovlab.viz.llm import modes_figure, serving_figure  # ovlab only
+import ovlab.sim.genai as ov_genai  # on real hardware: import openvino_genai as ov_genai
+from ovlab.sim.exercises import for_lab  # ovlab only: the exercises' checks
+from ovlab.sim.genai import serving  # ovlab only: lab 13's experiment
+from ovlab.sim.viz.llm import modes_figure, serving_figure  # ovlab only
 
 exercises = for_lab("13")
 
@@ -74,8 +74,9 @@ print(f"load {pm.get_load_time():.0f} ms, TTFT {pm.get_ttft().mean:.0f} ms, "
 # computes little, so it is bound by memory bandwidth. The cost model, term by term:
 
 # %%
-from ovlab.genai import timing, zoo  # ovlab only
-from ovlab.hardware.devices.gpus import ARC_IGPU_165H
+from ovlab.sim.genai import timing  # ovlab only
+from ovlab.sim.hardware.devices.gpus import ARC_IGPU_165H
+from ovlab.sim.models import llm_zoo as zoo  # ovlab only: the LLMs' published shapes
 
 cost = timing.LLMCost.load()
 peak, bw = timing.device_peak_and_bandwidth(ARC_IGPU_165H)

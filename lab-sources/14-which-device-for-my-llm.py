@@ -19,7 +19,7 @@
 # The timings come from lab 13's cost model (fitted on Intel's 165H iGPU figures). The NPU's
 # kernels reach a smaller share of its peak and of the memory bandwidth than the iGPU's; both
 # shares are measured on a Core Ultra X7 368H, where both devices were measured (see
-# `ovlab/genai/npu_pipeline.py`). The large models' text is a seeded stand-in; their time follows
+# `ovlab/sim/genai/npu_pipeline.py`). The large models' text is a seeded stand-in; their time follows
 # their real shape. This lab shows no claims of its own; the claim ids of the other labs are
 # explained in [CLAIMS.md](CLAIMS.md).
 
@@ -32,10 +32,10 @@ import tempfile
 import pandas as pd
 
 import ovlab as ov  # on real hardware: import openvino as ov
-import ovlab.genai as ov_genai  # on real hardware: import openvino_genai as ov_genai
-from ovlab.exercises import for_lab  # ovlab only: the exercises' checks
-from ovlab.genai import device_choice  # ovlab only: lab 14's experiment
-from ovlab.viz.llm_devices import devices_figure, ttft_curve_figure, users_figure  # ovlab only
+import ovlab.sim.genai as ov_genai  # on real hardware: import openvino_genai as ov_genai
+from ovlab.sim.exercises import for_lab  # ovlab only: the exercises' checks
+from ovlab.sim.genai import device_choice  # ovlab only: lab 14's experiment
+from ovlab.sim.viz.llm_devices import devices_figure, ttft_curve_figure, users_figure  # ovlab only
 
 exercises = for_lab("14")
 MODEL = "phi-3-mini-4k-instruct-int4-ov"  # Phi-3-mini, 3.8B parameters, INT4 weights

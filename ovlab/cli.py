@@ -53,31 +53,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     if command == "calibrate":
         return calibrate_main(args[1:])
     if command == "check":
-        from . import preclass
+        from .sim import preclass
 
         return preclass.main(args[1:])
     if command == "run":
-        from .runner import cli as runner_cli
+        from .sim.runner import cli as runner_cli
 
         return runner_cli.main(args[1:])
-    from . import benchmark
+    from .tools import benchmark
 
     return benchmark.main(args[1:])
 
 
 def calibrate_main(argv: Sequence[str]) -> int:
-    """``ovlab calibrate``: see :mod:`ovlab.calibration.calibrate`."""
+    """``ovlab calibrate``: see :mod:`ovlab.sim.calibration.calibrate`."""
     import argparse
 
-    from .calibration.calibrate import (
+    from .sim.calibration.calibrate import (
         DEFAULT_MODELS,
         CalibrateError,
         calibrate,
         calibrate_from,
         calibrate_refit,
     )
-    from .calibration.figures import FiguresError
-    from .hardware.platform_file import PlatformFileError
+    from .sim.calibration.figures import FiguresError
+    from .sim.hardware.platform_file import PlatformFileError
 
     parser = argparse.ArgumentParser(
         prog="ovlab calibrate", description="Measure this machine's devices with the real "
@@ -125,7 +125,7 @@ def calibrate_main(argv: Sequence[str]) -> int:
     args = parser.parse_args(list(argv))
     try:
         if args.refresh:
-            from .calibration.this_machine import cache_path, this_machine
+            from .sim.calibration.this_machine import cache_path, this_machine
 
             this_machine(refresh=True)
             print(f"Wrote {cache_path()}: ov.Core(platform='this-machine') loads it")

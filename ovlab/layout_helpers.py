@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .layout import Layout, layout_of
+from .sim.graph.layout import Layout, layout_of
 
 
 def get_layout(port: Any) -> Layout:

@@ -6,7 +6,7 @@ NumPy kernels, and becomes a Constant of the same friendly name) and ``Serialize
 as IR files, as ``openvino.serialize`` writes them). The pattern-matching passes (MatcherPass,
 GraphRewrite, the predicates...), LowLatency2, MakeStateful, ConvertFP32ToFP16 and
 VisualizeTree are C++ graph rewriting, which ovlab does not offer: the runner serves them as
-stand-ins (``ovlab/runner/standins.py``).
+stand-ins (``ovlab/sim/runner/standins.py``).
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from .graph.model import Model
-from .graph.ops import Constant, Parameter, Result
 from .properties._base import OVEnum, add_entries
+from .sim.graph.model import Model
+from .sim.graph.ops import Constant, Parameter, Result
 
 
 class Version(OVEnum):
@@ -99,7 +99,7 @@ class Serialize(ModelPass):
             version.name if isinstance(version, Version) else str(version))
 
     def run_on_model(self, model: Model) -> bool:
-        from .frontends import serialize
+        from .sim.frontends import serialize
 
         serialize(model, self._xml, self._bin, self._version)
         return False

@@ -80,7 +80,7 @@ def precision_tolerance(precision: str) -> dict[str, float]:
 def host_summary() -> str:
     """One line on the host: CPU name, the ISA flags that change what the real plugin does,
     and the real CPU plugin's default precision (printed first by ``make test``)."""
-    from ovlab.hardware import host
+    from ovlab.sim.hardware import host
 
     info = host.describe()
     flags = [f for f in ("avx2", "avx512f", "avx512_vnni", "avx_vnni", "avx512_bf16",

@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "conformance"))
 from fake_hosts import FAKE_HOSTS, other_vendor  # noqa: E402
 
-from ovlab.hardware import host  # noqa: E402
+from ovlab.sim.hardware import host  # noqa: E402
 
 
 def test_the_fake_hosts_are_other_machines():

@@ -15,7 +15,7 @@ import sys
 import pytest
 
 from ovlab import Core, benchmark, cli
-from ovlab.benchmark import BenchmarkError, run
+from ovlab.tools.benchmark import BenchmarkError, run
 
 STEP_HEADERS = [f"[Step {n}/11] {name}" for n, name in benchmark.STEP_NAMES.items()]
 
@@ -454,7 +454,7 @@ def test_cli_usage_version_and_unknown_command(capsys):
     assert "[ ERROR ] unknown command 'bench'" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("module", ["ovlab.benchmark", "ovlab.cli"])
+@pytest.mark.parametrize("module", ["ovlab.tools.benchmark", "ovlab.cli"])
 def test_python_dash_m_entry_points(module):
     extra = ["benchmark"] if module == "ovlab.cli" else []
     ok = subprocess.run([sys.executable, "-m", module, *extra, "-m", "mlp", "-niter", "4"],

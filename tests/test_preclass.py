@@ -1,7 +1,8 @@
 """``python -m ovlab check``, the instructor's pre-class check: passes on any machine (it compares
 nothing about the host), and names what fails."""
 
-from ovlab import cli, preclass
+from ovlab import cli
+from ovlab.sim import preclass
 
 
 def test_the_check_passes_here(capsys, monkeypatch, tmp_path):

@@ -2,7 +2,7 @@
 
 import pandas as pd
 
-from ovlab.widgets.resource_aware import ResourceAwareDashboard, figure, run_scenario
+from ovlab.sim.widgets.resource_aware import ResourceAwareDashboard, figure, run_scenario
 
 
 def test_n09_the_scenario_is_seeded_and_moves_auto_under_load():

@@ -1,5 +1,5 @@
 """The seed experiments (claims E01-E03): ``auto-test-latency-graph.py`` and ``auto-test.py``
-reproduced with ``ovlab.experiments`` on the laptop preset with GoogLeNet-v1 FP16."""
+reproduced with ``ovlab.sim.experiments`` on the laptop preset with GoogLeNet-v1 FP16."""
 
 import numpy as np
 import pytest
@@ -44,7 +44,7 @@ def test_e01_throughput_mode_batches_after_a_later_switch(latency_runs):
 
 
 def test_e01_plot_keeps_the_seed_axes(latency_runs):
-    from ovlab.viz import latency_figure
+    from ovlab.sim.viz import latency_figure
 
     fig = latency_figure(latency_runs["LATENCY"])
     assert fig.layout.title.text == "Inference Latency"

@@ -1,6 +1,6 @@
 """The labs read without a kernel: ``jupyter nbconvert --to html`` keeps their static figures.
 
-Every figure a lab shows is stored twice (``ovlab.viz.show``): plotly JSON for JupyterLab and a
+Every figure a lab shows is stored twice (``ovlab.sim.viz.show``): plotly JSON for JupyterLab and a
 PNG for static viewers (GitHub, nbviewer, HTML exports). This test exports each lab to HTML and
 checks that every figure output is there as an image.
 """

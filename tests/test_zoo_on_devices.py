@@ -16,7 +16,7 @@ from ovlab import zoo
 CASES = []
 _kept: list = []  # the specs seen (by id() they differed between pytest-xdist workers: a freed
 # spec's id() can be reused by the next one)
-for _platform in ovlab.hardware.PRESETS:  # the seed's machines and the fitted ones
+for _platform in ovlab.sim.hardware.PRESETS:  # the seed's machines and the fitted ones
     for _name, _spec in ovlab.preset(_platform).devices.items():
         if _spec not in _kept:  # by value: equal specs (the Flex GPUs) are tested once
             _kept.append(_spec)

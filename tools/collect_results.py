@@ -1,7 +1,7 @@
 """Gather the learners' exercise outcomes into one table (for an instructor).
 
 Each learner's checks write ``~/.ovlab/results/<lab>.json`` (or ``$OVLAB_RESULTS_DIR``; see
-``ovlab/labtools/results.py``). On a JupyterHub with one home per user, point this script at all
+``ovlab/sim/labtools/results.py``). On a JupyterHub with one home per user, point this script at all
 of them:
 
     python tools/collect_results.py /home/*/.ovlab/results
@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))  # run from a checkout without installing ovlab
 
 
 def main(argv: list[str]) -> int:
-    from ovlab.labtools import results
+    from ovlab.sim.labtools import results
 
     parser = argparse.ArgumentParser(description="Gather ovlab exercise outcomes.")
     parser.add_argument("paths", nargs="+", help="results directories or files")

@@ -2,7 +2,7 @@
 
     python tools/export_tiny_llm_ir.py [out_dir]   (default: artifacts/tiny-llm-ir, git-ignored)
 
-Built with the real ``openvino`` Python API from ``ovlab/genai/data/tiny_llm.npz``, in the layout
+Built with the real ``openvino`` Python API from ``ovlab/sim/genai/data/tiny_llm.npz``, in the layout
 ``optimum-cli export openvino`` gives a stateful Llama: inputs ``input_ids``, ``attention_mask``,
 ``position_ids``, ``beam_idx``; per layer the past keys and values as ``ReadValue`` ->
 ``Gather(beam_idx)`` -> ``Concat`` -> ``ScaledDotProductAttention`` (with a mask input, which
@@ -22,7 +22,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from ovlab.genai.tiny import load_weights  # noqa: E402
+from ovlab.sim.genai.tiny import load_weights  # noqa: E402
 
 DEFAULT_OUT = ROOT / "artifacts" / "tiny-llm-ir"
 

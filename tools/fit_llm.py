@@ -1,9 +1,9 @@
-"""Fit the LLM step cost (``ovlab/genai/timing.py``) to Intel's 165H iGPU rows and write it.
+"""Fit the LLM step cost (``ovlab/sim/genai/timing.py``) to Intel's 165H iGPU rows and write it.
 
     python tools/fit_llm.py [path/to/llm-165h-igpu-fit.csv]
 
 Reads ONLY the fit rows (four models of Intel's Core Ultra 7 165H LLM table); writes
-``ovlab/genai/data/llm_fit.json`` with the efficiencies, the per-step overhead and the fit error.
+``ovlab/sim/genai/data/llm_fit.json`` with the efficiencies, the per-step overhead and the fit error.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from ovlab.genai import timing  # noqa: E402
-from ovlab.hardware.devices.gpus import ARC_IGPU_165H  # noqa: E402
+from ovlab.sim.genai import timing  # noqa: E402
+from ovlab.sim.hardware.devices.gpus import ARC_IGPU_165H  # noqa: E402
 
 DEFAULT_CSV = timing.FIT_FILE.with_name("llm-165h-igpu-fit.csv")  # a copy of the shared fit rows
 

@@ -1,4 +1,4 @@
-"""Write ``ovlab/runner/openvino_genai_names.json``: the public names of the real ``openvino_genai``.
+"""Write ``ovlab/sim/runner/openvino_genai_names.json``: the public names of the real ``openvino_genai``.
 
     python tools/gen_genai_names.py   (needs the openvino-genai wheel installed)
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import openvino_genai
 
-OUT = Path(__file__).resolve().parents[1] / "ovlab" / "runner" / "openvino_genai_names.json"
+OUT = Path(__file__).resolve().parents[1] / "ovlab" / "sim" / "runner" / "openvino_genai_names.json"
 
 
 def main() -> None:

@@ -4,7 +4,7 @@ IR layers name an opset (``<layer type="SoftMax" version="opset3">``), and OpenV
 creates the op that opset holds (opset3's Softmax is Softmax-1, introduced in opset1). ovlab's
 reader needs the same mapping for the ops it implements; this script asks OpenVINO's
 ``NodeFactory`` for every op type in ovlab's registry and every opset, and writes the first
-opset of each version to ``ovlab/frontends/opset_versions.json``. Run it after adding ops:
+opset of each version to ``ovlab/sim/frontends/opset_versions.json``. Run it after adding ops:
 
     .venv/bin/python tools/gen_ir_versions.py
 """
@@ -15,7 +15,7 @@ import json
 import sys
 from pathlib import Path
 
-OUT = Path(__file__).resolve().parents[1] / "ovlab" / "frontends" / "opset_versions.json"
+OUT = Path(__file__).resolve().parents[1] / "ovlab" / "sim" / "frontends" / "opset_versions.json"
 # Types NodeFactory cannot create empty; they are the same op (opset1) in every opset.
 ALWAYS_V1 = ("Parameter", "Constant", "Result")
 
@@ -58,7 +58,7 @@ def _max_opset() -> int:
 
 
 def main() -> int:
-    from ovlab.graph.ops import REGISTRY
+    from ovlab.sim.graph.ops import REGISTRY
 
     data = measure(sorted(REGISTRY))
     OUT.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")

@@ -1,4 +1,4 @@
-"""Write ``ovlab/runner/openvino_names.json``: the public names of the real ``openvino`` wheel.
+"""Write ``ovlab/sim/runner/openvino_names.json``: the public names of the real ``openvino`` wheel.
 
 The runner serves ``openvino`` and ``openvino.opsetN`` from ovlab. Which names exist in each
 real module is data, read once from the installed wheel (``openvino==2026.4.1`` in the venv)
@@ -17,7 +17,7 @@ import sys
 import types
 from pathlib import Path
 
-OUT = Path(__file__).resolve().parent.parent / "ovlab" / "runner" / "openvino_names.json"
+OUT = Path(__file__).resolve().parent.parent / "ovlab" / "sim" / "runner" / "openvino_names.json"
 # Further real modules the runner serves: what ovlab lacks in them becomes a stand-in.
 SERVED = ["openvino.op", "openvino.op.util", "openvino.exceptions", "openvino.utils",
           "openvino.utils.types", "openvino.utils.data_helpers", "openvino.utils.broadcasting",

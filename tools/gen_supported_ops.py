@@ -17,8 +17,8 @@ import sys
 from pathlib import Path
 
 import ovlab.opset13 as ops
-from ovlab.graph.attrs import REQUIRED, to_ir
-from ovlab.graph.ops import REGISTRY
+from ovlab.sim.graph.attrs import REQUIRED, to_ir
+from ovlab.sim.graph.ops import REGISTRY
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "supported-ops.md"
@@ -38,7 +38,7 @@ HETERO need). Every builder is checked against the real `openvino` wheel's CPU p
 `tests/graph/test_ops_vs_openvino.py`: the same op types and versions, values within 1e-4 in
 f32, the same attributes as its IR files hold, and the same results for NaN, infinities and
 huge inputs. An IR reader or writer converts attributes generically from the `attrs` of each
-op (`ovlab.graph.attrs`: IR name, kind, default).
+op (`ovlab.sim.graph.attrs`: IR name, kind, default).
 
 ## NaN and infinities
 

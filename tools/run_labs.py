@@ -4,7 +4,7 @@ Each lab is written as a jupytext "percent" script in ``lab-sources/NN-topic.py`
 diffs, no outputs; kept out of ``labs/`` so a learner's file browser shows only the notebooks). This script turns each into ``labs/NN-topic.ipynb``, executes it in a fresh
 kernel from ``labs/`` (as a learner would), and saves it with its outputs, without widget state
 (the plotly FigureWidget state would add megabytes), and adds a PNG beside every plotly figure
-(``ovlab.viz.static.add_static_images``) for GitHub and HTML exports. ``make labs`` runs it; nbval then checks that
+(``ovlab.sim.viz.static.add_static_images``) for GitHub and HTML exports. ``make labs`` runs it; nbval then checks that
 a fresh run gives the same outputs.
 
 Rebuilds are stable: cell ids come from each cell's position and source and no execution
@@ -26,7 +26,7 @@ import jupytext
 import nbformat
 from nbclient import NotebookClient
 
-from ovlab.viz.static import add_static_images
+from ovlab.sim.viz.static import add_static_images
 
 ROOT = Path(__file__).resolve().parents[1]
 LABS = ROOT / "labs"

@@ -1,8 +1,8 @@
 """Train the small digits classifier that lab 00 runs on every device, and write its weights and
-held-out test images to ``ovlab/data/digits.npz``.
+held-out test images to ``ovlab/sim/models/data/digits.npz``.
 
     pip install scikit-learn        # a dev-only dependency: the labs read the .npz, not sklearn
-    python tools/train_digits.py    # writes ovlab/data/digits.npz (about 40 KB)
+    python tools/train_digits.py    # writes ovlab/sim/models/data/digits.npz (about 40 KB)
 
 The data are scikit-learn's handwritten digits (``sklearn.datasets.load_digits``: 1,797 images of
 8x8 pixels with 17 grey levels, 0-16, from the UCI "Optical Recognition of Handwritten Digits"
@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-OUT = Path(__file__).resolve().parents[1] / "ovlab" / "data" / "digits.npz"
+OUT = Path(__file__).resolve().parents[1] / "ovlab" / "sim" / "models" / "data" / "digits.npz"
 SEED = 0
 
 

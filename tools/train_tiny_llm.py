@@ -1,12 +1,12 @@
-"""Train ovlab's tiny real LLM (``ovlab/genai/tiny.py``) in NumPy, reproducibly.
+"""Train ovlab's tiny real LLM (``ovlab/sim/genai/tiny.py``) in NumPy, reproducibly.
 
     python tools/train_tiny_llm.py [--steps 1500] [--check]
 
-1. makes the seeded corpus (``ovlab.genai.corpus.documents(0)``: our own grammar, no
+1. makes the seeded corpus (``ovlab.sim.genai.corpus.documents(0)``: our own grammar, no
    third-party text) and trains the byte-level BPE tokenizer on it (vocabulary 512);
 2. trains the 2-layer, hidden-64 transformer (hand-written forward and backward passes, Adam,
    seed 0) on random 128-token windows;
-3. writes ``ovlab/genai/data/tiny_tokenizer.json`` and ``tiny_llm.npz`` (float16).
+3. writes ``ovlab/sim/genai/data/tiny_tokenizer.json`` and ``tiny_llm.npz`` (float16).
 
 ``--check`` compares the backward pass with finite differences on a small model and exits
 (worst relative error 1.4e-5 in float64). Everything is seeded; single-threaded NumPy
@@ -27,8 +27,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from ovlab.genai import bpe, corpus  # noqa: E402
-from ovlab.genai.tiny import DATA, TinyConfig, rope_tables  # noqa: E402
+from ovlab.sim.genai import bpe, corpus  # noqa: E402
+from ovlab.sim.genai.tiny import DATA, TinyConfig, rope_tables  # noqa: E402
 
 EPS = 1e-5
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from ..graph.types import Type
+from ..sim.graph.types import Type
 
 _REGULAR = ("u1", "u2", "u4", "i4", "nf4", "f4e2m1")
 

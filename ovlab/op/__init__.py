@@ -1,19 +1,20 @@
 """``openvino.op``: the node classes code builds graphs with directly.
 
-``Constant``, ``Parameter`` and ``Result`` are ovlab's graph nodes (``ovlab.graph.ops``), whose
+``Constant``, ``Parameter`` and ``Result`` are ovlab's graph nodes (``ovlab.sim.graph.ops``), whose
 constructors take the real forms too: ``Constant(array, shared_memory=False)``,
 ``Constant(tensor, shared_memory=True)``, ``Constant(element_type, shape, values)``,
 ``Parameter(element_type, shape)``, ``Result(output)``; ``assign`` and ``read_value`` are the
-Assign and ReadValue node classes (``ovlab.graph.state_ops``); ``op.util`` has the variable
+Assign and ReadValue node classes (``ovlab.sim.graph.state_ops``); ``op.util`` has the variable
 objects.
-The rest of the real module (control flow) is served as stand-ins by the runner.
+The rest of the real module (control flow: ``if_op``, ``loop``, ``tensor_iterator``) is served
+as stand-ins by the runner.
 """
 
 from __future__ import annotations
 
-from ..graph.ops import Constant, Parameter, Result
-from ..graph.state_ops import Assign as assign  # the wheel's lower-case class names
-from ..graph.state_ops import ReadValue as read_value
+from ..sim.graph.ops import Constant, Parameter, Result
+from ..sim.graph.state_ops import Assign as assign  # the wheel's lower-case class names
+from ..sim.graph.state_ops import ReadValue as read_value
 from . import util
 
 __all__ = ["Constant", "Parameter", "Result", "assign", "read_value", "util"]

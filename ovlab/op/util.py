@@ -4,6 +4,6 @@ the runner."""
 
 from __future__ import annotations
 
-from ..graph.variables import Variable, VariableInfo
+from ..sim.graph.variables import Variable, VariableInfo
 
 __all__ = ["Variable", "VariableInfo"]

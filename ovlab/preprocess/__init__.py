@@ -4,9 +4,11 @@
 shape) and the steps that turn it into what the model expects (convert element type, convert
 layout, resize, mean, scale); ``build()`` adds those steps to the model as real ops (Convert,
 Transpose, Subtract, Multiply, Interpolate), so the numerics stay NumPy's and every device
-times them like any other op. Outputs get a Convert and a Transpose the same way. Steps a
-simulator of devices does not offer (colour conversion, crop, pad, custom steps, remote
-memory) raise ``NotImplementedError`` naming the step when they are called.
+times them like any other op. Colour conversion between RGB and BGR (Gather) and to GRAY
+(Convolution), crop (Slice), pad (Pad) and the user's custom steps are built the same way.
+Outputs get a Convert and a Transpose. What a simulator of devices does not offer (planar
+NV12/I420 inputs, remote memory, a pad value per channel) raises ``NotImplementedError`` naming
+the step when it is called.
 """
 
 from .build import PrePostProcessor

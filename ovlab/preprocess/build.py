@@ -16,9 +16,9 @@ from typing import Any
 import numpy as np
 
 from .. import opset as ops
-from ..graph.node import Output
-from ..graph.types import Type
-from ..layout import Layout, layout_of
+from ..sim.graph.layout import Layout, layout_of
+from ..sim.graph.node import Output
+from ..sim.graph.types import Type
 from .info import ColorFormat, InputInfo, OutputInfo, PaddingMode, ResizeAlgorithm
 
 _RESIZE_MODES = {ResizeAlgorithm.RESIZE_LINEAR: "linear", ResizeAlgorithm.RESIZE_CUBIC: "cubic",

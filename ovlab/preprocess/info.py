@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..graph.types import Type, as_type
-from ..layout import Layout
 from ..properties._base import OVEnum, add_entries
+from ..sim.graph.layout import Layout
+from ..sim.graph.types import Type, as_type
 
 
 class ResizeAlgorithm(OVEnum):

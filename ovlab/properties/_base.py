@@ -172,7 +172,7 @@ def set_of(cls: type) -> _Conv:
 
 def element_type() -> _Conv:
     def convert(v: Any) -> Any:
-        from ..graph.types import Type
+        from ..sim.graph.types import Type
 
         if isinstance(v, Type):
             return v

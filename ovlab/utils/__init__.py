@@ -2,7 +2,7 @@
 
 Submodules mirror the real ones: ``types`` (NumPy <-> element type maps, ``get_dtype``...),
 ``data_helpers`` (``OVDict``). Helpers that wrap C++ internals (``numpy_to_c``,
-``replace_node``...) are stand-ins served by the runner (``ovlab/runner/standins.py``).
+``replace_node``...) are stand-ins served by the runner (``ovlab/sim/runner/standins.py``).
 """
 
 from __future__ import annotations

@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from ..runtime.tensor import OVDict
+from ..sim.runtime.tensor import OVDict
 
 __all__ = ["OVDict"]

@@ -13,8 +13,8 @@ from typing import Any
 import numpy as np
 
 from ..exceptions import OVTypeError
-from ..graph import Node, Output, Shape, Type
-from ..graph.ops import Constant
+from ..sim.graph import Node, Output, Shape, Type
+from ..sim.graph.ops import Constant
 
 log = logging.getLogger(__name__)
 

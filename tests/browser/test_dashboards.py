@@ -50,7 +50,7 @@ LABS = _labs("LatencyDashboard", "TimelineDashboard")  # the seed experiments' d
 OTHER_LABS = _labs("ResourceAwareDashboard")  # lab 09
 LLM_LABS = _labs("LLMServingDashboard")  # lab 13
 DEVICE_LABS = _labs("LLMDeviceDashboard")  # lab 14
-HELPER, BATCH, ALONE = "#17becf", "#9467bd", "#ff7f0e"  # ovlab.viz.palette
+HELPER, BATCH, ALONE = "#17becf", "#9467bd", "#ff7f0e"  # ovlab.sim.viz.palette
 
 # the dashboard's figure: found afresh each time, because a run whose traces differ in kind
 # (other categories, compare mode) gets a new FigureWidget in place of the old one

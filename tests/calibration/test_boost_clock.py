@@ -6,9 +6,9 @@ efficiency above 1 and ``_valid`` folds the excess into the peak; with the effic
 
 import pytest
 
-from ovlab.calibration import calibrate as cal
-from ovlab.calibration import fit
-from ovlab.hardware.platforms import preset
+from ovlab.sim.calibration import calibrate as cal
+from ovlab.sim.calibration import fit
+from ovlab.sim.hardware.platforms import preset
 
 PARAMS = ["per_infer_s", "per_op_s", "eff.f32", "eff.i8", "kind.depthwise", "stream_scaling"]
 MODELS = ("small-cnn", "mobilenet-v2", "resnet-50")

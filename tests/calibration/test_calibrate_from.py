@@ -11,10 +11,10 @@ import json
 import pytest
 
 from ovlab import cli
-from ovlab.calibration import fit
-from ovlab.calibration.calibrate import CalibrateError, calibrate_from, cpu_from_flags
-from ovlab.calibration.figures import Figure, write_table
-from ovlab.hardware import platform_file
+from ovlab.sim.calibration import fit
+from ovlab.sim.calibration.calibrate import CalibrateError, calibrate_from, cpu_from_flags
+from ovlab.sim.calibration.figures import Figure, write_table
+from ovlab.sim.hardware import platform_file
 
 FLAGS = "fma avx2 avx512f avx512_vnni avx512_bf16 amx_tile amx_bf16 amx_int8"
 MODELS = ("small-cnn", "squeezenet1.1", "mobilenet-v2", "mobilenet-v1", "googlenet-v1", "resnet-50")
@@ -95,8 +95,8 @@ def test_a_figure_given_twice_is_refused(tmp_path):
 
 
 def test_gpu_and_npu_figures_give_package_devices(tmp_path):
-    from ovlab.calibration.calibrate import with_memory_physics
-    from ovlab.hardware.platforms import preset
+    from ovlab.sim.calibration.calibrate import with_memory_physics
+    from ovlab.sim.hardware.platforms import preset
 
     gpu = fit.with_params(with_memory_physics(preset("i7-1185g7").devices["GPU.0"], 1, "package"),
                           {"eff.f16": 0.2, "eff.i8": 0.15, "per_op_s": 2e-5})

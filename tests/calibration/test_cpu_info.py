@@ -3,7 +3,7 @@ fake tree here, so no test depends on the host)."""
 
 from __future__ import annotations
 
-from ovlab.calibration.calibrate import last_level_cache_mb
+from ovlab.sim.calibration.calibrate import last_level_cache_mb
 
 
 def test_the_highest_cache_level_is_the_last_level_cache(tmp_path):

@@ -11,10 +11,10 @@ vectorised copy of the cost model (``fit.predict``) must agree on it.
 import pytest
 
 from ovlab import zoo
-from ovlab.calibration import calibrate as cal
-from ovlab.calibration import fit
-from ovlab.hardware import cost
-from ovlab.hardware.platforms import preset
+from ovlab.sim.calibration import calibrate as cal
+from ovlab.sim.calibration import fit
+from ovlab.sim.hardware import cost
+from ovlab.sim.hardware.platforms import preset
 
 
 def _cpu(epilogue: float):

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ovlab.calibration.figures import Figure, FiguresError, read_figures, write_table
+from ovlab.sim.calibration.figures import Figure, FiguresError, read_figures, write_table
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
 HEADER = "model,precision,device,latency_ms,throughput_fps\n"

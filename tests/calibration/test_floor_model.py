@@ -10,9 +10,9 @@ the prior's; its figures are what the cost model predicts for it.
 
 from dataclasses import replace
 
-from ovlab.calibration import calibrate as cal
-from ovlab.calibration import fit
-from ovlab.hardware.platforms import preset
+from ovlab.sim.calibration import calibrate as cal
+from ovlab.sim.calibration import fit
+from ovlab.sim.hardware.platforms import preset
 
 PARAMS = ["per_infer_s", "per_op_s", "async_overhead_s"]
 

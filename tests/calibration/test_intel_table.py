@@ -6,7 +6,7 @@ lines of OV-2024.3 for two platforms (the figures the project already holds in
 format they must give exactly the rows the project's own CSV gives.
 """
 
-from ovlab.calibration.validation import read_rows
+from ovlab.sim.calibration.validation import read_rows
 
 HEADER = ("Network model,Release,IE-Type,Platform name,Throughput-INT8,Throughput-FP16,"
           "Throughput-FP32,Value,Efficiency,Price,TDP,Sockets,Price/Socket,TDP/Socket,"

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from ovlab.calibration import calibrate as cal
-from ovlab.hardware.platform_file import load
+from ovlab.sim.calibration import calibrate as cal
+from ovlab.sim.hardware.platform_file import load
 
 RESULTS = Path(__file__).resolve().parents[2] / "benchmarks" / "results"
 

@@ -22,7 +22,7 @@ def _fake_host():
         return
     from fake_hosts import FAKE_HOSTS
 
-    from ovlab.hardware import host
+    from ovlab.sim.hardware import host
 
     saved = host.describe
     fake = host.parse_cpuinfo(FAKE_HOSTS[name])

@@ -1,4 +1,4 @@
-"""The older builders the wheel's opset1-11 modules keep (``ovlab/opset_versions.py``):
+"""The older builders the wheel's opset1-11 modules keep (``ovlab/sim/graph/opset_versions.py``):
 the same output type, shape and numbers as the real ones."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 from conformance_harness import LAB, REAL
 
 import ovlab
-from ovlab import opset_versions as old
+from ovlab.sim.graph import opset_versions as old
 
 X = (np.arange(2 * 3 * 4 * 5, dtype=np.float32).reshape(2, 3, 4, 5) % 7) - 3.0
 

@@ -50,7 +50,7 @@ def test_convert_model_of_a_framework_object_names_the_feature():
 
 
 def test_the_runner_serves_convert_model_as_ovlab_s():
-    from ovlab.runner import standins
+    from ovlab.sim.runner import standins
 
     assert "convert_model" not in standins.UNSIMULATED  # served for real, not as a stand-in
 

@@ -8,7 +8,7 @@ import pytest
 
 import ovlab
 import ovlab.opset13 as ops
-from ovlab.frontends.manager import FrontEndManager
+from ovlab.frontend import FrontEndManager
 
 
 def test_the_manager_reads_ir_as_read_model_does(tmp_path):

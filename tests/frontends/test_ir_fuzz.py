@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import ovlab
 from ovlab import zoo
-from ovlab.graph.model import Model
+from ovlab.sim.graph.model import Model
 
 
 @pytest.fixture(scope="module")

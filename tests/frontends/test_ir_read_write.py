@@ -14,9 +14,9 @@ from real_wheel import lab_core, real_core  # noqa: E402
 import ovlab
 import ovlab.opset13 as ops
 from ovlab import zoo
-from ovlab.frontends import compress, ir_schema
-from ovlab.frontends.rt_info import RtAttribute
-from ovlab.graph import Model
+from ovlab.sim.frontends import compress, ir_schema
+from ovlab.sim.frontends.rt_info import RtAttribute
+from ovlab.sim.graph import Model
 
 
 def _base(a: np.ndarray):
@@ -213,7 +213,7 @@ def test_ops_that_describe_their_own_attributes():
             return "REQUIRED"
 
     @dataclass(frozen=True)
-    class GraphAttr:  # the shape of ovlab.graph.attrs.Attr
+    class GraphAttr:  # the shape of ovlab.sim.graph.attrs.Attr
         name: str
         kind: str
         default: Any = _Required()
@@ -250,8 +250,8 @@ def test_opset_version_table_covers_every_op():
     resolves from any opset an IR layer names (a stale table reads new ops at one version only)."""
     import json
 
-    from ovlab.frontends import ir_read
-    from ovlab.graph.ops import REGISTRY
+    from ovlab.sim.frontends import ir_read
+    from ovlab.sim.graph.ops import REGISTRY
 
     table = json.loads((Path(ir_read.__file__).parent / "opset_versions.json").read_text())
     missing = sorted(set(REGISTRY) - set(table["versions"]))

@@ -1,7 +1,7 @@
-"""ovlab.genai against the real ``openvino_genai`` wheel: names, methods, parameters, defaults.
+"""ovlab.sim.genai against the real ``openvino_genai`` wheel: names, methods, parameters, defaults.
 
 Walks the installed 2026.4 wheel for the text-generation classes ovlab offers: each must exist
-in ovlab.genai, have every public method and property of the real class, and accept the
+in ovlab.sim.genai, have every public method and property of the real class, and accept the
 parameter names of one of the real overloads (read from the pybind docstrings). Skipped where
 the wheel is not installed.
 """
@@ -16,7 +16,7 @@ import pytest
 
 real = pytest.importorskip("openvino_genai", reason="the real openvino-genai wheel is not installed")
 
-import ovlab.genai as lab  # noqa: E402
+import ovlab.sim.genai as lab  # noqa: E402
 
 CLASSES = ["LLMPipeline", "ContinuousBatchingPipeline", "GenerationConfig", "StreamerBase",
            "StreamingStatus", "DecodedResults", "EncodedResults", "PerfMetrics", "RawPerfMetrics",
@@ -90,7 +90,7 @@ def test_class_exists_with_every_member(name):
     for member in sorted(_public(real_cls) - OUT_OF_SCOPE):
         if not (hasattr(ours, member) or (instance is not None and hasattr(instance, member))):
             missing.append(member)
-    assert not missing, f"ovlab.genai.{name} lacks {missing}"
+    assert not missing, f"ovlab.sim.genai.{name} lacks {missing}"
 
 
 def _method_cases():

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from ovlab.genai.continuous_batching import BlockManager, SequenceGroup
-from ovlab.genai.continuous_batching.block_manager import PrefixRestorePlan
-from ovlab.genai.continuous_batching.sequence_group import (
+from ovlab.sim.genai.continuous_batching import BlockManager, SequenceGroup
+from ovlab.sim.genai.continuous_batching.block_manager import PrefixRestorePlan
+from ovlab.sim.genai.continuous_batching.sequence_group import (
     get_beam_search_config,
     get_greedy_config,
 )

@@ -8,8 +8,8 @@ tensors' byte sizes), for the same dummy model: 12 layers, K and V ``[?, 12, 64,
 
 from __future__ import annotations
 
-from ovlab.genai.continuous_batching import BlockManager, KVCacheManager
-from ovlab.genai.scheduler_config import SchedulerConfig
+from ovlab.sim.genai.continuous_batching import BlockManager, KVCacheManager
+from ovlab.sim.genai.scheduler_config import SchedulerConfig
 
 
 def _dummy_kv_manager(num_layers: int = 12) -> KVCacheManager:

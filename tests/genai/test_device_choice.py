@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from ovlab.genai import device_choice as dc
+from ovlab.sim.genai import device_choice as dc
 
 TINY = "TinyLlama-1.1B-Chat-v1.0-int4-ov"
 
@@ -48,7 +48,7 @@ def test_recommendation_names_a_device_and_gives_reasons():
 
 
 def test_dashboard_redraws_and_shows_the_npu_error_over_max_prompt_len():
-    from ovlab.widgets import LLMDeviceDashboard
+    from ovlab.sim.widgets import LLMDeviceDashboard
 
     dash = LLMDeviceDashboard(model=TINY, prompt_tokens=128, new_tokens=4)
     title = dash.fig.layout.title.text
@@ -62,7 +62,7 @@ def test_dashboard_redraws_and_shows_the_npu_error_over_max_prompt_len():
 
 
 def test_lab14_exercises_answers():
-    from ovlab.exercises import for_lab
+    from ovlab.sim.exercises import for_lab
 
     ex = for_lab("14")
     assert ex.answer(3) == 2

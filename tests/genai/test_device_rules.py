@@ -9,9 +9,9 @@ import gc
 import pytest
 
 import ovlab
-import ovlab.genai as ov_genai
-from ovlab.genai import memory
-from ovlab.genai.npu_pipeline import DEFAULT_MAX_PROMPT_LEN, DEFAULT_MIN_RESPONSE_LEN
+import ovlab.sim.genai as ov_genai
+from ovlab.sim.genai import memory
+from ovlab.sim.genai.npu_pipeline import DEFAULT_MAX_PROMPT_LEN, DEFAULT_MIN_RESPONSE_LEN
 
 TINY = "tiny-llm-fp16-ov"
 PHI = "phi-3-mini-4k-instruct-int4-ov"
@@ -166,7 +166,7 @@ def test_memory_model_and_kv_must_fit_and_the_package_shares_system_memory():
 
 
 def test_bandwidth_is_shared_by_the_package_but_a_lone_step_is_unchanged():
-    from ovlab.genai.timing import Chunk
+    from ovlab.sim.genai.timing import Chunk
 
     alone = run(ov_genai.LLMPipeline(PHI, "GPU", core=core()), 64, 16)[1].get_tpot().mean
     c = core()

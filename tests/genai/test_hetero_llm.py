@@ -1,4 +1,4 @@
-"""HETERO PIPELINE_PARALLEL for an LLM on the multi-gpu preset (issue 26, ovlab/genai/hetero.py)."""
+"""HETERO PIPELINE_PARALLEL for an LLM on the multi-gpu preset (issue 26, ovlab/sim/genai/hetero.py)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ import warnings
 import pytest
 
 import ovlab
-import ovlab.genai as ov_genai
-from ovlab.genai import hetero, zoo
+import ovlab.sim.genai as ov_genai
+from ovlab.sim.genai import hetero
+from ovlab.sim.models import llm_zoo as zoo
 
 PP = {"MODEL_DISTRIBUTION_POLICY": "PIPELINE_PARALLEL"}
 BIG = "DeepSeek-R1-Distill-Qwen-32B-int4-ov"  # 17.8 GB: more than one 16 GB Flex 170

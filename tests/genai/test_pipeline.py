@@ -1,4 +1,4 @@
-"""ovlab.genai's pipelines: real text from the tiny model, scheduling that does not change it,
+"""ovlab.sim.genai's pipelines: real text from the tiny model, scheduling that does not change it,
 timing that follows the model's shape, GenAI's errors, records in core.trace."""
 
 from __future__ import annotations
@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 import ovlab
-import ovlab.genai as ov_genai
-from ovlab.genai import zoo
-from ovlab.genai.tiny import TinyLLM
+import ovlab.sim.genai as ov_genai
+from ovlab.sim.genai.tiny import TinyLLM
+from ovlab.sim.models import llm_zoo as zoo
 
 TINY = "tiny-llm-fp16-ov"
 PROMPTS = ["What does the NPU do?", "Tell me about the KV cache.", "How does split fuse work?",

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pytest
 
-from ovlab.genai.continuous_batching import (
+from ovlab.sim.genai.continuous_batching import (
     BlockManager,
     CacheOrchestrator,
     CacheType,
@@ -26,12 +26,12 @@ from ovlab.genai.continuous_batching import (
     SequenceGroup,
     SequenceStatus,
 )
-from ovlab.genai.continuous_batching.scheduler import KVPagedAttentionGlobalData
-from ovlab.genai.continuous_batching.sequence_group import (
+from ovlab.sim.genai.continuous_batching.scheduler import KVPagedAttentionGlobalData
+from ovlab.sim.genai.continuous_batching.sequence_group import (
     get_beam_search_config,
     get_greedy_config,
 )
-from ovlab.genai.scheduler_config import (
+from ovlab.sim.genai.scheduler_config import (
     DEFAULT_LINEAR_ATTENTION_CACHE_INTERVAL_MULTIPLIER,
     SchedulerConfig,
 )
@@ -900,7 +900,7 @@ def get_scheduler_config(max_num_batched_tokens, num_kv_blocks, dynamic_split_fu
 
 
 def _long_eviction_config():
-    from ovlab.genai.scheduler_config import AggregationMode, CacheEvictionConfig
+    from ovlab.sim.genai.scheduler_config import AggregationMode, CacheEvictionConfig
 
     return CacheEvictionConfig(32, 32, 128, AggregationMode.NORM_SUM)
 
@@ -1254,7 +1254,7 @@ def _schedule_one_mock_generation_token_for_each_sequence_group(scheduler, reque
 
 def test_FullyPreemptsCacheEvictedSequences():
     """TestScheduler.FullyPreemptsCacheEvictedSequences"""
-    from ovlab.genai.scheduler_config import AggregationMode, CacheEvictionConfig
+    from ovlab.sim.genai.scheduler_config import AggregationMode, CacheEvictionConfig
 
     c = config(max_num_batched_tokens=32, num_kv_blocks=6, dynamic_split_fuse=False, max_num_seqs=5,
                use_cache_eviction=True,

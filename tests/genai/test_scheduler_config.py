@@ -11,7 +11,7 @@ import enum
 
 import pytest
 
-from ovlab.genai import scheduler_config as sc
+from ovlab.sim.genai import scheduler_config as sc
 
 
 def _public_fields(obj) -> dict:

@@ -23,7 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pbt_budget import budget
 
-from ovlab.genai.continuous_batching import (
+from ovlab.sim.genai.continuous_batching import (
     BlockManager,
     CacheOrchestrator,
     CacheType,
@@ -32,8 +32,8 @@ from ovlab.genai.continuous_batching import (
     SequenceGroup,
     SequenceStatus,
 )
-from ovlab.genai.continuous_batching.sequence_group import SamplingParams
-from ovlab.genai.scheduler_config import SchedulerConfig
+from ovlab.sim.genai.continuous_batching.sequence_group import SamplingParams
+from ovlab.sim.genai.scheduler_config import SchedulerConfig
 
 
 def _make(cfg: dict) -> tuple[Scheduler, BlockManager]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ovlab.genai.continuous_batching import (
+from ovlab.sim.genai.continuous_batching import (
     BlockManager,
     CacheOrchestrator,
     CacheType,
@@ -13,9 +13,9 @@ from ovlab.genai.continuous_batching import (
     SequenceGroup,
     SequenceStatus,
 )
-from ovlab.genai.continuous_batching.sequence_group import SamplingParams
-from ovlab.genai.scheduler_config import SchedulerConfig
-from ovlab.trace import SchedulerStepRecord, Trace
+from ovlab.sim.genai.continuous_batching.sequence_group import SamplingParams
+from ovlab.sim.genai.scheduler_config import SchedulerConfig
+from ovlab.sim.trace import SchedulerStepRecord, Trace
 
 
 def _scheduler(num_kv_blocks=6, block_size=4, device="CPU", available_gpu_memory=None,

@@ -28,7 +28,7 @@ def test_a_zoo_path_gets_one_line_on_stderr(served, capsys):
 
 def test_served_module_runs_on_the_session_clock(served):
     assert served.__name__ == "openvino_genai" and "ovlab" in served.__version__
-    session = ovlab.runner.current_session()
+    session = ovlab.sim.runner.current_session()
     t0, c0 = time.perf_counter(), session.clock.now
     pipe = served.LLMPipeline("tiny-llm-fp16-ov", "GPU")
     pipe.generate("What does the GPU do?", max_new_tokens=8)
@@ -39,7 +39,7 @@ def test_served_module_runs_on_the_session_clock(served):
 
 
 def test_every_real_name_imports_and_unsimulated_ones_say_so(served):
-    from ovlab.runner import served_genai
+    from ovlab.sim.runner import served_genai
 
     for name in served_genai.NAMES["top"]:
         getattr(served, name)
@@ -55,7 +55,7 @@ def test_uninstall_gives_back_the_real_module():
     ovlab.uninstall()
     assert "openvino_genai" not in sys.modules or \
         "ovlab" not in getattr(sys.modules["openvino_genai"], "__version__", "")
-    # ovlab.genai still works on its own default Core after the runner is gone
-    import ovlab.genai as g
+    # ovlab.sim.genai still works on its own default Core after the runner is gone
+    import ovlab.sim.genai as g
 
     assert g.LLMPipeline("tiny-llm-fp16-ov", "CPU").core.platform.name == "core-ultra-7-165h"

@@ -1,4 +1,4 @@
-"""Speculative decoding (issue 26, ovlab/genai/speculative.py): GenAI's draft_model, the two
+"""Speculative decoding (issue 26, ovlab/sim/genai/speculative.py): GenAI's draft_model, the two
 pipelines it selects, the candidates, the metrics, and the API against the real wheel."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import inspect
 import pytest
 
 import ovlab
-import ovlab.genai as ov_genai
-from ovlab.genai import speculative
+import ovlab.sim.genai as ov_genai
+from ovlab.sim.genai import speculative
 
 MAIN, DRAFT = "Qwen2.5-7B-Instruct-int4-ov", "Qwen2.5-0.5B-Instruct-int4-ov"
 PROMPT = ["Tell me about dragons."]

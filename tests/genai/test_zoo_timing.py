@@ -6,8 +6,9 @@ import json
 
 import pytest
 
-from ovlab.genai import timing, zoo
-from ovlab.hardware.devices.gpus import ARC_IGPU_165H
+from ovlab.sim.genai import timing
+from ovlab.sim.hardware.devices.gpus import ARC_IGPU_165H
+from ovlab.sim.models import llm_zoo as zoo
 
 FIT_CSV = timing.FIT_FILE.with_name("llm-165h-igpu-fit.csv")
 # parameter counts published on the models' cards (billions)

@@ -15,7 +15,7 @@ import numpy as np
 
 def ovlab_api() -> tuple[Any, Any]:
     import ovlab.opset13 as ops
-    from ovlab.graph import Model, Type
+    from ovlab.sim.graph import Model, Type
 
     return types.SimpleNamespace(Model=Model, Type=Type), ops
 

@@ -8,7 +8,7 @@ import pytest
 
 import ovlab.opset13 as ops
 from ovlab import zoo
-from ovlab.graph import Model, OpCost
+from ovlab.sim.graph import Model, OpCost
 
 
 def test_googlenet_costs_about_3_gflops():

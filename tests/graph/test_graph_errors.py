@@ -10,7 +10,7 @@ import pytest
 
 import ovlab.opset13 as ops
 from ovlab import opset
-from ovlab.graph import NodeValidationError, Type
+from ovlab.sim.graph import NodeValidationError, Type
 
 P4 = (1, 3, 8, 8)
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import ovlab.opset13 as ops
-from ovlab.graph import Model, NodeValidationError
+from ovlab.sim.graph import Model, NodeValidationError
 
 
 def run(outputs, params, *inputs, precision="f32"):

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import ovlab.opset13 as ops
-from ovlab.graph import Model, NodeValidationError, Output, PartialShape, Shape, Type
+from ovlab.sim.graph import Model, NodeValidationError, Output, PartialShape, Shape, Type
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ import warnings
 import numpy as np
 
 import ovlab.opset13 as lops
-from ovlab.graph import Model
+from ovlab.sim.graph import Model
 
 
 def test_relu_of_nan_is_zero_and_no_warning_reaches_the_user():

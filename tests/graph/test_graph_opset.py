@@ -9,9 +9,9 @@ import op_cases
 import pytest
 
 import ovlab.opset13 as ops
-from ovlab.graph import Model, NodeValidationError, Type
-from ovlab.graph.attrs import KINDS, REQUIRED, from_ir, to_ir
-from ovlab.graph.ops import REGISTRY
+from ovlab.sim.graph import Model, NodeValidationError, Type
+from ovlab.sim.graph.attrs import KINDS, REQUIRED, from_ir, to_ir
+from ovlab.sim.graph.ops import REGISTRY
 
 CASES = {c.id: c for c in op_cases.CASES}
 
@@ -216,7 +216,7 @@ def test_node_arithmetic_builds_opset_nodes():
 
 
 def test_make_node_fills_defaults_and_rejects_unknown_attributes():
-    from ovlab.graph.ops import make_node
+    from ovlab.sim.graph.ops import make_node
     x = ops.parameter([1, 3, 4], np.float32)
     n = make_node("TopK", [x, np.int64(2)], {"axis": 1, "mode": "MAX", "sort": "value"})
     assert n.get_attributes() == {"axis": 1, "mode": "max", "sort": "value",
@@ -230,7 +230,7 @@ def test_make_node_fills_defaults_and_rejects_unknown_attributes():
 def test_the_npu_knows_every_op_type_but_the_three_of_the_hetero_story():
     """A new op must be listed in the NPU catalogue (or the NPU would refuse it silently);
     LRN, Sigmoid and Clamp stay unsupported (the HETERO lab relies on them)."""
-    from ovlab.hardware.devices.npus import AI_BOOST_NPU, KNOWN_OPS, NPU_UNSUPPORTED
+    from ovlab.sim.hardware.devices.npus import AI_BOOST_NPU, KNOWN_OPS, NPU_UNSUPPORTED
     assert set(REGISTRY) <= KNOWN_OPS
     assert NPU_UNSUPPORTED == {"LRN", "Sigmoid", "Clamp"}
     assert not any(AI_BOOST_NPU.supports(t) for t in NPU_UNSUPPORTED)

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from ovlab import zoo
-from ovlab.graph import submodel
+from ovlab.sim.graph import submodel
 
 
 def run_pieces(model, pieces, inputs):

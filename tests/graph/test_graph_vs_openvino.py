@@ -16,7 +16,7 @@ from real_wheel import real_core  # noqa: E402
 
 import ovlab.opset13 as lops  # noqa: E402
 from ovlab import zoo  # noqa: E402
-from ovlab.graph import Model  # noqa: E402
+from ovlab.sim.graph import Model  # noqa: E402
 
 CONFIG = {"INFERENCE_PRECISION_HINT": "f32"}
 
@@ -79,7 +79,7 @@ def test_zoo_like_block(core, rng):
 
 
 def _host_has_vnni() -> bool:
-    from ovlab.hardware.host import describe
+    from ovlab.sim.hardware.host import describe
 
     return bool(describe().flags & {"avx512_vnni", "avx_vnni"})
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from ovlab import zoo
-from ovlab.graph import Model, Type, model_precision
+from ovlab.sim.graph import Model, Type, model_precision
 
 IMAGENET = ["googlenet-v1", "alexnet", "squeezenet1.1", "resnet-50"]
 NEW = ["mobilenet-v1", "mobilenet-v2", "yolo-v3-tiny", "bert-tiny"]

@@ -5,7 +5,7 @@
 * the same values: ovlab's NumPy kernels against the real CPU plugin (f32 inference
   precision), 1e-4 relative in f32, exact for integers and booleans;
 * the same attributes as the real IR writes them (``ov.save_model``), in the same order, read
-  back through ``ovlab.graph.attrs.from_ir`` by the names and kinds each op declares;
+  back through ``ovlab.sim.graph.attrs.from_ir`` by the names and kinds each op declares;
 * NaN, infinities and huge values give what the real CPU gives, and no NumPy warning escapes;
 * every builder of ``ovlab.opset13`` is covered by some case.
 """
@@ -25,8 +25,8 @@ oops = pytest.importorskip("openvino.opset13")
 from real_wheel import real_core  # noqa: E402
 
 import ovlab.opset13 as lops  # noqa: E402
-from ovlab.graph import Model, Output  # noqa: E402
-from ovlab.graph.attrs import from_ir  # noqa: E402
+from ovlab.sim.graph import Model, Output  # noqa: E402
+from ovlab.sim.graph.attrs import from_ir  # noqa: E402
 
 CONFIG = {"INFERENCE_PRECISION_HINT": "f32"}
 CASES = {c.id: c for c in op_cases.CASES}
@@ -150,7 +150,7 @@ ISA_DEPENDENT = {"gelu[erf]", "greater", "greater_equal"}
 
 
 def _host_has_avx512() -> bool:
-    from ovlab.hardware.host import describe
+    from ovlab.sim.hardware.host import describe
 
     return "avx512f" in describe().flags
 

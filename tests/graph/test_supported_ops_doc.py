@@ -29,6 +29,6 @@ def test_supported_ops_doc_is_current():
 def test_every_op_type_has_a_builder_in_the_doc():
     tool = _tool()
     by_type = tool.builder_types()
-    from ovlab.graph.ops import REGISTRY
+    from ovlab.sim.graph.ops import REGISTRY
     assert set(by_type) == set(REGISTRY)
     assert by_type["Ceiling"] == ["ceil", "ceiling"] and by_type["CumSum"] == ["cum_sum", "cumsum"]

@@ -3,8 +3,8 @@ ovlab's own code (a dashboard's change), never kept past it."""
 
 import ovlab
 from ovlab import zoo
-from ovlab.graph import costs
-from ovlab.runtime import model_cache
+from ovlab.sim.graph import costs
+from ovlab.sim.runtime import model_cache
 
 
 def test_costs_and_hash_are_worked_out_once_inside_and_afresh_after(monkeypatch):
@@ -16,7 +16,7 @@ def test_costs_and_hash_are_worked_out_once_inside_and_afresh_after(monkeypatch)
         calls.append(a[2])
         return op_costs(*a)
 
-    monkeypatch.setattr("ovlab.graph.model.op_costs", counted)
+    monkeypatch.setattr("ovlab.sim.graph.model.op_costs", counted)
     plain = model._cost(1)
     with model._unchanged():
         first = model._cost(1)

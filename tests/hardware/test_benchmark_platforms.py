@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from ovlab import benchmark
-from ovlab.benchmark import BenchmarkError, run
+from ovlab.tools.benchmark import BenchmarkError, run
 
 
 @pytest.mark.parametrize("text, expected", [

@@ -11,9 +11,9 @@ import pytest
 
 import ovlab
 from ovlab import cli
-from ovlab.calibration import calibrate as cal
-from ovlab.calibration import measure
-from ovlab.hardware import platform_file
+from ovlab.sim.calibration import calibrate as cal
+from ovlab.sim.calibration import measure
+from ovlab.sim.hardware import platform_file
 
 needs_openvino = pytest.mark.skipif(measure.openvino_or_none() is None,
                                     reason="the real openvino is not installed")

@@ -9,7 +9,7 @@ import pytest
 import ovlab
 from ovlab import opset as ops
 from ovlab import zoo
-from ovlab.hardware import cost
+from ovlab.sim.hardware import cost
 
 
 def _conv_block(groups: int, channels: int = 8):

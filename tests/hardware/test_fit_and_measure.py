@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import ovlab
-from ovlab.calibration import fit, measure
+from ovlab.sim.calibration import fit, measure
 
 
 def test_fit_measured_recovers_known_parameters():
@@ -27,7 +27,7 @@ def test_fit_measured_recovers_known_parameters():
 
 def test_predict_matches_the_full_simulation():
     """The fast arithmetic the fits use is the simulator's (no jitter, one stream)."""
-    from ovlab.benchmark import run
+    from ovlab.tools.benchmark import run
 
     spec = ovlab.preset("cpu").devices["CPU"].with_(jitter=0.0)
     platform = ovlab.preset("cpu").with_device("CPU", spec)
@@ -81,7 +81,7 @@ def test_other_load_reads_proc_stat():
 def test_streams_scale_dispatch_and_stretch_work():
     """On a fitted CPU split into streams the work is stretched by stream_factor and the
     dispatch overhead scaled by stream_dispatch; one stream pays both in full."""
-    from ovlab.hardware import cost
+    from ovlab.sim.hardware import cost
 
     spec = ovlab.preset("cpu").devices["CPU"].with_(stream_dispatch=0.5, stream_scaling=1.0)
     assert cost.stream_times(spec, 2e-6, 10e-6, 1) == pytest.approx(12e-6)
@@ -93,7 +93,7 @@ def test_streams_scale_dispatch_and_stretch_work():
 
 
 def test_per_op_dispatch_by_kind_and_int8():
-    from ovlab.hardware import cost
+    from ovlab.sim.hardware import cost
 
     spec = ovlab.preset("cpu").devices["CPU"].with_(per_op_s=4e-6, per_op_kind={"matmul": 0.25},
                                                     per_op_i8_s=1e-6)
@@ -105,7 +105,7 @@ def test_per_op_dispatch_by_kind_and_int8():
 def test_a_platform_file_refuses_a_stream_dispatch_above_one(tmp_path):
     import json
 
-    from ovlab.hardware import platform_file
+    from ovlab.sim.hardware import platform_file
 
     path = tmp_path / "p.json"
     platform_file.save(ovlab.preset("cpu"), path)

@@ -4,7 +4,7 @@ import sys
 from pathlib import Path
 
 import ovlab
-from ovlab.hardware import host
+from ovlab.sim.hardware import host
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "conformance"))
 from fake_hosts import FAKE_HOSTS  # noqa: E402

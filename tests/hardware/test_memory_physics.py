@@ -8,10 +8,10 @@ import pytest
 
 import ovlab
 from ovlab import zoo
-from ovlab.calibration import fit
-from ovlab.calibration.validation import simulate_benchmark
-from ovlab.hardware import cost
-from ovlab.hardware.platforms import PRESETS, PUBLISHED, Platform, preset
+from ovlab.sim.calibration import fit
+from ovlab.sim.calibration.validation import simulate_benchmark
+from ovlab.sim.hardware import cost
+from ovlab.sim.hardware.platforms import PRESETS, PUBLISHED, Platform, preset
 
 
 def test_the_published_platforms_have_the_physics_and_the_others_do_not():
@@ -82,8 +82,8 @@ def test_a_package_s_cpu_and_igpu_share_one_dram():
 
 
 def test_a_memory_pool_slows_both_devices_by_the_total_demand():
-    from ovlab.runtime.clock import Clock
-    from ovlab.runtime.sharing import DeviceShare, MemoryPool
+    from ovlab.sim.runtime.clock import Clock
+    from ovlab.sim.runtime.sharing import DeviceShare, MemoryPool
 
     clock = Clock()
     pool = MemoryPool()
@@ -104,8 +104,8 @@ def test_an_int8_depthwise_convolution_runs_at_half_a_dot_product_int8_peak():
     """Int8 peaks from 4-wide dot products (VNNI, DP4a, XMX, an NPU's MAC array) do not serve a
     depthwise convolution, which has no input channels to sum: it computes on 16-bit
     multiply-adds, half that peak. A CPU whose int8 is already 16-bit (AVX2, no VNNI) keeps it."""
-    from ovlab.calibration.calibrate import cpu_peaks
-    from ovlab.hardware.specs import DEPTHWISE_I8_RATE, depthwise_i8_rate, with_memory_physics
+    from ovlab.sim.calibration.calibrate import cpu_peaks
+    from ovlab.sim.hardware.specs import DEPTHWISE_I8_RATE, depthwise_i8_rate, with_memory_physics
 
     for name in PUBLISHED:
         for device, spec in preset(name).devices.items():

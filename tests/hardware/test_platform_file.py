@@ -7,9 +7,9 @@ import json
 import pytest
 
 import ovlab
-from ovlab.benchmark import BenchmarkError, run
-from ovlab.hardware import PRESETS
-from ovlab.hardware import platform_file as pf
+from ovlab.sim.hardware import PRESETS
+from ovlab.sim.hardware import platform_file as pf
+from ovlab.tools.benchmark import BenchmarkError, run
 
 
 def _timings(platform) -> list[float]:
@@ -123,7 +123,7 @@ def test_missing_file_and_benchmark_report(tmp_path):
 def test_schema_follows_devicespec():
     import dataclasses
 
-    from ovlab.hardware.specs import DeviceSpec
+    from ovlab.sim.hardware.specs import DeviceSpec
 
     props = pf.SCHEMA["properties"]["devices"]["additionalProperties"]["properties"]
     assert set(props) == {f.name for f in dataclasses.fields(DeviceSpec)}

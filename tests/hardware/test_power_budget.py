@@ -6,7 +6,7 @@ import pytest
 
 import ovlab
 from ovlab import zoo
-from ovlab.hardware.power import PowerBudget
+from ovlab.sim.hardware.power import PowerBudget
 
 
 def _run_both(platform, n=40):
@@ -61,7 +61,7 @@ def test_power_budget_factor_and_errors():
 
 
 def test_cumulative_throughput_gains_less_than_the_sum_of_the_devices():
-    from ovlab.benchmark import run
+    from ovlab.tools.benchmark import run
 
     def fps(device, hint):
         return run(["-m", "resnet-50:INT8", "-d", device, "-hint", hint, "-t", "20",

@@ -15,10 +15,10 @@ import pytest
 
 import ovlab
 from ovlab import cli
-from ovlab.calibration import calibrate as cal
-from ovlab.calibration import fit, measure
-from ovlab.calibration import this_machine as tm
-from ovlab.hardware import host
+from ovlab.sim.calibration import calibrate as cal
+from ovlab.sim.calibration import fit, measure
+from ovlab.sim.calibration import this_machine as tm
+from ovlab.sim.hardware import host
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "conformance"))
 from fake_hosts import FAKE_HOSTS  # noqa: E402
@@ -118,7 +118,7 @@ def test_benchmark_takes_this_machine(fake_machine, capsys):
 
 
 def test_the_runner_takes_this_machine(fake_machine):
-    from ovlab import runner
+    from ovlab.sim import runner
 
     session = runner.install("this-machine")
     try:

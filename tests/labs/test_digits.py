@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import ovlab as ov
-from ovlab import digits
+from ovlab.sim.models import digits
 
 
 @pytest.fixture(scope="module")

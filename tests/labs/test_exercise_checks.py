@@ -11,8 +11,8 @@ import jupytext
 import pytest
 from real_wheel import real_core  # noqa: E402
 
-from ovlab import exercises
-from ovlab.labtools import check, judge, results
+from ovlab.sim import exercises
+from ovlab.sim.labtools import check, judge, results
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = sorted((ROOT / "lab-sources").glob("[0-9][0-9]-*.py"))
@@ -160,7 +160,7 @@ def test_lab_10s_toy_model_is_the_labs_own(tmp_path):
 
     import ovlab as ov
     import ovlab.opset13 as ops
-    from ovlab.exercises import lab10
+    from ovlab.sim.exercises import lab10
 
     cell = next(c.source for c in jupytext.read(ROOT / "lab-sources/10-models-from-files.py").cells
                 if c.cell_type == "code" and '"my_model.xml"' in c.source)

@@ -1,4 +1,4 @@
-"""The lab kernel's memory settings (``ovlab/labtools/kernel_memory.py``): on in a lab kernel,
+"""The lab kernel's memory settings (``ovlab/sim/labtools/kernel_memory.py``): on in a lab kernel,
 off for a plain ``import ovlab``, and nothing a lab uses breaks."""
 
 import importlib.util
@@ -11,7 +11,7 @@ SCRIPT = """
 import sys
 import ovlab
 plain = "rfc3987_syntax" in sys.modules
-import ovlab.exercises  # what every lab's setup cell imports
+import ovlab.sim.exercises  # what every lab's setup cell imports
 import nbformat, plotly.io  # what plotly's notebook renderer imports
 nb = nbformat.v4.new_notebook()
 nbformat.validate(nb)
@@ -29,7 +29,7 @@ def test_a_lab_kernel_skips_the_iri_grammar_and_nbformat_still_validates():
 def test_a_process_that_already_uses_jsonschema_is_left_alone():
     if importlib.util.find_spec("rfc3987_syntax") is None:
         pytest.skip("rfc3987_syntax is not installed here")
-    script = ("import jsonschema, sys\nimport ovlab.labtools\n"
+    script = ("import jsonschema, sys\nimport ovlab.sim.labtools\n"
               "print(sys.modules.get('rfc3987_syntax') is not None)")
     run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                          timeout=120)

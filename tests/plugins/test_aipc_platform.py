@@ -5,8 +5,8 @@ import statistics
 import pytest
 
 import ovlab
-from ovlab.hardware import preset
 from ovlab.properties import hint
+from ovlab.sim.hardware import preset
 
 
 @pytest.fixture
@@ -27,7 +27,7 @@ def test_n01_core_ultra_has_a_hybrid_cpu_an_arc_igpu_and_an_npu(aipc):
 
 
 def test_n01_npu_3720_supports_the_compilers_op_list_only(aipc, small_cnn):
-    from ovlab.hardware.devices import NPU_3720_OPS
+    from ovlab.sim.hardware.devices import NPU_3720_OPS
 
     spec = preset("core-ultra-7-165h").devices["NPU"]
     assert spec.supported_ops == NPU_3720_OPS

@@ -9,18 +9,18 @@ import pytest
 
 import ovlab
 from ovlab import zoo
-from ovlab.graph import Model
-from ovlab.graph.node import Node, OpDef
-from ovlab.plugins.auto.dynamic import (
+from ovlab.properties import intel_auto
+from ovlab.sim.graph import Model
+from ovlab.sim.graph.node import Node, OpDef
+from ovlab.sim.plugins.auto.dynamic import (
     DynamicSchedule,
     SelectionPolicy,
     interpolate,
     select_device,
     threshold_of,
 )
-from ovlab.plugins.auto.schedule import AutoSchedule
-from ovlab.properties import intel_auto
-from ovlab.workloads import BackgroundLoad
+from ovlab.sim.plugins.auto.schedule import AutoSchedule
+from ovlab.sim.workloads import BackgroundLoad
 
 PLATFORM = "core-ultra-7-165h"
 THRESHOLD = {intel_auto.devices_utilization_threshold: {"GPU": 60}}

@@ -5,8 +5,8 @@ import pytest
 import ovlab
 import ovlab.properties as props
 from ovlab import zoo
-from ovlab.plugins.auto.select import DeviceInfo
 from ovlab.properties import hint
+from ovlab.sim.plugins.auto.select import DeviceInfo
 
 
 def selected(core) -> list[str]:

@@ -9,7 +9,7 @@ import pytest
 
 import ovlab
 import ovlab.opset as ops
-from ovlab.plugins.batch import BatchBackend, memory_cap
+from ovlab.sim.plugins.batch import BatchBackend, memory_cap
 
 GPU_TPUT = {"PERFORMANCE_HINT": "THROUGHPUT"}
 
@@ -148,8 +148,8 @@ def test_b01_batched_compile_takes_two_device_compiles(core, googlenet):
 
 
 def test_b01_gpu_memory_caps_an_explicit_batch(small_cnn):
-    from ovlab.hardware.platforms import IRIS_XE
-    from ovlab.plugins.batch import _footprint_bytes
+    from ovlab.sim.hardware.platforms import IRIS_XE
+    from ovlab.sim.plugins.batch import _footprint_bytes
 
     footprint = _footprint_bytes(small_cnn)
     small = IRIS_XE.with_(mem_size_gb=footprint * 6.5 / 1e9)  # room for 5.5 more copies
@@ -711,7 +711,7 @@ def test_batch_inference_failure_reaches_every_member(cpu_core, net):
 
 
 def test_lone_request_never_hangs_and_impossible_waits_raise(cpu_core, net):
-    from ovlab.runtime.clock import Deadlock
+    from ovlab.sim.runtime.clock import Deadlock
 
     compiled = cpu_core.compile_model(net, "BATCH:CPU(4)", {"AUTO_BATCH_TIMEOUT": 10**7})
     req = compiled.create_infer_request()

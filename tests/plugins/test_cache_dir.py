@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import ovlab
-from ovlab.runtime import model_cache
+from ovlab.sim.runtime import model_cache
 
 
 def blobs(path) -> list[Path]:

@@ -8,9 +8,9 @@ import pytest
 import ovlab
 import ovlab.properties as props
 from ovlab import zoo
-from ovlab.hardware import cost
-from ovlab.plugins.hetero import difficult_model, format_counters
-from ovlab.runtime.backend import ProfilingInfo
+from ovlab.sim.hardware import cost
+from ovlab.sim.plugins.hetero import difficult_model, format_counters
+from ovlab.sim.runtime.backend import ProfilingInfo
 
 EXECUTED = ProfilingInfo.Status.EXECUTED
 NOT_RUN = ProfilingInfo.Status.NOT_RUN

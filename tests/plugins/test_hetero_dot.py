@@ -11,9 +11,9 @@ import pytest
 import ovlab
 import ovlab.opset as ops
 from ovlab import zoo
-from ovlab.graph import Constant, Parameter
-from ovlab.plugins.hetero.dot import PALETTE
-from ovlab.viz.hetero import graph_figure
+from ovlab.sim.graph import Constant, Parameter
+from ovlab.sim.plugins.hetero.dot import PALETTE
+from ovlab.sim.viz.hetero import graph_figure
 
 # the .dot files the real runtime wrote (shared/ sits beside the project root); none -> skipped
 REAL_DOT = next((p for p in (Path(__file__).resolve().parents[3] / "shared",

@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 import ovlab
-from ovlab.plugins.hetero.pipeline import (
+from ovlab.properties import hint
+from ovlab.sim.plugins.hetero.pipeline import (
     constant_bytes,
     layered_model,
     memory_map,
@@ -16,7 +17,6 @@ from ovlab.plugins.hetero.pipeline import (
     ratio_supported,
     weights_by_device,
 )
-from ovlab.properties import hint
 
 PIPELINE = {hint.model_distribution_policy: {hint.ModelDistributionPolicy.PIPELINE_PARALLEL}}
 LAYER = 16384 * 16384 * 2  # bytes of one f16 layer of layered_model()

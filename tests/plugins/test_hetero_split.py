@@ -8,8 +8,8 @@ from pbt_budget import budget
 
 import ovlab
 import ovlab.opset as ops
-from ovlab.graph import Constant, Parameter, Result
-from ovlab.plugins.hetero.split import greedy_affinities, make_plan, split
+from ovlab.sim.graph import Constant, Parameter, Result
+from ovlab.sim.plugins.hetero.split import greedy_affinities, make_plan, split
 
 
 def names(group):

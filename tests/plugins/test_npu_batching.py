@@ -5,8 +5,8 @@ import pytest
 
 import ovlab
 from ovlab import zoo
-from ovlab.plugins.batch import BatchBackend
-from ovlab.plugins.hardware import HardwareBackend
+from ovlab.sim.plugins.batch import BatchBackend
+from ovlab.sim.plugins.hardware import HardwareBackend
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 import ovlab
-from ovlab.hardware.platforms import PRESETS
+from ovlab.sim.hardware.platforms import PRESETS
 
 UNSET_ON_THE_WHEEL_TOO = {("BATCH", "MULTI_DEVICE_PRIORITIES")}
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from ovlab.runtime import clock as clockmod
+from ovlab.sim.runtime import clock as clockmod
 
 
 class StepBudgetExceeded(AssertionError):

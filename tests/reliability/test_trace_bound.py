@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 import ovlab
-from ovlab.trace import DEFAULT_MAX_RECORDS, Trace, read_records
+from ovlab.sim.trace import DEFAULT_MAX_RECORDS, Trace, read_records
 
 
 def _run(core, model, n, jobs=8):
@@ -110,7 +110,7 @@ def test_streaming_writes_every_record(mlp, tmp_path, suffix):
 
 
 def test_parquet_needs_pyarrow_or_says_so(tmp_path, monkeypatch):
-    from ovlab.trace import stream
+    from ovlab.sim.trace import stream
 
     monkeypatch.setattr(stream, "_have_pyarrow", lambda: False)
     with pytest.raises(ImportError, match="pyarrow"):

@@ -40,7 +40,7 @@ def test_hello_classification_gives_the_wheels_top_classes(tmp_path):
     from PIL import Image
 
     import ovlab
-    import ovlab.zoo
+    import ovlab.sim.models.zoo
 
     ovlab.save_model(ovlab.zoo.load("googlenet-v1"), tmp_path / "model.xml")
     h, w = 480, 640

@@ -5,7 +5,7 @@
 code imports from, every public name, every callable's signatures (parameter names, keywords,
 defaults, one list per overload). This test installs the runner and walks that file:
 
-- every module imports, every name is served (a stand-in from ``ovlab/runner/standins.py`` counts:
+- every module imports, every name is served (a stand-in from ``ovlab/sim/runner/standins.py`` counts:
   it imports and raises naming the feature when used);
 - every class has every member the real one has;
 - every callable accepts every real overload: the same number of required arguments, every
@@ -39,7 +39,7 @@ SNAPSHOT = ROOT / "tests" / "conformance" / "data" / "openvino_surface.json"
 TOOL = ROOT / "tools" / "gen_openvino_surface.py"
 
 # "module:name[.member]" patterns (fnmatch) -> why ovlab differs today. Each is a gap to close,
-# not a policy (what is not simulated by design is a stand-in in ovlab/runner/standins.py);
+# not a policy (what is not simulated by design is a stand-in in ovlab/sim/runner/standins.py);
 # a pattern that matches nothing any more fails the test, so the list only shrinks.
 KNOWN_DIFFERENCES: dict[str, str] = {}  # empty since issue 23 closed the last 55 gaps
 
@@ -184,7 +184,7 @@ def _set_in_init(cls: type, name: str) -> bool:
 
 def surface_gaps(snapshot: dict) -> dict[str, str]:
     """``{"module:name[.member]": what differs}`` between the snapshot and ovlab's served API."""
-    from ovlab.runner import standins
+    from ovlab.sim.runner import standins
 
     out: dict[str, str] = {}
     seen: set[str] = set()  # a class re-exported by several modules is checked once
@@ -255,13 +255,13 @@ def snapshot() -> dict:
 @pytest.fixture
 def served():
     """The runner installed (as under ``python -m ovlab run``), uninstalled after."""
-    import ovlab.runner
+    import ovlab.sim.runner
 
-    ovlab.runner.install("cpu")
+    ovlab.sim.runner.install("cpu")
     try:
         yield
     finally:
-        ovlab.runner.uninstall()
+        ovlab.sim.runner.uninstall()
 
 
 def test_snapshot_is_of_the_pinned_wheel(snapshot):
@@ -343,7 +343,7 @@ def test_the_wheels_tools_import_under_the_runner(served):
     wheel's by construction), on top of the served openvino: benchmark_app's entry point
     imports under the runner."""
     pytest.importorskip("openvino", reason="the real openvino wheel is not installed")
-    from ovlab.runner import wheel_tools
+    from ovlab.sim.runner import wheel_tools
 
     if wheel_tools.wheel_dir() is None:
         pytest.skip("the installed openvino wheel has no tools folder")

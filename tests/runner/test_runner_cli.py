@@ -85,7 +85,7 @@ def test_module_mode_runs_a_module_with_its_arguments(tmp_path):
     """, "__main__.py")
     out = run(["-m", "mypkg", "x", "y"], tmp_path)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == "module __main__ ['x', 'y'] ovlab.runner.served"
+    assert out.stdout.strip() == "module __main__ ['x', 'y'] ovlab.sim.runner.served"
 
 
 def test_script_error_gives_traceback_and_status_1_without_runner_frames(tmp_path):
@@ -146,9 +146,9 @@ def test_real_openvino_is_shadowed_only_inside_the_runner(tmp_path):
     inside = run([str(probe)], tmp_path)
     outside = subprocess.run([sys.executable, str(probe)], capture_output=True, text=True,
                              cwd=tmp_path, timeout=120)
-    assert inside.stdout.strip() == "ovlab.runner.served"
+    assert inside.stdout.strip() == "ovlab.sim.runner.served"
     if outside.returncode == 0:  # the real wheel is installed in the test venv
-        assert outside.stdout.strip() != "ovlab.runner.served"
+        assert outside.stdout.strip() != "ovlab.sim.runner.served"
 
 
 def test_help_and_top_level_usage(tmp_path):

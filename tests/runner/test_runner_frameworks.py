@@ -1,5 +1,5 @@
 """A PyTorch forward pass under the runner takes simulated time: its FLOPs over the virtual
-CPU's f32 peak times PYTORCH_EFFICIENCY (``ovlab/runner/frameworks.py``)."""
+CPU's f32 peak times PYTORCH_EFFICIENCY (``ovlab/sim/runner/frameworks.py``)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import time
 import pytest
 
 import ovlab
-from ovlab.runner import frameworks
+from ovlab.sim.runner import frameworks
 
 torch = pytest.importorskip("torch")
 

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import ovlab
-from ovlab.runner import served
+from ovlab.sim.runner import served
 
 
 def _openvino_modules() -> dict:
@@ -29,7 +29,7 @@ def test_install_serves_openvino_and_uninstall_restores_everything():
     import openvino as ov
     import openvino.properties.hint as hints
 
-    assert ov.Core.__module__ == "ovlab.runner.served"
+    assert ov.Core.__module__ == "ovlab.sim.runner.served"
     core = ov.Core()
     assert core.available_devices == ["CPU", "GPU.0", "GPU.1", "NPU"]
     assert core.clock is session.clock and core.seed == 5
@@ -46,10 +46,10 @@ def test_install_serves_openvino_and_uninstall_restores_everything():
 
 def test_real_openvino_imported_before_install_is_shadowed_then_restored():
     real = pytest.importorskip("openvino")
-    assert real.Core.__module__ != "ovlab.runner.served"
+    assert real.Core.__module__ != "ovlab.sim.runner.served"
     ovlab.install()
     served_ov = importlib.import_module("openvino")
-    assert served_ov is not real and served_ov.Core.__module__ == "ovlab.runner.served"
+    assert served_ov is not real and served_ov.Core.__module__ == "ovlab.sim.runner.served"
     ovlab.uninstall()
     assert importlib.import_module("openvino") is real
 
@@ -113,7 +113,7 @@ def test_install_twice_starts_a_fresh_session():
     time.sleep(3)
     second = ovlab.install(platform="cpu")
     assert second is not first and second.clock.now == 0.0
-    assert ovlab.runner.current_session() is second
+    assert ovlab.sim.runner.current_session() is second
 
 
 @pytest.mark.parametrize(("kwargs", "error"), [({"platform": "nosuch"}, ValueError),
@@ -123,7 +123,7 @@ def test_install_rejects_bad_arguments_and_installs_nothing(kwargs, error):
     meta = list(sys.meta_path)
     with pytest.raises(error):
         ovlab.install(**kwargs)
-    assert sys.meta_path == meta and not ovlab.runner.installed()
+    assert sys.meta_path == meta and not ovlab.sim.runner.installed()
 
 
 def test_every_top_level_name_of_the_wheel_is_served():
@@ -142,5 +142,5 @@ def test_star_import_gives_the_openvino_names():
     ovlab.install()
     namespace: dict = {}
     exec("from openvino import *", namespace)  # noqa: S102 - what a script may write
-    assert namespace["Core"].__module__ == "ovlab.runner.served"
+    assert namespace["Core"].__module__ == "ovlab.sim.runner.served"
     assert namespace["Layout"] is ovlab.Layout and "compile_model" in namespace

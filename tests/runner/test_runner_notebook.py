@@ -23,7 +23,7 @@ def test_load_ext_installs_with_defaults_and_unload_removes_everything(capsys):
     assert time.perf_counter() == pytest.approx(10.0)
     ovlab.unload_ipython_extension(None)
     assert capsys.readouterr().out == "ovlab: openvino and time are real again\n"
-    assert sys.meta_path == meta and not ovlab.runner.installed()
+    assert sys.meta_path == meta and not ovlab.sim.runner.installed()
 
 
 def test_load_ext_keeps_a_session_installed_with_other_arguments(capsys):
@@ -39,9 +39,9 @@ def test_extension_loads_through_ipython():
     shell = start_ipython()
     try:
         shell.run_line_magic("load_ext", "ovlab")
-        assert ovlab.runner.installed()
+        assert ovlab.sim.runner.installed()
         shell.run_line_magic("unload_ext", "ovlab")
-        assert not ovlab.runner.installed()
+        assert not ovlab.sim.runner.installed()
     finally:
         ovlab.uninstall()
     assert ipython

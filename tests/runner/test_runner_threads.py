@@ -1,4 +1,4 @@
-"""Helper threads on the simulated clock (``ovlab/runner/threads.py``): a display thread that
+"""Helper threads on the simulated clock (``ovlab/sim/runner/threads.py``): a display thread that
 sleeps in a loop sees what it would see on real hardware, deterministically, and never hangs."""
 
 from __future__ import annotations

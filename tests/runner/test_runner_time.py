@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import ovlab
-from ovlab.runner.session import EPOCH_ORIGIN
+from ovlab.sim.runner.session import EPOCH_ORIGIN
 
 
 def test_sleep_advances_the_clock_and_reads_return_it():

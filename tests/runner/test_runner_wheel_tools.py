@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 import ovlab
-from ovlab.runner import wheel_tools
+from ovlab.sim.runner import wheel_tools
 
 pytestmark = pytest.mark.skipif(wheel_tools.wheel_dir() is None,
                                 reason="the openvino wheel (with openvino/tools) is not installed")
@@ -77,6 +77,6 @@ def test_the_tools_are_unloaded_with_the_runner():
     tool = importlib.import_module(name)
     assert tool is not before
     assert Path(tool.__file__).is_relative_to(wheel_tools.wheel_dir())
-    assert importlib.import_module("openvino").Core.__module__ == "ovlab.runner.served"
+    assert importlib.import_module("openvino").Core.__module__ == "ovlab.sim.runner.served"
     ovlab.uninstall()
     assert sys.modules.get(name) is before

@@ -3,7 +3,7 @@
 import pytest
 
 import ovlab
-from ovlab.runner.zoo_paths import zoo_name_for
+from ovlab.sim.models.zoo_paths import zoo_name_for
 
 
 @pytest.mark.parametrize(("path", "expected"), [

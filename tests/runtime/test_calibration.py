@@ -52,7 +52,7 @@ def test_gpu_compile_times(name, low, high):
 
 
 def test_batching_costs_less_than_n_single_runs():
-    from ovlab.hardware import cost
+    from ovlab.sim.hardware import cost
 
     spec = ovlab.preset("laptop").devices["GPU.0"]
     model = zoo.load("googlenet-v1", "FP16")

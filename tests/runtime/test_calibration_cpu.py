@@ -11,7 +11,7 @@ import json
 import pytest
 
 from ovlab import zoo
-from ovlab.calibration.validation import latest_results, simulate_benchmark
+from ovlab.sim.calibration.validation import latest_results, simulate_benchmark
 
 # Rows the cost model misses in the stored measurements, with the band their ratio must stay in
 # (still a drift guard) and why (lab 12, "left out"). None since the 2026-11-24 fit (per-op

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from ovlab.calibration.validation import read_rows, simulate
+from ovlab.sim.calibration.validation import read_rows, simulate
 
 ROWS = read_rows()
 TOLERANCE = {"CPU+iGPU": 0.12}

@@ -8,7 +8,7 @@ import pytest
 
 import ovlab
 import ovlab.opset13 as ops
-from ovlab.runtime import experimental as ex
+from ovlab import experimental as ex
 
 
 def _shape_subgraph(opset):

@@ -54,7 +54,7 @@ def test_results_stay_readable_after_a_failure(failing):
 
 
 def test_the_labs_error_message_keeps_only_the_device_message(failing):
-    from ovlab.labtools import error_message
+    from ovlab.sim.labtools import error_message
 
     request, x = failing
     request.start_async({0: x})

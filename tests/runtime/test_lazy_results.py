@@ -121,7 +121,7 @@ def test_an_array_that_cannot_change_is_reused_without_comparing_its_bytes(monke
     input) can never be written, so passing it again reuses its converted copy without the
     byte compare; a read-only array that owns its data can be made writeable again and is still
     compared, and so is any writeable one."""
-    from ovlab.runtime import infer_request
+    from ovlab.sim.runtime import infer_request
 
     core = ovlab.Core("laptop", seed=0)
     cm, req, a, _b = _request(core)

@@ -7,7 +7,7 @@ exact, each with a case where a naive short cut would reorder two events at the 
 from __future__ import annotations
 
 import ovlab
-from ovlab.runtime.sharing import DeviceShare
+from ovlab.sim.runtime.sharing import DeviceShare
 
 
 def test_a_signal_with_nothing_due_now_is_processed_at_once():

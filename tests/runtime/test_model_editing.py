@@ -9,7 +9,7 @@ import pytest
 
 from ovlab import Model, PartialShape, Tensor, Type
 from ovlab import opset13 as ops
-from ovlab.graph.rt_map import RTMap
+from ovlab.sim.graph.rt_map import RTMap
 
 
 def _chain():

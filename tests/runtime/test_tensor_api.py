@@ -12,7 +12,7 @@ import pytest
 
 from ovlab import Type
 from ovlab.helpers import pack_data, unpack_data
-from ovlab.runtime.tensor import Tensor
+from ovlab.sim.runtime.tensor import Tensor
 
 
 def test_type_and_shape_overloads():

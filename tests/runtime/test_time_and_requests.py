@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from pbt_budget import budget
 
 import ovlab
-from ovlab.runtime.clock import Deadlock
+from ovlab.sim.runtime.clock import Deadlock
 
 
 def _inputs(model, seed=0):

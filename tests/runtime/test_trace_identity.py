@@ -154,7 +154,7 @@ def hetero_split():
 
 
 def hetero_pipeline():
-    from ovlab.plugins.hetero.pipeline import layered_model
+    from ovlab.sim.plugins.hetero.pipeline import layered_model
 
     core = ovlab.Core("multi-gpu", seed=7)
     compiled = core.compile_model(layered_model(), "HETERO:GPU.0,GPU.1",
@@ -188,7 +188,7 @@ def auto_fallback():
 
 def npu_batching():
     core = ovlab.Core("core-ultra-7-165h", seed=10)
-    from ovlab.graph import PartialShape
+    from ovlab.sim.graph import PartialShape
 
     model = zoo.load("small-cnn")
     model.reshape({0: PartialShape([4, 3, 32, 32])})
@@ -207,7 +207,7 @@ def resource_aware_auto():
 
 
 def lab09_scenario():
-    from ovlab.widgets.resource_aware import run_scenario
+    from ovlab.sim.widgets.resource_aware import run_scenario
 
     result = run_scenario(gpu_load=0.7, duration=4.0)
     return None, [result.inferences.to_csv(), result.utilization.to_csv()]

@@ -131,7 +131,7 @@ def test_overlapping_runs_on_one_worker_get_lanes():
     """Two executions that share a worker label and overlap in time (AUTO's helper can run
     several worker requests at once) go to two lanes of that track: a thread's complete events
     must nest, or viewers drop them."""
-    from ovlab.trace import InferenceRecord, Trace
+    from ovlab.sim.trace import InferenceRecord, Trace
 
     trace = Trace()
     for seq, (start, end) in enumerate([(0.0, 0.030), (0.010, 0.040), (0.035, 0.050)]):

@@ -4,8 +4,8 @@ import pytest
 
 import ovlab
 from ovlab import experiments, zoo
-from ovlab.viz.analytic import Analytic
-from ovlab.viz.runview import RunView
+from ovlab.sim.viz.analytic import Analytic
+from ovlab.sim.viz.runview import RunView
 
 
 @pytest.fixture(scope="session")

@@ -2,9 +2,9 @@
 
 import numpy as np
 
-from ovlab.viz import palette
-from ovlab.viz.dashboard_figures import latency_dashboard_spec
-from ovlab.viz.decimate import minmax_indices
+from ovlab.sim.viz import palette
+from ovlab.sim.viz.dashboard_figures import latency_dashboard_spec
+from ovlab.sim.viz.decimate import minmax_indices
 
 
 def test_every_request_gets_the_category_its_trace_record_gives(tput):

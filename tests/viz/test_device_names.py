@@ -2,9 +2,9 @@
 GPU run finds its device and draws its analytic model (lab 05's dashboard missed it)."""
 
 import ovlab
-from ovlab.hardware.platforms import resolve_device_name
-from ovlab.viz.analytic import Analytic
-from ovlab.viz.runview import RunView
+from ovlab.sim.hardware.platforms import resolve_device_name
+from ovlab.sim.viz.analytic import Analytic
+from ovlab.sim.viz.runview import RunView
 
 
 def test_a_bare_plugin_name_is_its_first_device():

@@ -5,9 +5,9 @@ import math
 import numpy as np
 import pytest
 
-from ovlab.viz import jitter
-from ovlab.viz.analytic import batching
-from ovlab.viz.dashboard_figures import latency_dashboard_spec
+from ovlab.sim.viz import jitter
+from ovlab.sim.viz.analytic import batching
+from ovlab.sim.viz.dashboard_figures import latency_dashboard_spec
 
 
 def test_rolling_band_follows_a_step_and_brackets_the_median():
@@ -59,7 +59,7 @@ def test_histograms_share_bins_and_count_every_request(tput):
 def test_an_empty_category_draws_no_histogram():
     """A category with no requests (a dashboard keeps one trace per device and status) has an
     empty outline, not a flat polygon along the axis."""
-    from ovlab.widgets.latency_dashboard import LatencyDashboard
+    from ovlab.sim.widgets.latency_dashboard import LatencyDashboard
 
     dash = LatencyDashboard(niter=60)
     spec = dash._figure_spec(dash.full)
@@ -146,8 +146,8 @@ def test_batching_rules_agree_with_the_runtime_model(core, googlenet16, device, 
 def test_no_analytic_model_for_several_devices_at_once(googlenet16):
     import ovlab
     from ovlab import experiments
-    from ovlab.viz.analytic import Analytic
-    from ovlab.viz.runview import RunView
+    from ovlab.sim.viz.analytic import Analytic
+    from ovlab.sim.viz.runview import RunView
 
     c = ovlab.Core("laptop", seed=0)
     r = experiments.latency_graph(c, googlenet16, "MULTI:GPU,CPU",
@@ -163,7 +163,7 @@ def test_the_static_figure_draws_the_histograms_outlines(monkeypatch):
     """The PNG stored beside a dashboard fills each histogram's outline as plotly does."""
     import matplotlib.axes
 
-    from ovlab.viz import static
+    from ovlab.sim.viz import static
 
     filled = []
     real = matplotlib.axes.Axes.fill

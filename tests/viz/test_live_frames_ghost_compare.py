@@ -3,10 +3,10 @@
 import numpy as np
 import pytest
 
-from ovlab.viz.compare import compare_figure, compare_stats, compare_text
-from ovlab.viz.dashboard_figures import latency_dashboard_spec, timeline_dashboard_spec
-from ovlab.viz.decimate import minmax_indices
-from ovlab.viz.static import to_png
+from ovlab.sim.viz.compare import compare_figure, compare_stats, compare_text
+from ovlab.sim.viz.dashboard_figures import latency_dashboard_spec, timeline_dashboard_spec
+from ovlab.sim.viz.decimate import minmax_indices
+from ovlab.sim.viz.static import to_png
 
 
 def _switch_notes(spec):
@@ -176,7 +176,7 @@ def test_the_switch_line_appears_when_the_switch_happens(tput):
 def test_ghost_dashes_keep_every_point_as_its_own_mark():
     """Each point becomes a short horizontal dash centred on it, separated from the next by a
     NaN gap (one SVG path for the whole ghost), every y value kept."""
-    from ovlab.viz.panels import DASH_SHARE, ghost_dashes
+    from ovlab.sim.viz.panels import DASH_SHARE, ghost_dashes
 
     x, y = np.array([0.0, 10.0, 20.0, 40.0]), np.array([3.0, 9.0, 1.0, 5.0])
     dx, dy = ghost_dashes(x, y)

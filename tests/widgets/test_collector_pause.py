@@ -5,7 +5,7 @@ import gc
 
 import pytest
 
-from ovlab.widgets.dashboard import collector_paused
+from ovlab.sim.widgets.dashboard import collector_paused
 
 
 def test_the_collector_is_off_inside_and_back_on_after():
@@ -32,7 +32,7 @@ def test_a_collector_the_user_turned_off_stays_off():
 
 
 def test_a_dashboard_change_runs_with_the_collector_paused(monkeypatch):
-    from ovlab.widgets.latency_dashboard import LatencyDashboard
+    from ovlab.sim.widgets.latency_dashboard import LatencyDashboard
 
     seen = []
     dash = LatencyDashboard(niter=50)
@@ -53,7 +53,7 @@ def test_in_a_kernel_the_collector_comes_back_after_the_change():
     paused and gives it back after itself."""
     import asyncio
 
-    from ovlab.widgets import dashboard
+    from ovlab.sim.widgets import dashboard
 
     async def main():
         with collector_paused():
@@ -75,7 +75,7 @@ def test_in_a_kernel_the_collector_comes_back_after_the_change():
 def test_in_a_kernel_a_collector_the_user_turned_off_stays_off():
     import asyncio
 
-    from ovlab.widgets import dashboard
+    from ovlab.sim.widgets import dashboard
 
     async def main():
         with collector_paused():

@@ -7,7 +7,7 @@ import pytest
 
 import ovlab
 from ovlab import experiments, zoo
-from ovlab.widgets.knobs import inert_knobs
+from ovlab.sim.widgets.knobs import inert_knobs
 
 OTHER = {"ALLOW_AUTO_BATCHING": {"YES": "NO", "NO": "YES"},
          "AUTO_BATCH_TIMEOUT": {"1000": "100", "100": "1000"},

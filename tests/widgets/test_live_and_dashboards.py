@@ -9,8 +9,8 @@ import time
 import pytest
 
 import ovlab
-from ovlab.widgets.live import LivePlayer
-from ovlab.widgets.sync import new_figure, update_in_place
+from ovlab.sim.widgets.live import LivePlayer
+from ovlab.sim.widgets.sync import new_figure, update_in_place
 
 
 def test_the_player_draws_at_most_fps_frames_a_second_and_ends_at_the_end():

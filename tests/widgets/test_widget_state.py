@@ -9,7 +9,7 @@ import plotly.graph_objects as go
 import pytest
 
 import ovlab
-from ovlab.widgets.sync import new_figure, plain, update_in_place
+from ovlab.sim.widgets.sync import new_figure, plain, update_in_place
 
 
 def _arrays(value, path=()):
@@ -56,7 +56,7 @@ def test_a_numpy_trace_is_what_raised_and_a_plain_one_does_not():
 
 
 @pytest.mark.parametrize("make", [ovlab.widgets.TimelineDashboard,
-                                  ovlab.widgets.LatencyDashboard])
+                                  ovlab.sim.widgets.LatencyDashboard])
 def test_dashboard_figures_hold_no_numpy_arrays(make):
     dash = make(niter=40) if make is ovlab.widgets.TimelineDashboard else make(niter=200)
     assert not list(_arrays(dash.figure._widget_data)), "a NumPy array in the widget's data"
@@ -142,7 +142,7 @@ def test_to_js_serializes_as_plotly_does():
     from plotly.basedatatypes import Undefined
     from plotly.serializers import _py_to_js
 
-    from ovlab.widgets.sync import to_js
+    from ovlab.sim.widgets.sync import to_js
 
     values = [{"a": [1.0, 2, None, "x", True], "b": (1.0, 2.0), "c": []},
               [[1.0, 2.0], [3.0, None]], np.arange(3.0), np.array([1, 2], dtype=np.int64),
@@ -155,14 +155,14 @@ def test_to_js_serializes_as_plotly_does():
 
 @pytest.mark.parametrize("make", [ovlab.widgets.LatencyDashboard,
                                   ovlab.widgets.TimelineDashboard,
-                                  ovlab.widgets.ResourceAwareDashboard])
+                                  ovlab.sim.widgets.ResourceAwareDashboard])
 def test_dashboard_updates_go_out_as_plotlys_serializer_sends_them(make, monkeypatch):
     """The dashboards' FigureWidgets serialize their update messages with ``to_js``; on a
     sequence of changes (a new timeout or load, the hint, lock y, compare) every message is
     byte for byte what plotly's own serializer makes of it."""
     from plotly.serializers import _py_to_js
 
-    from ovlab.widgets.sync import figure_widget_class, to_js
+    from ovlab.sim.widgets.sync import figure_widget_class, to_js
 
     cls = figure_widget_class()
     sent = []
@@ -186,7 +186,7 @@ def test_dashboard_updates_go_out_as_plotlys_serializer_sends_them(make, monkeyp
     monkeypatch.setattr(cls.__dict__["_py2js_update"], "set", record)
     dash = make(niter=200) if make is not ovlab.widgets.ResourceAwareDashboard else make()
     assert isinstance(dash.figure, cls)
-    if make is ovlab.widgets.ResourceAwareDashboard:
+    if make is ovlab.sim.widgets.ResourceAwareDashboard:
         for load in (0.6, 0.4):
             dash.gpu_load.value = load
     else:

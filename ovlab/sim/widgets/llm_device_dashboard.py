@@ -1,0 +1,96 @@
+"""Lab 14's dashboard: a zoo LLM, a prompt length and a number of users; one request per
+device (CPU, iGPU, NPU of the AI PC) and the recommendation that follows.
+
+Every change measures again on fresh seeded Cores (settings seen before are redrawn from
+memory) and redraws :func:`ovlab.sim.viz.llm_devices.devices_figure`; the summary line says which
+device to pick and why (``genai.device_choice.recommend``). A prompt longer than the NPU's
+``MAX_PROMPT_LEN`` shows GenAI's error for the NPU in the summary and draws the other two.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+
+import ipywidgets as widgets
+import plotly.graph_objects as go
+
+from ..genai import device_choice
+from ..viz.llm_devices import devices_figure
+
+PROMPTS = (32, 128, 256, 512, 1024, 1536)  # all below every zoo model's context
+
+
+class LLMDeviceDashboard(widgets.VBox):
+    """The knobs above the figure, the recommendation between them."""
+
+    keep = 24
+
+    def __init__(self, model: str = "phi-3-mini-4k-instruct-int4-ov", prompt_tokens: int = 512,
+                 users: int = 1, new_tokens: int = 64) -> None:
+        self.new_tokens = new_tokens
+        self.w_model = widgets.Dropdown(options=list(device_choice.MODELS), value=model,
+                                        description="model", layout=dict(width="420px"))
+        self.w_prompt = widgets.Dropdown(options=list(PROMPTS), value=prompt_tokens,
+                                         description="prompt tokens",
+                                         style={"description_width": "initial"})
+        self.w_users = widgets.ToggleButtons(options=[("1 user", 1), ("2 users", 2),
+                                                      ("4 users", 4), ("8 users", 8)],
+                                             value=users, description="at once")
+        self.summary = widgets.HTML()
+        self.summary.add_class("ovlab-summary")
+        self._cache: OrderedDict = OrderedDict()
+        self.figures, self.error = self._measure(self.settings())
+        self.fig = go.FigureWidget(self._figure())
+        for w in (self.w_model, self.w_prompt, self.w_users):
+            w.observe(self._changed, names="value")
+        self._describe()
+        super().__init__([widgets.HBox([self.w_model, self.w_prompt]), self.w_users,
+                          self.summary, self.fig])
+
+    def settings(self) -> tuple:
+        return self.w_model.value, int(self.w_prompt.value)
+
+    def _measure(self, settings: tuple):
+        if settings not in self._cache:
+            model, n = settings
+            figures, errors = [], []
+            for device in device_choice.DEVICES:
+                try:
+                    figures.append(device_choice.measure(model, device, n, self.new_tokens))
+                except RuntimeError as err:
+                    errors.append(f"{device}: {str(err).splitlines()[0]}")
+            error = "; ".join(errors)
+            self._cache[settings] = (figures, error)
+            while len(self._cache) > self.keep:
+                self._cache.popitem(last=False)
+        return self._cache[settings]
+
+    def _figure(self) -> go.Figure:
+        model, n = self.settings()
+        users = int(self.w_users.value)
+        pick = device_choice.recommend(self.figures, users)[0] if self.figures else "-"
+        who = "1 user" if users == 1 else f"{users} users at once"
+        return devices_figure(self.figures, f"{model}, a {n}-token prompt, {self.new_tokens} new tokens: "
+                                            f"pick {pick} for {who}")
+
+    def _describe(self) -> None:
+        pick, reasons = device_choice.recommend(self.figures, int(self.w_users.value))
+        text = f"<b>pick {pick}</b>: " + "; ".join(reasons)
+        if self.error:
+            text += f"<br><b>error:</b> {self.error}"
+        self.summary.value = text
+
+    def _changed(self, _change=None) -> None:
+        self.figures, self.error = self._measure(self.settings())
+        new = self._figure()
+        with self.fig.batch_update():
+            self.fig.data = []
+            for trace in new.data:
+                self.fig.add_trace(trace)
+            self.fig.layout.title = new.layout.title
+            self.fig.layout.annotations = new.layout.annotations
+        self._describe()
+
+    def static_figure(self) -> go.Figure:
+        """The figure of the current settings, for the stored notebook."""
+        return self._figure()
