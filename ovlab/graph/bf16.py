@@ -105,10 +105,19 @@ def make_bf16_plan(ops: list[Node], const: set[int]) -> Bf16Plan:
             tail.add(id(p))
             stack.append(p)
 
+    # the producer each elementwise reader is fused into: one per reader, and of two (a residual
+    # Add of two conv branches) the later one, which runs once the other branch's output exists
+    # (the plugin's conv + sum fusion)
+    chosen: dict[int, int] = {}
+    for n in ops:
+        rd = readers.get(id(n), [])
+        if (n._op.type_name in _ACCUMULATE or n._op.type_name in ELEMENTWISE or id(n) in fc_bias) \
+                and len(rd) == 1 and rd[0]._op.type_name in ELEMENTWISE:
+            chosen[id(rd[0])] = id(n)
+    fused = set(chosen.values())
     round_in: dict[int, tuple[bool, ...]] = {}
     round_out: set[int] = set()
     region: set[int] = set()
-    fused_into: set[int] = set()
     for n in ops:
         nid = id(n)
         if (isinstance(n, (Parameter, Constant, Result)) or nid in tail or nid in const
@@ -138,10 +147,7 @@ def make_bf16_plan(ops: list[Node], const: set[int]) -> Bf16Plan:
             continue
         if any(isinstance(r, Result) for r in rd):
             continue
-        fusable = t in _ACCUMULATE or t in ELEMENTWISE or nid in fc_bias
-        if fusable and len(rd) == 1 and rd[0]._op.type_name in ELEMENTWISE \
-                and id(rd[0]) not in fused_into:
-            fused_into.add(id(rd[0]))  # one producer per reader (a residual Add fuses one)
+        if nid in fused:
             continue  # fused into its reader: rounded (or not) at the chain's end
         round_out.add(nid)
     return Bf16Plan(round_in, round_out, region)
