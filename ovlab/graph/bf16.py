@@ -8,9 +8,10 @@ tensor to bf16. Measured on an AVX-512 BF16 host against the f32 run
   Convolution, GroupConvolution, MatMul or Interpolate is kept in f32 (a lone Softmax, Add, MVN
   ... is computed exactly as in f32). The other nodes form the *bf16 region*.
 * **Conv / GroupConv / MatMul** round their inputs *and* weights to bf16 (round to nearest even)
-  and accumulate in f32. A MatMul with constant weights followed by an Add of a constant bias
-  becomes one FullyConnected with a bias input before the precision is chosen: the bias is
-  rounded to bf16 too.
+  and accumulate in f32. A constant bias Add after one (in the region) is fused with a bf16 bias:
+  the bias is rounded too. A MatMul with constant weights and such a bias becomes one
+  FullyConnected with a bias input before the precision is chosen, so it counts as the MatMul
+  for the tail rule.
 * **Interpolate** takes bf16 and gives bf16 (even when it feeds a Result).
 * **Elementwise ops** in the region run as a fused f32 kernel on their *unrounded* inputs (a
   Parameter's f32 values, or the f32 accumulator of the Conv/MatMul they are fused into) and
@@ -70,16 +71,25 @@ def _is_float(node: Node, index: int) -> bool:
     return node._out_types[index].is_real()
 
 
-def _fc_bias(node: Node, const: set[int], readers: dict[int, list[Node]]) -> bool:
-    """An Add of a constant to a constant-weight MatMul: the FullyConnected's bias input."""
+def _bias_of(node: Node, const: set[int], readers: dict[int, list[Node]]) -> Node | None:
+    """The Conv/GroupConv/MatMul whose bias ``node`` adds (an Add of a constant to its only
+    reader), or None."""
     if node._op.type_name != "Add" or len(node._inputs) != 2:
-        return False
+        return None
     a, b = (s._node for s in node._inputs)
     if id(b) not in const:
         a, b = b, a
-    if id(b) not in const or a._op.type_name != "MatMul" or len(readers.get(id(a), ())) != 1:
-        return False
-    return len(a._inputs) == 2 and id(a._inputs[1]._node) in const
+    if id(b) not in const or a._op.type_name not in _ACCUMULATE \
+            or len(readers.get(id(a), ())) != 1:
+        return None
+    return a
+
+
+def _fc_bias(node: Node, const: set[int], readers: dict[int, list[Node]]) -> bool:
+    """An Add of a constant to a constant-weight MatMul: the FullyConnected's bias input."""
+    a = _bias_of(node, const, readers)
+    return a is not None and a._op.type_name == "MatMul" and len(a._inputs) == 2 \
+        and id(a._inputs[1]._node) in const
 
 
 def make_bf16_plan(ops: list[Node], const: set[int]) -> Bf16Plan:
@@ -129,7 +139,9 @@ def make_bf16_plan(ops: list[Node], const: set[int]) -> Bf16Plan:
         floats = [_is_float(s._node, s._index) for s in n._inputs]
         if t in _ACCUMULATE:
             rin = tuple(floats)  # activations and weights
-        elif nid in fc_bias:  # the FC's bias input; the product itself is the f32 accumulator
+        elif nid in fc_bias or _bias_of(n, const, readers) is not None:
+            # the bias input (converted to bf16 with the weights); the product is the f32
+            # accumulator
             rin = tuple(f and id(p) in const for f, p in zip(floats, srcs, strict=True))
         elif t == "Interpolate":
             rin = (floats[0],) + (False,) * (len(floats) - 1)
