@@ -15,7 +15,8 @@ tensor to bf16. Measured on an AVX-512 BF16 host against the f32 run
 * **Interpolate** takes bf16 and gives bf16 (even when it feeds a Result).
 * **Elementwise ops** in the region run as a fused f32 kernel on their *unrounded* inputs (a
   Parameter's f32 values, or the f32 accumulator of the Conv/MatMul they are fused into) and
-  round only the result.
+  round only the result. Fused into a Conv/MatMul (post-ops), their other non-constant inputs
+  (a residual's shortcut) are read in bf16, as the conv reads them.
 * **Every other op in the region** (Softmax, MVN, AvgPool, MaxPool, Concat, LRN, ...) takes
   bf16-rounded input from non-constant sources and gives bf16 output; constant inputs stay f32.
 * **Output precision**: a region node that feeds a Result directly gives f32 (the plugin sets
@@ -119,12 +120,20 @@ def make_bf16_plan(ops: list[Node], const: set[int]) -> Bf16Plan:
     # Add of two conv branches) the later one, which runs once the other branch's output exists
     # (the plugin's conv + sum fusion)
     chosen: dict[int, int] = {}
+    by_id = {id(n): n for n in ops}
     for n in ops:
         rd = readers.get(id(n), [])
         if (n._op.type_name in _ACCUMULATE or n._op.type_name in ELEMENTWISE or id(n) in fc_bias) \
                 and len(rd) == 1 and rd[0]._op.type_name in ELEMENTWISE:
             chosen[id(rd[0])] = id(n)
     fused = set(chosen.values())
+    # elementwise ops fused (directly or down a chain) into a Conv/MatMul: post-ops, whose other
+    # non-constant inputs (a residual's shortcut) are read in the conv's bf16
+    post_op: set[int] = set()
+    for n in ops:
+        src = chosen.get(id(n))
+        if src is not None and (src in post_op or by_id[src]._op.type_name in _ACCUMULATE):
+            post_op.add(id(n))
     round_in: dict[int, tuple[bool, ...]] = {}
     round_out: set[int] = set()
     region: set[int] = set()
@@ -145,6 +154,9 @@ def make_bf16_plan(ops: list[Node], const: set[int]) -> Bf16Plan:
             rin = tuple(f and id(p) in const for f, p in zip(floats, srcs, strict=True))
         elif t == "Interpolate":
             rin = (floats[0],) + (False,) * (len(floats) - 1)
+        elif nid in post_op:
+            rin = tuple(f and id(p) not in const and id(p) != chosen[nid]
+                        for f, p in zip(floats, srcs, strict=True))
         elif t in ELEMENTWISE or n._op.view:
             rin = (False,) * len(floats)
         else:  # constant inputs keep f32 (the plugin skips them to keep fusing exact)
