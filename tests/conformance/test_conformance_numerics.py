@@ -2,7 +2,8 @@
 same outputs (to 1e-4 relative) on every device string that runs on the CPU.
 
 The real CPU runs with ``INFERENCE_PRECISION_HINT: f32``: its default on an AVX512_BF16 machine
-is bf16, which ovlab does not emulate (its CPU computes in f32). Four different inputs go through
+is bf16, which ovlab emulates only where its host is described as such a CPU (the bf16 numerics
+are checked in ``tests/graph/test_bf16_cpu.py``). Four different inputs go through
 an ``AsyncInferQueue`` of 4, so BATCH:CPU(4) runs them as one full batch (no timeout wait) and
 each request must get its own slice back (claim B08).
 """

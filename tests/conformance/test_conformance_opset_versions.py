@@ -13,6 +13,11 @@ from conformance_harness import LAB, REAL
 import ovlab
 from ovlab.sim.graph import opset_versions as old
 
+# f32 on both: the real CPU's default is bf16 on an AVX512_BF16/AMX host and f32 elsewhere, and
+# these tests also run with the host described as another CPU (tests/graph/test_bf16_cpu.py
+# compares bf16)
+F32 = {"INFERENCE_PRECISION_HINT": "f32"}
+
 X = (np.arange(2 * 3 * 4 * 5, dtype=np.float32).reshape(2, 3, 4, 5) % 7) - 3.0
 
 CASES = {
@@ -51,7 +56,7 @@ def test_old_builders_match_the_wheels(case):
         node = build(module, x)
         params = [] if case in ("range", "broadcast") else [x]
         model = rt.Model([node], params, "m")
-        out = rt.new_core().compile_model(model, "CPU").create_infer_request() \
+        out = rt.new_core().compile_model(model, "CPU", F32).create_infer_request() \
             .infer({0: X} if params else {})[0]
         got[rt.name] = (node.get_output_element_type(0).get_type_name(), out)
     assert got["ovlab"][0] == got["openvino"][0]
@@ -93,7 +98,7 @@ def _run(rt, node, params):
     (``params`` None), inferred on Y."""
     model = node if params is None else rt.Model(node, params, "m")
     params = model.get_parameters()
-    req = rt.new_core().compile_model(model, "CPU").create_infer_request()
+    req = rt.new_core().compile_model(model, "CPU", F32).create_infer_request()
     outs = req.infer({0: Y} if params else {})
     return [outs[i] for i in range(len(model.outputs))]
 
@@ -244,7 +249,7 @@ def test_op_node_classes_build_a_stateful_model_as_the_wheels():
         total = rt.ops.add(read, x)
         write = op.assign(total, var)
         model = rt.Model([rt.ops.result(total)], [write], [x], "acc")
-        req = rt.new_core().compile_model(model, "CPU").create_infer_request()
+        req = rt.new_core().compile_model(model, "CPU", F32).create_infer_request()
         outs = [req.infer({0: np.float32([1, 2])})[0].tolist() for _ in range(3)]
         empty = op.read_value(var)
         got[rt.name] = (read.get_variable_id(), write.get_variable_id(),

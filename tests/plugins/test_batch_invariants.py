@@ -59,7 +59,7 @@ def test_b04_b08_batching_invariants(mlp, batch, timeout_ms, jobs, gaps, hint):
     # every request completes exactly once, with its own result
     assert sorted(callbacks) == list(range(n))
     for i, x in enumerate(inputs):
-        np.testing.assert_allclose(outputs[i], mlp._evaluate({0: x})[0], rtol=1e-5, atol=1e-7)
+        np.testing.assert_allclose(outputs[i], mlp._evaluate({0: x}, "bf16")[0], rtol=1e-5, atol=1e-7)
     records = core.trace.inferences
     by_seq = {}
     for r in records:

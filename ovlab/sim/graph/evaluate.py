@@ -5,6 +5,10 @@
 type is f16 (an FP16 model) are rounded whatever the precision. Intermediate arrays are freed as
 soon as their last reader has run, and elementwise ops overwrite their input in place when no
 one else reads it, so large batches do not need memory for every activation at once.
+
+``precision="bf16"`` is the CPU plugin's bf16 inference, which rounds only at chosen points
+(``bf16.py``): f32 storage everywhere, RNE rounding of the inputs and outputs the per-model
+:class:`~ovlab.graph.bf16.Bf16Plan` names; constant subgraphs are folded in f32.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .bf16 import Bf16Plan, make_bf16_plan
 from .kernels import round_to
 from .node import Node
 from .ops import Constant, Ctx, Parameter, Result
@@ -22,7 +27,7 @@ from .types import Type, shape_str
 
 __all__ = ["Plan", "make_plan", "evaluate", "PRECISIONS"]
 
-PRECISIONS = ("f32", "f16")
+PRECISIONS = ("f32", "f16", "bf16")
 Key = tuple[int, int]
 
 
@@ -36,6 +41,13 @@ class Plan:
     const: set[int]  # ids of nodes whose outputs depend on Constants (and static shapes) only
     shaped: set[int]  # the subset of ``const`` that depends on shapes (ShapeOf): not cached,
     #                   since a reshaped clone (BATCH's batched copy) gives other values
+    _bf16: Bf16Plan | None = None  # made on the first bf16 evaluation
+
+    def bf16(self) -> Bf16Plan:
+        """The CPU plugin's bf16 rounding points for this graph (made once)."""
+        if self._bf16 is None:
+            self._bf16 = make_bf16_plan(self.ops, self.const)
+        return self._bf16
 
 
 def key(node: Node, index: int) -> Key:
@@ -77,17 +89,20 @@ def make_plan(ops: list[Node]) -> Plan:
 
 def _check_precision(precision: str) -> str:
     p = str(precision).lower()
-    aliases = {"fp32": "f32", "float32": "f32", "fp16": "f16", "float16": "f16"}
+    aliases = {"fp32": "f32", "float32": "f32", "fp16": "f16", "float16": "f16",
+               "bfloat16": "bf16"}
     p = aliases.get(p, p)
     if p not in PRECISIONS:
-        raise ValueError(f"precision must be 'f32' or 'f16', got {precision!r}")
+        raise ValueError(f"precision must be 'f32', 'f16' or 'bf16', got {precision!r}")
     return p
 
 
 def _storage(t: Type, precision: str) -> str:
     """Which rounding a float tensor of type ``t`` gets ("f32" = none)."""
     name = t.get_type_name()
-    return name if name in ("f16", "bf16") else precision
+    if name in ("f16", "bf16"):
+        return name
+    return "f32" if precision == "bf16" else precision  # bf16: rounded at the plan's points
 
 
 def _prepare_input(i: int, param: Parameter, value: object, precision: str) -> np.ndarray:
@@ -114,12 +129,14 @@ def evaluate(ops: Sequence[Node], plan: Plan, parameters: Sequence[Parameter],
         names = ", ".join(f"{i} ('{parameters[i].get_friendly_name()}')" for i in missing)
         raise ValueError(f"Missing input(s) {names}; the model has {len(parameters)} input(s)")
     with np.errstate(all="ignore"):  # NaN/inf follow the CPU plugin; NumPy's warnings stay in
+        if prec == "bf16":
+            return _run(ops, plan, parameters, results, inputs, "f32", plan.bf16())
         return _run(ops, plan, parameters, results, inputs, prec)
 
 
 def _run(ops: Sequence[Node], plan: Plan, parameters: Sequence[Parameter],
          results: Sequence[Result], inputs: Mapping[int, object],
-         prec: str) -> list[np.ndarray]:
+         prec: str, b16: Bf16Plan | None = None) -> list[np.ndarray]:
     pindex = {id(p): i for i, p in enumerate(parameters)}
     vals: dict[Key, np.ndarray] = {}
     left = Counter(plan.uses)
@@ -144,11 +161,16 @@ def _run(ops: Sequence[Node], plan: Plan, parameters: Sequence[Parameter],
         else:
             op = node._op
             assert op.compute is not None, op.type_name
+            if b16 is not None and nid in b16.round_in:
+                xs = _bf16_inputs(node, xs, b16, plan)
             donate = plan.donate[nid] and xs[0].flags.writeable
             needed = tuple(left[(nid, i)] > 0 for i in range(len(node._out_shapes)))
             outs = op.compute(node, xs, Ctx(donate, needed))
             if not op.view:
                 outs = [_round(a, t, prec) for a, t in zip(outs, node._out_types, strict=False)]
+                if b16 is not None and nid in b16.round_out:
+                    outs = [round_to(a, "bf16") if t.is_real() else a
+                            for a, t in zip(outs, node._out_types, strict=False)]
         for i, a in enumerate(outs):
             vals[(nid, i)] = a
         for s in node._inputs:
@@ -157,6 +179,27 @@ def _run(ops: Sequence[Node], plan: Plan, parameters: Sequence[Parameter],
             if left[k] == 0 and k not in kept:
                 del vals[k]
     return [np.array(vals[(id(r), 0)], dtype=r._out_types[0].to_dtype()) for r in results]
+
+
+def _bf16_inputs(node: Node, xs: list[np.ndarray], b16: Bf16Plan, plan: Plan) -> list[np.ndarray]:
+    """``xs`` with the inputs the bf16 plan names rounded to bf16 (RNE). Constant inputs
+    (weights, folded in f32) are rounded once and kept."""
+    out = list(xs)
+    for i, (r, s) in enumerate(zip(b16.round_in[id(node)], node._inputs, strict=True)):
+        if not r:
+            continue
+        src = id(s._node)
+        if src in plan.const and src not in plan.shaped:
+            k = (src, s._index)
+            v = b16.const_rounded.get(k)
+            if v is None:
+                v = round_to(np.asarray(xs[i], dtype=np.float32), "bf16")
+                v.flags.writeable = False
+                b16.const_rounded[k] = v
+            out[i] = v
+        else:
+            out[i] = round_to(xs[i], "bf16")
+    return out
 
 
 def _folded(node: Node, xs: list[np.ndarray], precision: str) -> list[np.ndarray]:

@@ -455,6 +455,18 @@ def cpu_cores(spec: DeviceSpec, config: dict[str, Any], mode) -> tuple[int, floa
     return threads, capacity / default_capacity
 
 
+def numeric_precision(spec: DeviceSpec, hint: str) -> str:
+    """The ``evaluate`` precision of a compiled model: ``f16`` storage for an f16 hint (GPUs,
+    NPUs), the CPU plugin's bf16 rules (``graph/bf16.py``) for a bf16 hint on a CPU that computes
+    bf16 (AVX512_BF16 or AMX; the real plugin falls back to f32 elsewhere), else f32."""
+    if hint == "f16":
+        return "f16"
+    if hint == "bf16" and spec.plugin == "CPU" and (
+            "BF16" in spec.capabilities or spec.inference_precision == "bf16"):
+        return "bf16"
+    return "f32"
+
+
 def _follows_conv(op) -> bool:
     """Relu right after a Convolution (or its bias Add): the CPU plugin fuses it into the conv
     and reports it NOT_RUN with exec type ``undef`` (measured)."""
@@ -501,7 +513,7 @@ class HardwareBackend(Backend):
             optimal = min(optimal, self.num_requests)
         self.optimal = max(1, optimal)
         self.precision_hint = config.get("INFERENCE_PRECISION_HINT", spec.inference_precision)
-        self.numeric_precision = "f16" if self.precision_hint in ("f16",) else "f32"
+        self.numeric_precision = numeric_precision(spec, self.precision_hint)
         from ..graph import model_precision
 
         self.model_precision = model_precision(self.run_model)
