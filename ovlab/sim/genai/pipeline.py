@@ -65,6 +65,37 @@ def set_core_factory(factory, note_paths=None) -> None:
     _core_factory, _note_paths = factory, note_paths
 
 
+STANDIN_NOTE = ("ovlab: {model} is a virtual model: the text is a stand-in (seeded, from "
+                "ovlab's corpus), the timing follows the real model's shape on the simulated "
+                "{device}.")
+
+
+def _note_standin(pipe: Any) -> None:
+    """In a notebook, one line under the first output of a pipeline whose text is a stand-in
+    (every zoo LLM but the tiny real one): the values returned are unchanged."""
+    if getattr(pipe, "_standin_noted", False):  # noted already, or a helper's pipeline
+        return
+    eng = pipe._engine
+    if getattr(eng, "model", None) is not None:  # the tiny model computes its own text
+        return
+    pipe._standin_noted = True
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover - IPython comes with the lab's requirements
+        return
+    shell = get_ipython()
+    if shell is None or "IPKernelApp" not in shell.config:  # a script, a terminal IPython
+        return
+    import html
+
+    from IPython.display import display
+
+    line = STANDIN_NOTE.format(model=eng.name, device=eng.device)
+    display({"text/plain": line,
+             "text/html": f"<div class='ovlab-standin-note' style='color:#666;font-size:12px'>"
+                          f"&#9432; {html.escape(line)}</div>"}, raw=True)
+
+
 def _default_core():
     core = _core_factory() if _core_factory is not None else None
     if core is not None:
@@ -321,6 +352,7 @@ class _Base:
             req.perf.load_time = self._load_time_ms
             req.perf.evaluate(start)
             eng.forget(req)
+        _note_standin(self)
         return reqs
 
     def _texts(self, req: _Request) -> str:

@@ -270,8 +270,15 @@ class Analytic:
                        f"{lo * 1e3:.0f}-{hi * 1e3:.0f} ms")
         alone = sel("alone")
         if len(alone):
-            out.append(f"alone max {alone.max():.0f} ms vs <= {self.alone_range[1] * 1e3:.0f} ms "
-                       f"(T + t(1)), mean {alone.mean():.0f} vs "
+            bound = self.alone_range[1] * 1e3
+            # T + t(1) is a law only for a request that finds the device free; one sent alone
+            # behind runs already queued waits for them too, which the simple model leaves out
+            if alone.max() <= bound + 0.5:
+                versus = f"<= {bound:.0f} ms (T + t(1))"
+            else:
+                versus = (f"about {bound:.0f} ms (T + t(1); {alone.max() - bound:.0f} ms more: "
+                          f"runs queued ahead on the device, not in the model)")
+            out.append(f"alone max {alone.max():.0f} ms vs {versus}, mean {alone.mean():.0f} vs "
                        f"{(self.timeout / 2 + self.t_one) * 1e3:.0f} ms")
         stats = view.stats()
         if stats["requests"] and view.complete:

@@ -10,10 +10,15 @@ from plotly.subplots import make_subplots
 DEVICE_COLORS = {"CPU": "#1f77b4", "GPU": "#2ca02c", "NPU": "#9467bd"}
 
 
-def devices_figure(figures, title: str = "") -> go.Figure:
-    """TTFT, TPOT, throughput and memory of one request on each device."""
+def devices_figure(figures, title: str = "", users: int | None = None) -> go.Figure:
+    """TTFT, TPOT, throughput and memory of one request on each device (``users``: of that
+    many requests at once, ``genai.device_choice.UsersRun.figures``: the users' mean TTFT and
+    TPOT, and the tokens per second of all of them together, first token's wait included)."""
+    rate = "tokens/s" if users is None else "tokens/s, all users"
+    ttft = "TTFT (ms)" if users in (None, 1) else "mean TTFT (ms)"
+    tpot = "TPOT (ms)" if users in (None, 1) else "mean TPOT (ms)"
     fig = make_subplots(rows=1, cols=4, horizontal_spacing=0.08,
-                        subplot_titles=("TTFT (ms)", "TPOT (ms)", "tokens/s", "memory (GB)"))
+                        subplot_titles=(ttft, tpot, rate, "memory (GB)"))
     names = [f.device for f in figures]
     colors = [DEVICE_COLORS.get(n, "#7f7f7f") for n in names]
     for col, values in enumerate(([f.ttft_ms for f in figures], [f.tpot_ms for f in figures],
@@ -22,8 +27,8 @@ def devices_figure(figures, title: str = "") -> go.Figure:
         fig.add_bar(x=names, y=values, marker_color=colors, showlegend=False, row=1, col=col,
                     text=[f"{v:.0f}" if v >= 10 else f"{v:.2f}" for v in values],
                     textposition="outside", cliponaxis=False)
-    fig.update_layout(height=340, margin=dict(l=40, r=20, t=80, b=40),
-                      title=title or "One request on each device")
+    fig.update_layout(height=340, margin=dict(l=40, r=20, t=90, b=40),
+                      title=dict(text=title or "One request on each device", font=dict(size=14)))
     return fig
 
 

@@ -80,6 +80,10 @@ class Knobs:
         self.speed = widgets.FloatLogSlider(value=10.0, base=10, min=0, max=2, step=0.1,
                                             description="", layout=widgets.Layout(width="220px"),
                                             continuous_update=False)
+        # the speed is a live replay's: greyed out, with the reason beside it, while live is off
+        self.speed_why = widgets.HTML(layout=widgets.Layout(margin="0 8px 0 0"))
+        self.live.observe(lambda change: self._live_changed(change["new"]), names="value")
+        self._live_changed(self.live.value)
         self.lock_y = widgets.Checkbox(value=False, description="lock y axis", indent=False,
                                        layout=widgets.Layout(width="120px"))
         self.x_axis = widgets.ToggleButtons(options=[("iteration", "iteration"),
@@ -99,6 +103,15 @@ class Knobs:
         self.pin_why = widgets.HTML(layout=widgets.Layout(margin="0 0 0 8px"))
         self.set_pin_enabled(False)
         self.show_x_axis = x_axis
+
+    SPEED_OFF = "speed: for a live replay (tick live)"
+
+    def _live_changed(self, live: bool) -> None:
+        self.speed.disabled = not live
+        self.speed.tooltip = "" if live else self.SPEED_OFF
+        self.speed_why.value = ("" if live else
+                                f"<span class='ovlab-why' style='color:#777;font-size:12px'>"
+                                f"{self.SPEED_OFF}</span>")
 
     PIN_OFF = "turn compare on (overlay or side by side) to pin a run as A"
 
@@ -124,8 +137,10 @@ class Knobs:
         return [self.lock_y, self.compare] + ([self.x_axis] if self.show_x_axis else [])
 
     def box(self) -> widgets.Widget:
-        row1 = [self.live, self.speed, self.lock_y] + ([self.x_axis] if self.show_x_axis else [])
-        return widgets.VBox([*self.experiment, self.inert, widgets.HBox(row1),
+        row1 = [self.live, self.speed, self.speed_why, self.lock_y] + (
+            [self.x_axis] if self.show_x_axis else [])
+        return widgets.VBox([*self.experiment, self.inert,
+                             widgets.HBox(row1, layout=widgets.Layout(flex_flow="row wrap")),
                              widgets.HBox([self.compare, self.pin, self.pin_why],
                                           layout=widgets.Layout(flex_flow="row wrap"))])
 

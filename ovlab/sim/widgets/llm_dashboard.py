@@ -53,7 +53,9 @@ class LLMServingDashboard(widgets.VBox):
         self._runs: OrderedDict = OrderedDict()
         self.run = self._serve(self.settings())
         self.fig = go.FigureWidget(self._figure(self.run))
-        for w in (self.w_tokens, self.w_seqs, self.w_cache, self.w_split, self.w_prefix, self.w_rate):
+        self.controls = [self.w_tokens, self.w_seqs, self.w_cache, self.w_split, self.w_prefix,
+                         self.w_rate]
+        for w in self.controls:
             w.observe(self._changed, names="value")
         self._describe()
         super().__init__([widgets.HBox([self.w_tokens, self.w_seqs, self.w_cache]),

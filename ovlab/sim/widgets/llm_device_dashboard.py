@@ -1,10 +1,13 @@
-"""Lab 14's dashboard: a zoo LLM, a prompt length and a number of users; one request per
-device (CPU, iGPU, NPU of the AI PC) and the recommendation that follows.
+"""Lab 14's dashboard: a zoo LLM, a prompt length and a number of users; that many requests
+at once on each device (CPU, iGPU, NPU of the AI PC) and the recommendation that follows.
 
-Every change measures again on fresh seeded Cores (settings seen before are redrawn from
-memory) and redraws :func:`ovlab.sim.viz.llm_devices.devices_figure`; the summary line says which
-device to pick and why (``genai.device_choice.recommend``). A prompt longer than the NPU's
-``MAX_PROMPT_LEN`` shows GenAI's error for the NPU in the summary and draws the other two.
+Every change serves the users again on fresh seeded Cores (``genai.device_choice.serve_users``:
+continuous batching on CPU and GPU, one request after the other on the NPU; settings seen before
+are redrawn from memory) and redraws :func:`ovlab.sim.viz.llm_devices.devices_figure`: the users'
+mean TTFT and TPOT (queueing included) and the tokens per second of all users together. The
+summary line says which device to pick and why (``genai.device_choice.recommend``). A prompt
+longer than the NPU's ``MAX_PROMPT_LEN`` shows GenAI's error for the NPU in the summary and
+draws the other two.
 """
 
 from __future__ import annotations
@@ -41,22 +44,24 @@ class LLMDeviceDashboard(widgets.VBox):
         self._cache: OrderedDict = OrderedDict()
         self.figures, self.error = self._measure(self.settings())
         self.fig = go.FigureWidget(self._figure())
-        for w in (self.w_model, self.w_prompt, self.w_users):
+        self.controls = [self.w_model, self.w_prompt, self.w_users]
+        for w in self.controls:
             w.observe(self._changed, names="value")
         self._describe()
         super().__init__([widgets.HBox([self.w_model, self.w_prompt]), self.w_users,
                           self.summary, self.fig])
 
     def settings(self) -> tuple:
-        return self.w_model.value, int(self.w_prompt.value)
+        return self.w_model.value, int(self.w_prompt.value), int(self.w_users.value)
 
     def _measure(self, settings: tuple):
         if settings not in self._cache:
-            model, n = settings
+            model, n, users = settings
             figures, errors = [], []
             for device in device_choice.DEVICES:
                 try:
-                    figures.append(device_choice.measure(model, device, n, self.new_tokens))
+                    run = device_choice.serve_users(model, device, users, n, self.new_tokens)
+                    figures.append(run.figures(n))
                 except RuntimeError as err:
                     errors.append(f"{device}: {str(err).splitlines()[0]}")
             error = "; ".join(errors)
@@ -66,12 +71,12 @@ class LLMDeviceDashboard(widgets.VBox):
         return self._cache[settings]
 
     def _figure(self) -> go.Figure:
-        model, n = self.settings()
-        users = int(self.w_users.value)
+        model, n, users = self.settings()
         pick = device_choice.recommend(self.figures, users)[0] if self.figures else "-"
         who = "1 user" if users == 1 else f"{users} users at once"
-        return devices_figure(self.figures, f"{model}, a {n}-token prompt, {self.new_tokens} new tokens: "
-                                            f"pick {pick} for {who}")
+        short = model.removesuffix("-ov").removesuffix("-int4")
+        return devices_figure(self.figures, f"{short}, {n}-token prompts, {self.new_tokens} new "
+                                            f"tokens each<br>pick {pick} for {who}", users=users)
 
     def _describe(self) -> None:
         pick, reasons = device_choice.recommend(self.figures, int(self.w_users.value))

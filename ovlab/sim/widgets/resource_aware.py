@@ -208,8 +208,9 @@ class ResourceAwareDashboard:
         self.result: ScenarioResult | None = None
         self.previous: ScenarioResult | None = None  # drawn as a ghost behind the result
         self._model = None  # the scenario's model, loaded on the first run
-        controls = [self.gpu_load, self.gpu_threshold, self.npu_threshold, self.power_mode,
-                    self.low_power_device]
+        self.inert = widgets.HTML(layout=widgets.Layout(margin="0 0 0 8px"))
+        self.controls = controls = [self.gpu_load, self.gpu_threshold, self.npu_threshold,
+                                    self.power_mode, self.low_power_device]
         for w in controls:
             w.observe(lambda _change: self.run(), names="value")
         self.widget: widgets.VBox | None = None  # built around the first run's figure
@@ -218,7 +219,7 @@ class ResourceAwareDashboard:
         self.widget = widgets.VBox([
             widgets.HTML(f"<b>Resource-aware AUTO</b> &mdash; googlenet-v1 FP16 on "
                          f"<code>{DEVICE}</code>, platform <code>{PLATFORM}</code>, seed {seed}"),
-            *controls, self.summary, self.figure])
+            *controls, self.inert, self.summary, self.figure])
 
     def settings(self) -> dict[str, Any]:
         return dict(gpu_load=float(self.gpu_load.value), gpu_threshold=int(self.gpu_threshold.value),
@@ -233,7 +234,20 @@ class ResourceAwareDashboard:
         with collector_paused():
             return self._run()
 
+    def grey_out(self) -> None:
+        """Disable the knobs the power mode makes inert, and say why (one line)."""
+        low = self.power_mode.value == "low_power"
+        inert = ({"GPU threshold": self.gpu_threshold, "NPU threshold": self.npu_threshold}
+                 if low else {"LOW_POWER_DEVICE": self.low_power_device})
+        for w in (self.gpu_threshold, self.npu_threshold, self.low_power_device):
+            w.disabled = any(w is x for x in inert.values())
+        why = ("low_power sends every inference to LOW_POWER_DEVICE, whatever the utilization"
+               if low else "AUTO reads LOW_POWER_DEVICE only in the low_power power mode")
+        self.inert.value = (f"<div class='ovlab-inert' style='color:#777;font-size:12px'>greyed "
+                            f"out: {' and '.join(inert)}: no effect, {why}</div>")
+
     def _run(self) -> ScenarioResult:
+        self.grey_out()
         if self._model is None:  # one clone for every run (each zoo.load makes a new one)
             from ..models import zoo
 
