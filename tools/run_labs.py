@@ -3,7 +3,8 @@
 Each lab is written as a jupytext "percent" script in ``lab-sources/NN-topic.py`` (reviewable
 diffs, no outputs; kept out of ``labs/`` so a learner's file browser shows only the notebooks). This script turns each into ``labs/NN-topic.ipynb``, executes it in a fresh
 kernel from ``labs/`` (as a learner would), and saves it with its outputs, without widget state
-(the plotly FigureWidget state would add megabytes), and adds a PNG beside every plotly figure
+(the plotly FigureWidget state would add megabytes; a dashboard's output is stored as its
+placeholder line, ``WIDGET_TEXT``), and adds a PNG beside every plotly figure
 (``ovlab.sim.viz.static.add_static_images``) for GitHub and HTML exports. ``make labs`` runs it; nbval then checks that
 a fresh run gives the same outputs.
 
@@ -35,6 +36,9 @@ KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "nam
 # what a stored widget output says instead of its raw repr ("VBox(children=(HTML(value=...")
 WIDGET_TEXT = ("[An interactive dashboard: run this notebook in JupyterLab to use its widgets. "
                "The figure above shows its default settings.]")
+WIDGET_HTML = ("<div class='ovlab-widget-placeholder' style='color:#555;font-style:italic'>"
+               + WIDGET_TEXT + "</div>")
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 
 def build(src: Path, execute: bool = True, out_dir: Path = LABS) -> Path:
@@ -69,12 +73,16 @@ def build(src: Path, execute: bool = True, out_dir: Path = LABS) -> Path:
     for cell in nb.cells:
         if cell.cell_type == "code":
             cell.outputs = _coalesce_streams(cell.outputs)
-            for n, output in enumerate(cell.outputs):
-                view = output.get("data", {}).get("application/vnd.jupyter.widget-view+json")
-                if view is not None:  # widget state is not stored: the id only needs to be stable
-                    view["model_id"] = hashlib.sha1(f"{cell.id}/{n}".encode()).hexdigest()[:32]
-                    # GitHub, nbconvert and a notebook opened before running show text/plain
-                    output["data"]["text/plain"] = WIDGET_TEXT
+            for output in cell.outputs:
+                data = output.get("data", {})
+                if data.pop(WIDGET_VIEW, None) is not None:
+                    # widget state is not stored, so a stored view would point at a model that
+                    # no kernel has: JupyterLab shows "Error displaying widget: model not found"
+                    # in a trusted notebook. The stored output is the placeholder alone (what
+                    # GitHub, nbconvert and an untrusted notebook showed already); running the
+                    # cell puts the live widget in its place.
+                    data["text/plain"] = WIDGET_TEXT
+                    data["text/html"] = WIDGET_HTML
     n = add_static_images(nb)  # a PNG beside every plotly figure, for GitHub / HTML exports
     if n:
         print(f"  added {n} static image(s)")

@@ -13,7 +13,7 @@ from typing import Any
 
 import plotly.graph_objects as go
 
-from .dashboard_figures import LEGEND, latency_dashboard_spec
+from .dashboard_figures import LEGEND, latency_dashboard_spec, legend_below
 from .marks import XAxis, compile_marks, switch_marks
 from .panels import add_histograms, latency_panel
 from .runview import RunView
@@ -49,7 +49,7 @@ def compare_text(a, b) -> str:
 
 def compare_spec(a, b, *, mode: str = "side", x: str = "iteration", analytic_a=None,
                  analytic_b=None, b_full=None, y_range=None,
-                 max_points: int = 1000) -> dict[str, Any]:
+                 max_points: int = 1000, y_unit: str = "s") -> dict[str, Any]:
     """The compare figure as plain dicts. ``b`` may be a live cut of ``b_full``. (Where the
     four panels do not fit in a row, the dashboards show A's and B's figures apart, in a box
     that wraps: :func:`compare_pair_specs`.)"""
@@ -65,7 +65,7 @@ def compare_spec(a, b, *, mode: str = "side", x: str = "iteration", analytic_a=N
     xaxis = XAxis(x)
     panels, top, count = _side_panels(va, vb, fb, xaxis, analytic_a, analytic_b, y_range,
                                       max_points, (("x", "y"), ("x2", "y2")),
-                                      (("x3", "y3"), ("x4", "y4")))
+                                      (("x3", "y3"), ("x4", "y4")), y_unit)
     shown = {t["legendgroup"] for t in panels[1].traces if t.get("legendgroup")}
     for t in panels[0].traces:  # one legend entry per category: B's, and A's that B lacks
         if t.get("legendgroup") in shown or str(t.get("name", "")).startswith("analytic"):
@@ -89,7 +89,7 @@ def compare_spec(a, b, *, mode: str = "side", x: str = "iteration", analytic_a=N
         title=dict(text=compare_text(va, vb), font=dict(size=13)),
         xaxis=dict(domain=rows["x"], anchor="y", range=list(xaxis.span(va, va)),
                    title=dict(text=xaxis.title(va)), showgrid=True, zeroline=False),
-        yaxis=dict(domain=rows["y"], anchor="x", range=y, title=dict(text="Latency (sec)"),
+        yaxis=dict(domain=rows["y"], anchor="x", range=y, title=dict(text=_y_title(y_unit)),
                    showgrid=True, zeroline=False),
         xaxis2=dict(domain=rows["x2"], anchor="y2", range=[0, count], showgrid=True,
                     zeroline=False, title=dict(text="requests")),
@@ -107,28 +107,35 @@ def compare_spec(a, b, *, mode: str = "side", x: str = "iteration", analytic_a=N
         legend=LEGEND,
         margin=dict(l=60, r=20, t=110, b=40), height=540, autosize=True,
         template="plotly_white", uirevision="keep")
-    return {"data": panels[0].traces + panels[1].traces, "layout": layout}
+    traces = panels[0].traces + panels[1].traces
+    return {"data": traces, "layout": legend_below(layout, traces)}
+
+
+def _y_title(y_unit: str) -> str:
+    """The latency axis's title, as the dashboard's main view writes it (lab 04: seconds, the
+    seed's axis; lab 05: ms)."""
+    return "Latency (sec)" if y_unit == "s" else "latency (ms)"
 
 
 def _side_panels(va, vb, fb, xaxis, analytic_a, analytic_b, y_range, max_points, axes_a,
-                 axes_b):
+                 axes_b, y_unit: str = "s"):
     """A's and B's latency panels with their histograms on one latency range: the panels, the
-    range's top (s) and the histograms' count axis."""
+    range's top (in ``y_unit``) and the histograms' count axis."""
     sides = ((va, va, analytic_a, *axes_a), (vb, fb, analytic_b, *axes_b))
     panels = [latency_panel(view, full, x=xaxis, axes=axes, analytic=analytic,
-                            max_points=max_points)
+                            max_points=max_points, y_unit=y_unit)
               for view, full, analytic, axes, _hist in sides]
     top = float(y_range[1]) if y_range is not None else \
         (max(p.y_max for p in panels) * 1.08 or 1.0)
     for p, (view, full, _analytic, _axes, hist) in zip(panels, sides, strict=True):
-        add_histograms(p, view, full, top=top, hist_axes=hist)
+        add_histograms(p, view, full, top=top, hist_axes=hist, y_unit=y_unit)
     count = max(max(p.count_max for p in panels), 1) * 1.1
     return panels, top, count
 
 
 def compare_pair_specs(a, b, *, x: str = "iteration", analytic_a=None, analytic_b=None,
-                       b_full=None, y_range=None,
-                       max_points: int = 1000) -> tuple[dict[str, Any], dict[str, Any]]:
+                       b_full=None, y_range=None, max_points: int = 1000,
+                       y_unit: str = "s") -> tuple[dict[str, Any], dict[str, Any]]:
     """Side by side as two figures, A's and B's, each a latency panel and its histogram on
     the same latency and count ranges: the dashboards put them in a box that wraps, so the
     browser itself sets B beside A where the output area is wide enough and below it where it
@@ -139,7 +146,7 @@ def compare_pair_specs(a, b, *, x: str = "iteration", analytic_a=None, analytic_
     xaxis = XAxis(x)
     panels, top, count = _side_panels(va, vb, fb, xaxis, analytic_a, analytic_b, y_range,
                                       max_points, (("x", "y"), ("x2", "y2")),
-                                      (("x", "y"), ("x2", "y2")))
+                                      (("x", "y"), ("x2", "y2")), y_unit)
     specs = []
     for name, view, full, panel in (("A", va, va, panels[0]), ("B", vb, fb, panels[1])):
         shapes, notes = [], []
@@ -152,7 +159,7 @@ def compare_pair_specs(a, b, *, x: str = "iteration", analytic_a=None, analytic_
             title=dict(text=f"<b>{name}: {view.label}</b>", font=dict(size=13)),
             xaxis=dict(domain=[0.0, 0.77], range=list(xaxis.span(view, full)),
                        title=dict(text=xaxis.title(full)), showgrid=True, zeroline=False),
-            yaxis=dict(range=y, title=dict(text="Latency (sec)"), showgrid=True,
+            yaxis=dict(range=y, title=dict(text=_y_title(y_unit)), showgrid=True,
                        zeroline=False),
             xaxis2=dict(domain=[0.80, 1.0], range=[0, count], title=dict(text="requests"),
                         showgrid=True, zeroline=False),
@@ -161,7 +168,7 @@ def compare_pair_specs(a, b, *, x: str = "iteration", analytic_a=None, analytic_
             shapes=shapes, annotations=notes + panel.annotations, barmode="overlay",
             showlegend=True, legend=LEGEND, margin=dict(l=60, r=20, t=70, b=40), height=540,
             autosize=True, template="plotly_white", uirevision="keep")
-        specs.append({"data": panel.traces, "layout": layout})
+        specs.append({"data": panel.traces, "layout": legend_below(layout, panel.traces)})
     return specs[0], specs[1]
 
 

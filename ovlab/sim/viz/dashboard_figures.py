@@ -9,6 +9,7 @@ keep the previous run's value in the browser (the stale switch line of issue 15)
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import plotly.graph_objects as go
@@ -17,6 +18,22 @@ from .marks import XAxis, compile_marks, switch_marks
 from .panels import add_histograms, latency_panel, timeline_panel
 
 LEGEND = dict(orientation="h", yanchor="top", y=-0.16, xanchor="left", x=0.0, font=dict(size=10))
+LEGEND_ROW_PX = 22  # one row of the horizontal legend (font size 10)
+
+
+def legend_below(layout: dict[str, Any], traces: list[dict[str, Any]]) -> dict[str, Any]:
+    """The legend at the bottom of the figure, under the x axes' titles, in a margin made for
+    it (two entries a row, the most a narrow output area holds), the figure taller by as much.
+
+    Placed on the plot area (``yref="paper"``, ``y=-0.16``), a legend of three rows (compare
+    overlay) pushed the plot up by plotly's automatic margin, which moved the legend up with it,
+    over both x axes' titles (review 4b, shot 06)."""
+    n = sum(1 for t in traces if t.get("showlegend", True) is not False and t.get("name"))
+    room = 10 + max(1, math.ceil(n / 2)) * LEGEND_ROW_PX
+    layout["legend"] = {**LEGEND, "yref": "container", "y": 0.0, "yanchor": "bottom"}
+    layout["margin"] = {**layout["margin"], "b": layout["margin"]["b"] + 20 + room}
+    layout["height"] = layout["height"] + room
+    return layout
 
 
 def _hint(view) -> str:
@@ -83,7 +100,7 @@ def latency_dashboard_spec(view, full=None, *, x: str = "iteration", ghost=None,
         shapes=s2 + s1, annotations=a1 + a2 + panel.annotations, barmode="overlay",
         showlegend=True, legend=LEGEND, margin=dict(l=60, r=20, t=60, b=40), height=520, autosize=True,
         template="plotly_white", uirevision="keep")
-    return {"data": panel.traces, "layout": _labels_unclipped(layout)}
+    return {"data": panel.traces, "layout": _labels_unclipped(legend_below(layout, panel.traces))}
 
 
 def timeline_dashboard_spec(view, full=None, *, ghost=None, pinned=None, analytic=None,
@@ -131,7 +148,8 @@ def timeline_dashboard_spec(view, full=None, *, ghost=None, pinned=None, analyti
         shapes=shapes, annotations=notes + lat.annotations, barmode="overlay", showlegend=True,
         legend=LEGEND, margin=dict(l=60, r=20, t=60, b=40), height=600, autosize=True,
         template="plotly_white", uirevision="keep")
-    return {"data": wires.traces + lat.traces, "layout": _labels_unclipped(layout)}
+    traces = wires.traces + lat.traces
+    return {"data": traces, "layout": _labels_unclipped(legend_below(layout, traces))}
 
 
 def _labels_unclipped(layout: dict[str, Any]) -> dict[str, Any]:

@@ -17,6 +17,25 @@ from plotly.subplots import make_subplots
 from .palette import ANALYTIC_COLOR
 
 
+def log_ticks(values) -> dict:
+    """A log axis's ticks at 1, 2 and 5 of each decade the values span, every one written in
+    full ("2000", not a bare "2" beside "1000", plotly's own minor labels)."""
+    vals = [float(v) for v in values if v is not None and np.isfinite(v) and v > 0]
+    if not vals:
+        return {}
+    lo, hi = min(vals), max(vals)
+    steps = (1, 2, 5) if hi / lo < 1e3 else (1,)  # past three decades, the powers of ten only
+    ticks = [m * 10.0 ** e for e in range(int(np.floor(np.log10(lo))) - 1,
+                                          int(np.ceil(np.log10(hi))) + 1) for m in steps]
+    inside = [t for t in ticks if lo / 1.5 <= t <= hi * 1.5]
+    if len(inside) < 2:  # a flat series: the tick just below and above it
+        inside = [max(t for t in ticks if t <= lo), min(t for t in ticks if t >= hi)]
+    # the range holds every tick and every value (plotly's log ranges are in decades)
+    span = [np.log10(min(lo, inside[0])) - 0.05, np.log10(max(hi, inside[-1])) + 0.05]
+    return dict(tickvals=inside, ticktext=[f"{t:g}" if t < 1e5 else f"{t:.0e}" for t in inside],
+                range=[float(v) for v in span], autorange=False)
+
+
 def serving_figure(run, analytic_ttft_ms: float | None = None,
                    analytic_tpot_ms: float | None = None, title: str | None = None) -> go.Figure:
     fig = make_subplots(rows=2, cols=2, vertical_spacing=0.16, horizontal_spacing=0.1,
@@ -50,16 +69,19 @@ def serving_figure(run, analytic_ttft_ms: float | None = None,
     fig.update_xaxes(title_text="request", row=1, col=2)
     fig.update_xaxes(title_text="simulated time (s)", row=2, col=1)
     fig.update_xaxes(title_text="simulated time (s)", row=2, col=2)
-    fig.update_yaxes(title_text="ms", type="log", row=1, col=1)
+    ttft_values = list(run.ttft_ms) + ([analytic_ttft_ms] if analytic_ttft_ms else [])
+    fig.update_yaxes(title_text="ms", type="log", row=1, col=1, **log_ticks(ttft_values))
     fig.update_yaxes(title_text="ms", row=1, col=2)
     fig.update_yaxes(title_text="% of blocks", range=[0, 105], row=2, col=1)
     fig.update_yaxes(title_text="tokens", row=2, col=2)
     s = run.summary()
     fig.update_layout(
-        height=620, margin=dict(l=60, r=20, t=80, b=50),
-        title=title or (f"{run.label}: mean TTFT {s['mean TTFT ms']:.0f} ms, mean TPOT "
-                        f"{s['mean TPOT ms']:.0f} ms, {s['steps']} steps, "
-                        f"{s['preemptions']} preemptions, all done at {s['all done s']:.1f} s"),
+        height=620, margin=dict(l=60, r=20, t=90, b=50),
+        # two short lines: one long line was cut at the right edge of a 1000-px window
+        title=dict(font=dict(size=14), text=title or (
+            f"{run.label}: mean TTFT {s['mean TTFT ms']:.0f} ms, mean TPOT "
+            f"{s['mean TPOT ms']:.0f} ms<br>{s['steps']} steps, {s['preemptions']} "
+            f"preemptions, all done at {s['all done s']:.1f} s")),
         legend=dict(orientation="h", y=-0.12))
     return fig
 
@@ -72,6 +94,8 @@ def modes_figure(runs) -> go.Figure:
                 marker_color="#1f77b4")
     fig.add_bar(x=labels, y=[float(np.mean(r.tpot_ms)) for r in runs], name="mean TPOT (ms)",
                 marker_color="#ff7f0e")
+    values = [float(np.mean(r.ttft_ms)) for r in runs] + [float(np.mean(r.tpot_ms)) for r in runs]
     fig.update_layout(barmode="group", height=380, title="The same chat stream, served four ways",
-                      yaxis=dict(type="log", title="ms"), margin=dict(l=60, r=20, t=60, b=60))
+                      yaxis=dict(type="log", title="ms", **log_ticks(values)),
+                      margin=dict(l=60, r=20, t=60, b=60))
     return fig

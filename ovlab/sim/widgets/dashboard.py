@@ -84,6 +84,7 @@ class Dashboard:
 
     devices: tuple[str, ...] = ()
     x_axis_choice = False  # offer "x: iteration | time"
+    y_unit = "s"  # the latency axis's unit in the main view, which compare mode's panels keep
     keep_runs = 12  # runs kept by their settings: going back to one redraws without simulating
 
     def __init__(self, *, platform: str = "laptop", model: str = "googlenet-v1",
@@ -294,14 +295,14 @@ class Dashboard:
         if self._side_by_side():
             return compare_spec(self.pinned, view, b_full=self.full, mode="side", x=self._x(),
                                 analytic_a=self._pinned_analytic, analytic_b=self.analytic,
-                                y_range=self._locked)
+                                y_range=self.locked_range(self.y_unit), y_unit=self.y_unit)
         return self._spec(view)
 
     def _pair_specs(self, view: RunView) -> tuple[dict[str, Any], dict[str, Any]]:
         """Side by side, live: A's figure and B's (see :meth:`_show_pair`)."""
         return compare_pair_specs(self.pinned, view, b_full=self.full, x=self._x(),
                                   analytic_a=self._pinned_analytic, analytic_b=self.analytic,
-                                  y_range=self._locked)
+                                  y_range=self.locked_range(self.y_unit), y_unit=self.y_unit)
 
     # each panel of side by side is at least this wide: two fit in a row from twice that
     PANEL_MIN_PX = 470
@@ -354,9 +355,10 @@ class Dashboard:
     def _latency_range_s(spec: dict[str, Any]) -> list[float]:
         """The latency axis range of a figure spec, in seconds."""
         layout = spec["layout"]
-        y2 = layout.get("yaxis2", {})
-        if y2.get("title", {}).get("text") == "latency (ms)":
-            return [v / 1000.0 for v in y2["range"]]
+        for key in ("yaxis2", "yaxis"):
+            axis = layout.get(key, {})
+            if axis.get("title", {}).get("text") == "latency (ms)":
+                return [v / 1000.0 for v in axis["range"]]
         return list(layout["yaxis"]["range"])
 
     def static_figure(self) -> go.Figure:

@@ -104,6 +104,9 @@ class LLMServingDashboard(widgets.VBox):
             for trace in new.data:
                 self.fig.add_trace(trace)
             self.fig.layout.title = new.layout.title
+            y = new.layout.yaxis  # the log TTFT axis: its ticks, written in full, and range
+            self.fig.layout.yaxis.update(tickvals=y.tickvals, ticktext=y.ticktext,
+                                         range=y.range, autorange=y.autorange)
         self._describe()
 
     def static_figure(self) -> go.Figure:

@@ -21,6 +21,7 @@ class TimelineDashboard(Dashboard):
     compare mode, and live replays."""
 
     devices = ("GPU", "AUTO", "AUTO:GPU", "CPU", "BATCH:GPU(8)")
+    y_unit = "ms"
 
     def __init__(self, device: str = "GPU", hint: str = "THROUGHPUT", niter: int = 40,
                  num_ireq: int = 16, **kw: Any) -> None:
