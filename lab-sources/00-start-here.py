@@ -16,7 +16,7 @@
 # - A first inference: GoogLeNet-v1 on the laptop CPU, with the clock before and after.
 # - Real weights on real images: a handwritten-digit classifier on the CPU, the GPU and the NPU,
 #   in FP32, f16 and int8, with its accuracy and what each precision changes.
-# - The table of contents of the labs, and two short tracks through them.
+# - The table of contents of the labs, and the tracks through them.
 #
 # **Why it matters.** AUTO device selection, automatic batching and HETERO are hard to learn on a
 # real machine: you need an iGPU, a dGPU or an NPU, a 10-second GPU compile hides what happens,
@@ -276,32 +276,27 @@ for precision in ["FP32", "INT8"]:
 # [CLAIMS.md](CLAIMS.md) explains every claim id.
 
 # %% [markdown]
-# ## Short tracks
+# ## Tracks
 #
-# All the labs take about six hours (`docs/instructors.md` gives each one's). Two shorter paths:
+# <!-- labs:tracks -->
+# All fifteen labs take about 7.2 hours (430 minutes of class time; each lab's is in `docs/instructors.md`). The tracks through them:
 #
-# **15 minutes: see AUTO switch and batch.**
-# 1. This lab, down to *A first inference* and *Real weights on a real image* (5 min): you can
-#    tell what is simulated from what is real, and read the clock.
-# 2. [Lab 04](04-latency-graph.ipynb)'s dashboard (section 4; run the cells above it first,
-#    10 min): you can point at the moment AUTO hands over from the CPU helper to the GPU, see
-#    requests run in batches of 16 and alone after the batch timer, and say what
-#    `AUTO_BATCH_TIMEOUT` changes.
-#
-# **3 hours: a class on AUTO and batching** (six labs and a break after lab 04; the
-# instructors' guide, `docs/instructors.md`, gives each step's minutes).
-#
-# | step | lab | after it a learner can |
+# | track | labs, in order | minutes |
 # |---|---|---|
-# | 1 | [00](00-start-here.ipynb) | tell what is simulated from what is real; read the clock and the records |
-# | 2 | [02](02-auto-device-selection.ipynb) | predict the device AUTO selects from its candidates, precisions and priorities |
-# | 3 | [03](03-auto-first-inference.ipynb) | explain the CPU helper and the handover; read `EXECUTION_DEVICES` and AUTO's log |
-# | 4 | [04](04-latency-graph.ipynb) | read the latency graph under LATENCY and THROUGHPUT and find the switch |
-# | 5 | [05](05-automatic-batching.ipynb) | tell when automatic batching applies and predict waits under the batch timer |
-# | 6 | [08](08-when-a-device-fails.ipynb) | predict AUTO's fallbacks when a device fails, and what reaches the application |
+# | 15 minutes: see AUTO switch and batch | [00](00-start-here.ipynb) down to its digits classifier (5 min), [04](04-latency-graph.ipynb)'s dashboard, section 4 (10 min) | 15 |
+# | 3 hours: a class on AUTO and batching | [00](00-start-here.ipynb), [02](02-auto-device-selection.ipynb), [03](03-auto-first-inference.ipynb), [04](04-latency-graph.ipynb), a 10-minute break, [05](05-automatic-batching.ipynb), [08](08-when-a-device-fails.ipynb) | 180 |
+# | 90 minutes: LLMs on an AI PC | [00](00-start-here.ipynb), [13](13-batching-for-llms.ipynb), a 5-minute break, [14](14-which-device-for-my-llm.ipynb) | 90 |
+# | a second day: everything else | [01](01-devices-and-properties.ipynb), [06](06-cumulative-throughput-and-multi.ipynb), [07](07-hetero.ipynb), [09](09-ai-pc-2026.ipynb), [10](10-models-from-files.ipynb), [11](11-run-openvino-code.ipynb), [12](12-how-far-to-trust-the-numbers.ipynb), [13](13-batching-for-llms.ipynb), [14](14-which-device-for-my-llm.ipynb) | 260 |
+# <!-- /labs:tracks -->
 #
-# Labs 01, 06, 07, 09, 10, 11 and 12 (device properties, several devices at once, HETERO, an AI
-# PC with an NPU, IR files, unmodified scripts, the simulator's accuracy) make a second day.
+# **15 minutes: see AUTO switch and batch.** This lab down to *Real weights on a real image*:
+# you can tell what is simulated from what is real, and read the clock. Then
+# [lab 04](04-latency-graph.ipynb)'s dashboard (section 4; run the cells above it first): you
+# can point at the moment AUTO hands over from the CPU helper to the GPU, see requests run in
+# batches of 16 and alone after the batch timer, and say what `AUTO_BATCH_TIMEOUT` changes.
+#
+# The instructors' guide (`docs/instructors.md`) gives every track step by step, with what a
+# learner can do after each lab.
 
 # %% [markdown]
 # ## Summary

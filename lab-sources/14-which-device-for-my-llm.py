@@ -234,9 +234,13 @@ print("four users:", device_choice.recommend(figures, users=4)[0])
 # %% [markdown]
 # ## 8. The dashboard
 #
-# Choose a zoo model, a prompt length and a number of users. The figure shows one request on
-# each device, and the line above it says which device to pick and why. A prompt over 1,024
-# tokens shows GenAI's error for the NPU. The static figure of the defaults:
+# Choose a zoo model, a prompt length and a number of users. That many users send a prompt of
+# that length at the same moment, to each device (as in section 6: continuous batching on the
+# CPU and the iGPU, one request after the other on the NPU). The bars are the users' mean TTFT
+# and TPOT, waits included, and the tokens per second of all users together, from the first
+# prompt to the last token (section 2's tokens/s is one request's decode rate, 1000 / TPOT).
+# The line above the figure says which device to pick and why. A prompt over 1,024 tokens
+# shows GenAI's error for the NPU. The static figure of the defaults:
 
 # %%
 dash = ov.widgets.LLMDeviceDashboard()  # ovlab only
@@ -247,7 +251,8 @@ display(dash)  # the widgets: they need a running kernel
 
 # %% [markdown]
 # Try: TinyLlama with a 32-token prompt (the NPU's TTFT against the CPU's, as in #1084); Qwen2.5-7B
-# (the NPU's compile); a 1,536-token prompt (the NPU refuses it).
+# with 1, then 4 users (the iGPU's total rate grows, the NPU's users wait in line); a 1,536-token
+# prompt (the NPU refuses it).
 
 # %% [markdown]
 # ## Exercises

@@ -4,9 +4,12 @@
 class time per lab, from the sources: ``python tools/lab_stats.py --write``) and ``memory`` (each
 lab kernel's peak after Run All, with where and when: ``python benchmarks/bench_lab_memory.py
 --record``). This tool writes the tables and sentences built from it into ``docs/instructors.md``
-(between ``<!-- labs:... -->`` markers) and the time and memory columns of the README's lab
-table, so that the two documents can never disagree again (they did: lab 01 at 177 MB in one,
-232 MB in the other).
+(between ``<!-- labs:... -->`` markers), the time and memory columns of the README's lab
+table, and the tracks through the labs (``TRACKS``: 15 minutes, 3 hours, 90 minutes on LLMs, a
+second day) with the whole set's time into the README, the guide and lab 00's source, so that
+they can never disagree again (they did: lab 01 at 177 MB in one, 232 MB in the other; "about
+six hours" in lab 00, 7.2 in the guide). After a change to lab 00's tracks, rebuild it
+(``python tools/run_labs.py 00``).
 
     python tools/lab_tables.py           # rewrite the docs from the JSON
     python tools/lab_tables.py --check   # exit 1 and name the file if a doc is stale
@@ -26,6 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "benchmarks" / "results" / "labs.json"
 INSTRUCTORS = ROOT / "docs" / "instructors.md"
 README = ROOT / "README.md"
+LAB00 = ROOT / "lab-sources" / "00-start-here.py"  # then: python tools/run_labs.py 00
 
 # what a learner can do after each lab (the instructors' table); one entry per lab
 OBJECTIVES = {
@@ -60,9 +64,21 @@ OBJECTIVES = {
            "at a time"),
 }
 
-# the 3-hour class (docs/instructors.md and lab 00): the labs, in order
-THREE_HOURS = ["00", "02", "03", "04", "05", "08"]
-FIFTEEN_MINUTES = "00 (to the digits) and lab 04's dashboard"
+# the tracks (lab 00, docs/instructors.md and the README, all rendered from here): a name, the
+# minutes it is planned for, and its steps: a lab (its class time from the JSON), a lab with the
+# minutes of the part taken and what that part is, or a break
+BREAK = "break"
+TRACKS = (
+    ("15 minutes: see AUTO switch and batch", 15,
+     (("00", 5, "down to its digits classifier"), ("04", 10, "'s dashboard, section 4"))),
+    ("3 hours: a class on AUTO and batching", 180,
+     (("00",), ("02",), ("03",), ("04",), (BREAK, 10), ("05",), ("08",))),
+    ("90 minutes: LLMs on an AI PC", 90, (("00",), ("13",), (BREAK, 5), ("14",))),
+    ("a second day: everything else", None,
+     (("01",), ("06",), ("07",), ("09",), ("10",), ("11",), ("12",), ("13",), ("14",))),
+)
+THREE_HOURS = [step[0] for step in TRACKS[1][2] if step[0] != BREAK]
+LLM_TRACK = [step[0] for step in TRACKS[2][2] if step[0] != BREAK]
 WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
          8: "eight", 9: "nine", 10: "ten", 11: "eleven", 12: "twelve", 13: "thirteen",
          14: "fourteen", 15: "fifteen", 16: "sixteen"}
@@ -115,18 +131,65 @@ def instructors_summary(data: dict) -> str:
             f"kernels (below).")
 
 
-def three_hour_table(data: dict) -> str:
+def _step_minutes(data: dict, step: tuple) -> int:
+    if step[0] == BREAK or len(step) > 1:
+        return int(step[1])
+    lab = next(lab for lab in _labs(data) if lab.startswith(step[0]))
+    return int(data["stats"][lab]["class_min"])
+
+
+def track_minutes(data: dict, track: tuple) -> int:
+    """A track's minutes: its labs' class times, its parts and breaks."""
+    return sum(_step_minutes(data, step) for step in track[2])
+
+
+def _link(data: dict, prefix: str, where: str) -> str:
+    lab = next(lab for lab in _labs(data) if lab.startswith(prefix))
+    return f"[{prefix}]({where}{lab}.ipynb)"
+
+
+def tracks_table(data: dict, where: str = "labs/") -> str:
+    """Every track in one table, and the whole set's time (``where``: the labs' folder, seen
+    from the document)."""
+    t = totals(data)
+    minutes = sum(data["stats"][lab]["class_min"] for lab in _labs(data))
+    lines = [f"All {t['count_words']} labs take about {t['hours']:.1f} hours ({minutes} minutes "
+             f"of class time; each lab's is in `docs/instructors.md`). The tracks through them:",
+             "", "| track | labs, in order | minutes |", "|---|---|---|"]
+    for name, _planned, steps in TRACKS:
+        parts = []
+        for step in steps:
+            if step[0] == BREAK:
+                parts.append(f"a {step[1]}-minute break")
+            elif len(step) > 1:
+                sep = "" if step[2].startswith("'") else " "
+                parts.append(f"{_link(data, step[0], where)}{sep}{step[2]} ({step[1]} min)")
+            else:
+                parts.append(_link(data, step[0], where))
+        lines.append(f"| {name} | {', '.join(parts)} | {track_minutes(data, (name, _planned, steps))} |")
+    return "\n".join(lines)
+
+
+def track_table(data: dict, index: int) -> str:
+    """One class track step by step: its labs' minutes and what a learner can do after each."""
     by_prefix = {lab[:2]: lab for lab in _labs(data)}
     lines = ["| step | lab | minutes | after it a learner can |", "|---|---|---|---|"]
-    total = 0
-    for i, prefix in enumerate(THREE_HOURS, 1):
-        lab = by_prefix[prefix]
-        minutes = data["stats"][lab]["class_min"]
-        total += minutes
-        title, goal = OBJECTIVES[prefix]
-        lines.append(f"| {i} | {prefix} {title} | {minutes} | {goal} |")
-    lines.append(f"| | total (with a 10-minute break after lab 04) | {total + 10} | |")
+    name, _planned, steps = TRACKS[index]
+    i, breaks = 0, []
+    for step in steps:
+        if step[0] == BREAK:
+            breaks.append(f"a {step[1]}-minute break after lab {steps[steps.index(step) - 1][0]}")
+            continue
+        i += 1
+        title, goal = OBJECTIVES[step[0]]
+        minutes = data["stats"][by_prefix[step[0]]]["class_min"]
+        lines.append(f"| {i} | {step[0]} {title} | {minutes} | {goal} |")
+    lines.append(f"| | total (with {' and '.join(breaks)}) | {track_minutes(data, TRACKS[index])} | |")
     return "\n".join(lines)
+
+
+def three_hour_table(data: dict) -> str:
+    return track_table(data, 1)
 
 
 def readme_memory(data: dict) -> str:
@@ -151,7 +214,23 @@ def _between(text: str, name: str, body: str, path: Path) -> str:
 def render_instructors(text: str, data: dict) -> str:
     text = _between(text, "table", instructors_table(data), INSTRUCTORS)
     text = _between(text, "summary", instructors_summary(data), INSTRUCTORS)
+    text = _between(text, "tracks", tracks_table(data, "../labs/"), INSTRUCTORS)
+    text = _between(text, "llm-track", track_table(data, 2), INSTRUCTORS)
     return _between(text, "three-hours", three_hour_table(data), INSTRUCTORS)
+
+
+def _between_commented(text: str, name: str, body: str, path: Path) -> str:
+    """As :func:`_between`, in a jupytext source's markdown (every line behind ``# ``)."""
+    begin, end = f"# <!-- labs:{name} -->", f"# <!-- /labs:{name} -->"
+    pattern = re.compile(re.escape(begin) + r".*?" + re.escape(end), re.S)
+    if not pattern.search(text):
+        raise SystemExit(f"{path.name}: no {begin} ... {end} markers")
+    lines = "\n".join(f"# {line}" if line else "#" for line in body.splitlines())
+    return pattern.sub(lambda _m: f"{begin}\n{lines}\n{end}", text)
+
+
+def render_lab00(text: str, data: dict) -> str:
+    return _between_commented(text, "tracks", tracks_table(data, ""), LAB00)
 
 
 def render_readme(text: str, data: dict) -> str:
@@ -166,13 +245,16 @@ def render_readme(text: str, data: dict) -> str:
             cells[4] = f"{_peak(data, lab)} MB"
             line = " | ".join(cells) + "\n"
         out.append(line)
-    return _between("".join(out), "memory", readme_memory(data), README)
+    text = _between("".join(out), "memory", readme_memory(data), README)
+    return _between(text, "tracks", tracks_table(data, "labs/"), README)
+
 
 
 def main(argv: list[str]) -> int:
     data = load()
     stale = []
-    for path, render in ((INSTRUCTORS, render_instructors), (README, render_readme)):
+    for path, render in ((INSTRUCTORS, render_instructors), (README, render_readme),
+                         (LAB00, render_lab00)):
         old = path.read_text(encoding="utf-8")
         new = render(old, data)
         if new != old:
