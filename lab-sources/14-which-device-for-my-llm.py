@@ -149,7 +149,8 @@ for attempt in (lambda: npu.generate(["one question", "another"], max_new_tokens
 # compiles again.
 
 # %%
-cache_dir = tempfile.mkdtemp(prefix="ovlab-npu-cache-")
+cache = tempfile.TemporaryDirectory(prefix="ovlab-npu-cache-")  # removed with the kernel
+cache_dir = cache.name
 rows = []
 for label, props in [("first load", {}), ("second load", {}),
                      ("MAX_PROMPT_LEN=2048", {"MAX_PROMPT_LEN": 2048})]:

@@ -125,6 +125,46 @@ CLIPPED = """() => [...document.querySelectorAll('.jp-OutputArea-output .js-plot
   })
   .filter(r => r.plot_right > r.output_right + 1 || r.plot_left < r.output_left - 1)"""
 
+# every visible figure whose title runs past its own SVG, and every log axis whose tick labels
+# do not read as increasing numbers ("2, 5, 1000, 2, 5": plotly's bare minor labels)
+TITLES_AND_LOG_TICKS = """() => [...document.querySelectorAll('.jp-OutputArea-output .js-plotly-plot')]
+  .filter(gd => gd.offsetParent !== null && gd._fullLayout)
+  .flatMap(gd => {
+    const bad = [];
+    const svg = (gd.querySelector('.main-svg') || gd).getBoundingClientRect();
+    for (const t of gd.querySelectorAll('.gtitle')) {
+      const r = t.getBoundingClientRect();
+      if (r.right > svg.right + 1 || r.left < svg.left - 1)
+        bad.push({title: (t.textContent || '').slice(0, 80), right: Math.round(r.right),
+                  svg_right: Math.round(svg.right)});
+    }
+    for (const [key, axis] of Object.entries(gd._fullLayout)) {
+      if (!/^[xy]axis\\d*$/.test(key) || !axis || axis.type !== 'log') continue;
+      const id = axis._id;
+      const labels = [...gd.querySelectorAll(`.${id}tick text`)]
+        .map(t => (t.textContent || '').replace(/[\u2212]/g, '-').replace(/,/g, ''));
+      const values = labels.map(Number);
+      const rising = values.every((v, i) => Number.isFinite(v) && (i === 0 || v > values[i - 1]));
+      if (labels.length && !rising) bad.push({axis: key, labels});
+    }
+    return bad;
+  })"""
+
+
+def assert_titles_and_log_ticks(page, where: str) -> None:
+    """No title cut at its figure's edge, no log axis labelled with bare minor digits, and no
+    figure wider than its output area, at 1280 px and at 1000 px."""
+    for width in (1280, 1000):
+        page.set_viewport_size({"width": width, "height": 1800})
+        page.wait_for_timeout(800)  # plotly relayouts on resize
+        bad = page.evaluate(TITLES_AND_LOG_TICKS)
+        assert not bad, (where, width, bad)
+        clipped = page.evaluate(CLIPPED)
+        assert not clipped, (where, width, "figures wider than their output area", clipped)
+    page.set_viewport_size({"width": 1280, "height": 1800})
+    page.wait_for_timeout(500)
+
+
 # side by side: where B's figure is, drawn, against A's ('beside', 'below'; '' while not drawn)
 PAIR = """root => {
   const plots = [...root.querySelectorAll('.ovlab-side-by-side .js-plotly-plot')];
@@ -468,6 +508,7 @@ def test_llm_serving_dashboard(lab, page, shot_dir, notebook):
     _save_timings(stem, {"knob changes (3)": {
         "median": round(sorted(changes)[1] * 1000), "max": round(max(changes) * 1000)}}, shot_dir)
     assert_clean(page, stem)
+    assert_titles_and_log_ticks(page, stem)
 
 
 @pytest.mark.skipif(not DEVICE_LABS, reason="no lab builds the LLM device dashboard")
@@ -493,6 +534,7 @@ def test_llm_device_dashboard(lab, page, shot_dir, notebook):
     _save_timings(stem, {"knob changes (3)": {
         "median": round(sorted(changes)[1] * 1000), "max": round(max(changes) * 1000)}}, shot_dir)
     assert_clean(page, stem)
+    assert_titles_and_log_ticks(page, stem)
 
 
 def _live_run(page, dash, root, shot_dir, stem) -> dict:

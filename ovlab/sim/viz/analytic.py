@@ -266,8 +266,13 @@ class Analytic:
         batched = sel("batch")
         if len(batched):
             lo, hi = self.batch_range
+            over = batched.max() - hi * 1e3
+            model = f"{lo * 1e3:.0f}-{hi * 1e3:.0f} ms"
+            if over > 0.5:  # a range the run leaves says so, as the alone bound below
+                model = (f"about {model} ({over:.0f} ms more: runs queued ahead on the device, "
+                         f"not in the model)")
             out.append(f"batch of {self.batch.size} {batched.min():.0f}-{batched.max():.0f} ms vs "
-                       f"{lo * 1e3:.0f}-{hi * 1e3:.0f} ms")
+                       f"{model}")
         alone = sel("alone")
         if len(alone):
             bound = self.alone_range[1] * 1e3
@@ -282,7 +287,13 @@ class Analytic:
                        f"{(self.timeout / 2 + self.t_one) * 1e3:.0f} ms")
         stats = view.stats()
         if stats["requests"] and view.complete:
-            out.append(f"{stats['throughput']:.1f} vs {self.throughput:.1f} inferences/s "
-                       f"(Little: min(1/{self.interval * 1e3:g} ms, {self.queue} / "
-                       f"{self.steady_latency * 1e3:.0f} ms))")
+            law = (f"{stats['throughput']:.1f} vs {self.throughput:.1f} inferences/s "
+                   f"(Little: min(1/{self.interval * 1e3:g} ms, {self.queue} / "
+                   f"{self.steady_latency * 1e3:.0f} ms)")
+            if stats["throughput"] < 0.9 * self.throughput:  # a short run is not a steady state
+                law += ("; lower here: the law is the steady state, and this run ends with its "
+                        "last requests waiting for the batch timeout" if len(alone) else
+                        "; lower here: the law is the steady state, this short run is mostly "
+                        "its start and its end")
+            out.append(law + ")")
         return out

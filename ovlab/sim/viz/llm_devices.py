@@ -7,6 +7,8 @@ from __future__ import annotations
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from .llm import log_ticks
+
 DEVICE_COLORS = {"CPU": "#1f77b4", "GPU": "#2ca02c", "NPU": "#9467bd"}
 
 
@@ -61,7 +63,7 @@ def users_figure(runs) -> go.Figure:
                         mode="lines+markers", name=device, line=dict(color=color),
                         showlegend=False, row=1, col=2)
     fig.update_xaxes(title_text="users at once")
-    fig.update_yaxes(type="log", row=1, col=1)
+    fig.update_yaxes(type="log", row=1, col=1, **log_ticks([r.mean_ttft_ms for r in runs]))
     fig.update_layout(height=360, title="Concurrency: continuous batching against one at a time",
                       margin=dict(l=60, r=20, t=70, b=50))
     return fig

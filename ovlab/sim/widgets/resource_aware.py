@@ -10,7 +10,7 @@ utilization before each inference and moves when the GPU crosses its threshold.
 The devices are compiled once beforehand into a cache directory (as openvino PR #38060's
 "compile for all" would fill it), so a device AUTO switches to for the first time loads in a
 fraction of a second instead of compiling for seconds in the middle of the plot; the cache is a
-temporary directory that lives as long as the Python process.
+temporary directory that lives as long as the Python process and is removed when it ends.
 
 :class:`ResourceAwareDashboard` puts the load, the thresholds and the power mode on widgets and
 redraws one figure: the devices' utilization over time (lines), each inference as a mark in the
@@ -39,7 +39,7 @@ PLATFORM = "core-ultra-7-165h"
 DEVICE = "AUTO:GPU,NPU,CPU"
 LANES = {"CPU": 104.0, "NPU": 110.0, "GPU.0": 116.0}
 UTIL_NAMES = {"CPU": "CPU", "NPU": "NPU", "GPU.0": "GPU"}
-_CACHE: dict[str, str] = {}
+_CACHE: dict[str, tempfile.TemporaryDirectory] = {}  # removed when the kernel ends
 
 
 @dataclass
@@ -60,12 +60,13 @@ def _warm_cache(model, seed: int) -> str:
 
     key = model.get_friendly_name()
     if key not in _CACHE:
-        path = tempfile.mkdtemp(prefix="ovlab-aipc-cache-")
+        folder = tempfile.TemporaryDirectory(prefix="ovlab-aipc-cache-")
         core = Core(PLATFORM, seed=seed)
         for device in ("GPU", "NPU", "CPU"):
-            core.compile_model(model, device, {"CACHE_DIR": path, "PERFORMANCE_HINT": "LATENCY"})
-        _CACHE[key] = path
-    return _CACHE[key]
+            core.compile_model(model, device, {"CACHE_DIR": folder.name,
+                                               "PERFORMANCE_HINT": "LATENCY"})
+        _CACHE[key] = folder
+    return _CACHE[key].name
 
 
 def run_scenario(*, gpu_load: float = 0.8, gpu_threshold: int = 60, npu_threshold: int = 90,
