@@ -50,9 +50,13 @@ tiny = ov_genai.LLMPipeline("tiny-llm-fp16-ov", "GPU", core=core)
 print(tiny.generate("What does the KV cache do?", max_new_tokens=40))
 
 # %% [markdown]
+# A model this small (two layers) repeats itself under greedy decoding, as small LLMs do: the
+# same sentence comes back once its tokens are the likeliest again.
+#
 # Now Phi-3-mini (3.8B parameters, INT4 weights) on the iGPU. `perf_metrics` holds what
 # GenAI's `benchmark_genai` sample prints: the load time, TTFT and TPOT, in simulated
-# milliseconds.
+# milliseconds. Its weights are not made, so its text is a stand-in (the note under the output
+# says so); its timing follows the real model's shape.
 
 # %%
 phi = ov_genai.LLMPipeline("phi-3-mini-4k-instruct-int4-ov", "GPU", core=core)
@@ -270,8 +274,10 @@ ov.viz.show(dash.static_figure())
 display(dash)  # the widgets: they need a running kernel
 
 # %% [markdown]
-# Try: raise the arrival rate to 12 with a 1 GB cache (preemptions); turn split-fuse off and set
-# the budget to 128 (GenAI's assert); turn prefix caching on (TTFT falls).
+# Try: raise the arrival rate to 12 with a 1 GB cache (preemptions); turn split-fuse off, set
+# max_num_seqs to 16, then the budget to 128 (GenAI's assert: a prompt longer than the budget;
+# with 256 sequences GenAI first asserts that the budget holds one token per sequence); turn
+# prefix caching on (TTFT falls).
 
 # %% [markdown]
 # ## Exercises

@@ -232,3 +232,14 @@ def test_a_bound_shown_with_le_holds_for_every_point_or_says_about(make, setting
     alone = view.frame[view.frame["cat_code"].map(status) == "alone"]["latency"] * 1000
     if len(alone):
         assert f"alone max {alone.max():.0f} ms" in text
+
+
+def test_lab13_marks_its_figure_stale_when_genai_refuses_the_settings():
+    d = LLMServingDashboard()
+    d.w_split.value = False
+    d.w_seqs.value = 16
+    d.w_tokens.value = 32  # a prompt longer than the budget: GenAI's assert
+    assert "error:" in d.summary.value
+    assert "not redrawn" in d.fig.layout.title.text
+    d.w_tokens.value = 256
+    assert "error:" not in d.summary.value and "not redrawn" not in d.fig.layout.title.text

@@ -110,7 +110,7 @@ class Knobs:
         self.speed.disabled = not live
         self.speed.tooltip = "" if live else self.SPEED_OFF
         self.speed_why.value = ("" if live else
-                                f"<span class='ovlab-why' style='color:#777;font-size:12px'>"
+                                f"<span class='ovlab-speed-why' style='color:#777;font-size:12px'>"
                                 f"{self.SPEED_OFF}</span>")
 
     PIN_OFF = "turn compare on (overlay or side by side) to pin a run as A"

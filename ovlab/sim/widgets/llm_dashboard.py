@@ -96,6 +96,11 @@ class LLMServingDashboard(widgets.VBox):
             run = self._serve(self.settings())
         except RuntimeError as err:  # GenAI's own asserts (e.g. a prompt over the budget)
             self._describe(str(err).splitlines()[-1])
+            # the figure stays, marked as the last settings that ran, not these
+            last = self._figure(self.run).layout.title.text.split("<br>")[0]
+            self.fig.layout.title.text = (f"<span style='color:#b00'>not redrawn: GenAI refused "
+                                          f"these settings (above); the last run:</span><br>"
+                                          f"{last}")
             return
         self.run = run
         new = self._figure(run)
