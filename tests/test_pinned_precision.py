@@ -78,7 +78,9 @@ def unpinned_calls(source: str) -> list[tuple[int, str]]:
 def test_no_test_makes_a_real_core_outside_real_wheel():
     offenders = [f"{path.relative_to(TESTS)}:{line}: {text}"
                  for path in sorted(TESTS.rglob("*.py"))
-                 if path != HOME and "upstream" not in path.parts
+                 # upstream/: OpenVINO's own tests, run as they are; data/: measured reference
+                 # data and the scripts that made them on the real wheel (not tests)
+                 if path != HOME and not {"upstream", "data"} & set(path.parts)
                  for line, text in unpinned_calls(path.read_text())]
     assert not offenders, "take the real Core from real_wheel.real_core():\n" + "\n".join(offenders)
 
