@@ -451,7 +451,10 @@ def cpu_cores(spec: DeviceSpec, config: dict[str, Any], mode) -> tuple[int, floa
                                config.get("SCHEDULING_CORE_TYPE", "ANY_CORE"))
     name = wanted.name if wanted is not None else "ANY_CORE"
     threads, capacity = spec.cores_for(name, latency)
-    _default_threads, default_capacity = spec.cores_for("ANY_CORE", latency)
+    # the family model's CPUs (hardware/family.py) have one peak for every core: LATENCY on the
+    # P-cores alone runs at their share of it
+    _default_threads, default_capacity = spec.cores_for(
+        "ANY_CORE", latency and not spec.extra.get("peak_of_all_cores", False))
     return threads, capacity / default_capacity
 
 
