@@ -49,12 +49,49 @@ def print_table(title: str, ins: dict, lopo: dict) -> None:
               f"{a['worst']:6.2f}   {lo}")
 
 
+def _md_row(group: str, a: dict, b: dict) -> str:
+    lo = (f"{b['median_pct']:.1f} % | {100 * b['within_067_15']:.0f} % | {b['worst']:.2f}"
+          if b.get("n") else "- | - | -")
+    return (f"| {group} | {a['n']} | {a['median_pct']:.1f} % | {100 * a['within_067_15']:.0f} % "
+            f"| {a['worst']:.2f} | {lo} |")
+
+
+def write_docs(report: dict, path: Path) -> None:
+    """Write the tables of ``docs/platforms.md`` between its markers from a saved report."""
+    from ovlab.sim.hardware import catalogue
+
+    head = ("| group | figures | in-sample median error | in 0.67-1.5x | worst | LOPO median "
+            "error | in 0.67-1.5x | worst |\n|---|---|---|---|---|---|---|---|")
+    fams = [head] + [_md_row(k, v, report["by_family"]["lopo"].get(k, {}))
+                     for k, v in report["by_family"]["in_sample"].items()]
+    plats = [head] + [_md_row(k, v, report["by_platform"]["lopo"].get(k, {}))
+                      for k, v in report["by_platform"]["in_sample"].items()]
+    cat = ["| preset | role | published platform | devices |", "|---|---|---|---|"]
+    for name in catalogue.names():
+        s = catalogue.summary(name)
+        cat.append(f"| `{name}` | {s['role']} | {s['published']} | {'; '.join(s['devices'])} |")
+    text = path.read_text(encoding="utf-8")
+    for marker, table in (("FAMILIES", fams), ("PLATFORMS", plats), ("CATALOGUE", cat)):
+        start, end = f"<!-- {marker} -->", f"<!-- /{marker} -->"
+        before, _, rest = text.partition(start)
+        _, _, after = rest.partition(end)
+        text = f"{before}{start}\n" + "\n".join(table) + f"\n{end}{after}"
+    path.write_text(text, encoding="utf-8")
+
+
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--docs", metavar="REPORT",
+                    help="only write docs/platforms.md's tables from a saved report")
     ap.add_argument("--write", action="store_true", help="store the fit in family_fit.json")
     ap.add_argument("--save", action="store_true", help="store the report in results/")
     ap.add_argument("--max-nfev", type=int, default=300)
     args = ap.parse_args(argv)
+    docs = Path(__file__).resolve().parents[1] / "docs" / "platforms.md"
+    if args.docs:
+        write_docs(json.loads(Path(args.docs).read_text(encoding="utf-8")), docs)
+        print(f"wrote the tables of {docs}")
+        return 0
 
     rows = fam.read_rows()
     t0 = time.time()
