@@ -104,10 +104,28 @@ def figures(block: dict) -> dict[str, Any]:
     return {k: _value(v) for k, v in block.items() if k not in ("sources", "notes")}
 
 
-def _clock(d: dict, prefix: str, params: dict) -> float:
+def _clock(d: dict, prefix: str, params: dict, share: str = "turbo_share") -> float:
+    """The sustained clock: ``base + share x (turbo - base)``, with the THROUGHPUT share
+    (every core busy) or the LATENCY share (``turbo_latency``: one stream, more headroom)."""
     base = float(d.get(f"{prefix}base_ghz") or d.get(f"{prefix}turbo_ghz"))
     turbo = float(d.get(f"{prefix}turbo_ghz") or base)
-    return base + params["cpu"]["turbo_share"] * (turbo - base)
+    return base + _turbo_share(d, params, share) * (turbo - base)
+
+
+def _turbo_share(d: dict, params: dict, share: str) -> float:
+    """How far above base the busy cores run: ``params.cpu[share]`` at 5 W of TDP per core,
+    higher with more watts per core (``turbo_slope``: a 28 W laptop chip of 14 cores sustains
+    less of its turbo than a 35 W desktop chip of 6)."""
+    c = params["cpu"]
+    s = min(max(c[share], 1e-6), 1 - 1e-6)
+    cores = int(d.get("p_cores") or d.get("cores")) + int(d.get("e_cores") or 0)
+    watts = float(d.get("tdp_w") or 5.0 * cores) / cores
+    x = math.log(s / (1 - s)) + c.get("turbo_slope", 0.0) * math.log(watts / 5.0)
+    return 1 / (1 + math.exp(-x))
+
+
+def _prefix(d: dict) -> str:
+    return "p_" if "p_base_ghz" in d or "p_turbo_ghz" in d else ""
 
 
 def cpu_peaks(d: dict, params: dict) -> tuple[dict[str, float], float]:
@@ -117,7 +135,7 @@ def cpu_peaks(d: dict, params: dict) -> tuple[dict[str, float], float]:
     per_core = fam["f32"] * (2 if int(d.get("fma_units", 1)) == 2 and fam["f32"] == 32 else 1)
     p = int(d.get("p_cores") or d["cores"])
     e = int(d.get("e_cores") or 0)
-    clk_p = _clock(d, "p_" if "p_base_ghz" in d or "p_turbo_ghz" in d else "", params)
+    clk_p = _clock(d, _prefix(d), params)
     p_flops = p * per_core * clk_p
     e_flops, e_perf = 0.0, 1.0
     if e:
@@ -170,7 +188,13 @@ def cpu_spec(ds: dict, params: dict | None = None, name: str = "") -> DeviceSpec
     e = int(d.get("e_cores") or 0)
     cores = sockets * (p + e)
     eff = {prec: _eff(c, cpu_rule(d["family"], prec), fam["group"]) for prec in peaks}
+    if sockets > 1:  # the second socket's share of the work crosses the socket link
+        eff = {prec: v * c["socket_eff"] for prec, v in eff.items()}
     bw = sockets * int(d["mem_channels"]) * float(d["mem_mts"]) * 8 / 1000
+    # LATENCY: one stream on one socket (the CPU plugin keeps it on a NUMA node), at the
+    # clock of a few busy cores
+    latency_clock = (_clock(d, _prefix(d), params, "turbo_latency")
+                     / _clock(d, _prefix(d), params)) / sockets
     amx = fam["int8"] == "amx"
     caps = ("FP32", "FP16", "INT8", "BIN", "EXPORT_IMPORT") + (("BF16",) if amx else ())
     threads = int(d.get("threads") or cores) * (sockets if "threads" in d else 1)
@@ -194,7 +218,8 @@ def cpu_spec(ds: dict, params: dict | None = None, name: str = "") -> DeviceSpec
         depthwise_i8_rate=4 * peaks["f32"] / peaks["i8"] if amx else 1.0,
         depthwise_bf16_rate=2 * peaks["f32"] / peaks["bf16"] if amx else 1.0,
         extra={"family": d["family"], "cores": cores, "sockets": sockets,
-               "isa": d.get("isa", fam["doc"]), "peak_of_all_cores": bool(e)})
+               "isa": d.get("isa", fam["doc"]), "peak_of_all_cores": True,
+               "latency_clock": latency_clock})
 
 
 def gpu_peaks(d: dict) -> dict[str, float]:
@@ -219,14 +244,15 @@ def gpu_spec(ds: dict, params: dict | None = None, shared_bw: float | None = Non
     discrete = bool(d.get("discrete", False))
     bw = float(d.get("mem_bw_gbs") or shared_bw or 50.0)
     vector_share = 2 * peaks["f32"] / peaks["f16"]  # a depthwise conv cannot use XMX
-    group = fam["group"]
     return DeviceSpec(
         plugin="GPU", full_name=d.get("full_name") or name,
         device_type="discrete" if discrete else "integrated",
         capabilities=("FP32", "FP16", "INT8", "BIN", "EXPORT_IMPORT"), peak_gflops=peaks,
         efficiency=eff["f16"], mem_bw_gbs=bw, mem_size_gb=float(d.get("mem_gb", 8)),
         link_gbs=25.0 if discrete else 30.0, link_latency_s=20e-6 if discrete else 30e-6,
-        per_op_s=g["per_op_s"] * g["per_op_group"].get(group, 1.0),
+        # a kernel launch takes GPU cycles (1 / clock), a discrete GPU's fewer of the host's
+        per_op_s=g["per_op_s"] / float(d["gpu_max_ghz"]) * (g["discrete_op"] if discrete
+                                                            else 1.0),
         per_infer_s=g["per_infer_s"], first_infer_factor=2.0,
         compile_base_s=1.5 if discrete else 1.2, compile_per_op_s=28e-3,
         compile_per_mb_s=40e-3, cached_load_s=0.35,
