@@ -143,10 +143,19 @@ def lazy_net(base: type) -> type:
 
 
 # --- transformers --------------------------------------------------------------------------------
+def _layer_norm(n, x: Any, name: str) -> Any:
+    """LayerNorm as an IR has it: MVN over the hidden axis, then the scale and shift."""
+    h = x.get_shape()[-1]
+    y = n.ops.mvn(x, n.ints([-1], f"{name}/axes"), True, 1e-12, "inside_sqrt",
+                  name=f"{name}/MVN").output(0)
+    y = n.ops.multiply(y, n.const(np.ones((1, 1, h)), f"{name}/weight"),
+                       name=f"{name}/mul").output(0)
+    return n.ops.add(y, n.const(n.bias(h).reshape(1, 1, h), f"{name}/bias"),
+                     name=f"{name}/add").output(0)
+
+
 def _bert(n, model_cls, *, name: str, vocab: int, hidden: int, layers: int, heads: int,
           ffn: int, seq: int, qa: bool) -> Any:
-    from .zoo import _layer_norm
-
     ids = n.param([1, seq], name="input_ids", dtype=np.int64)
     emb = "bert/embeddings"
     table = n.weight((vocab, hidden), hidden, f"{emb}/word_embeddings", 0.5, quantize=False)
@@ -169,8 +178,6 @@ def _bert(n, model_cls, *, name: str, vocab: int, hidden: int, layers: int, head
 
 
 def _bert_layer(n, x: Any, name: str, h: int, heads: int, ffn: int) -> Any:
-    from .zoo import _layer_norm
-
     att = f"{name}/attention"
 
     def split_heads(t: Any, what: str) -> Any:
@@ -413,8 +420,6 @@ def _inverted_residual(n, x, t, c, s, name, dilation=1, act="relu6", se=False, k
 def _deeplabv3(n, model_cls):
     """DeepLab v3 with a MobileNet-v2 backbone at output stride 8 (dilated stages), 513x513,
     an ASPP-lite head (image pooling and a 1x1 branch) and 21 classes."""
-    from .zoo import _MOBILENET_V2
-
     data = n.param([1, 3, 513, 513], name="ImageTensor")
     x = n.conv(data.output(0), 32, 3, "Conv", s=2, relu="Conv/Relu6", act="relu6", bias=False)
     stride, dilation = 2, 1
@@ -443,6 +448,9 @@ def _deeplabv3(n, model_cls):
     return n.outputs(model_cls, [y], [data], "deeplabv3")
 
 
+# MobileNet-v2 1.0 (as zoo.py's): expansion, channels, repeats, first stride per stage
+_MOBILENET_V2 = [(1, 16, 1, 1), (6, 24, 2, 2), (6, 32, 3, 2), (6, 64, 4, 2), (6, 96, 3, 1),
+                 (6, 160, 3, 2), (6, 320, 1, 1)]
 _EFFNET_B0 = [(1, 16, 1, 1, 3), (6, 24, 2, 2, 3), (6, 40, 2, 2, 5), (6, 80, 3, 2, 3),
               (6, 112, 3, 1, 5), (6, 192, 4, 2, 5), (6, 320, 1, 1, 3)]
 
