@@ -328,6 +328,53 @@ print(f"power budget {budget.watts:.1f} W for draws {budget.draws}: both busy ru
       f"{budget.factor(budget.draws):.0%} speed")
 
 # %% [markdown]
+# ### Every machine of Intel's tables, from its datasheet
+#
+# `ovlab platforms` lists a catalogue of 30 machines: the eight *fit* platforms above and 22
+# *check* platforms whose published rows were never read, each built from its datasheet (cores,
+# clocks, ISA, cache, memory channels and speed, EUs) by a **family** cost model: peaks from the
+# ISA (VNNI, AMX, DP4a, XMX), efficiencies fitted per CPU or GPU family on the fit platforms
+# (`docs/platforms.md`). To estimate the error on machines never fitted, each fit platform was
+# predicted from the other seven (leave-one-platform-out, LOPO):
+
+# %%
+families = json.loads(latest_results("families").read_text())
+lopo = pd.DataFrame(families["by_family"]["lopo"]).T
+lopo.columns = ["figures", "LOPO median error %", "share in 0.67-1.5x", "worst ratio"]
+lopo
+
+# %% [markdown]
+# Pick a machine (`ovlab platforms --closest family=alder-raptor cores=14 tdp_w=45` finds the
+# nearest to yours) and time a model of Intel's tables on it:
+
+# %%
+for device, hint in (("CPU", "latency"), ("GPU", "throughput")):
+    rep = benchmark_app(["-m", "yolo_v8n:INT8", "-d", device, "-hint", hint, "-niter", "60",
+                         "--platform", "i7-12700h"])
+    print(f"i7-12700h {device} {hint}: {rep.latency_median_ms:.2f} ms, "
+          f"{rep.throughput_fps:.0f} FPS")
+
+# %% [markdown]
+# A machine that is not there is a copy of the nearest file with your part's figures (from its
+# ARK page), loaded like any platform file:
+
+# %%
+import tempfile  # noqa: E402
+
+from ovlab.sim.hardware import catalogue  # noqa: E402  (ovlab only)
+
+mine = catalogue.read("i7-12700h")
+mine["name"] = "i5-12500h"
+cpu_sheet = mine["datasheet"]["CPU"]
+cpu_sheet["p_cores"]["value"], cpu_sheet["e_cores"]["value"] = 4, 8
+cpu_sheet["p_turbo_ghz"]["value"], cpu_sheet["e_turbo_ghz"]["value"] = 4.5, 3.3
+path = Path(tempfile.mkdtemp()) / "i5-12500h.json"
+path.write_text(json.dumps(mine))
+rep = benchmark_app(["-m", "yolo_v8n:INT8", "-d", "CPU", "-hint", "latency", "-niter", "60",
+                     "--platform", str(path)])
+print(f"i5-12500h (described, not fitted) CPU latency: {rep.latency_median_ms:.2f} ms")
+
+# %% [markdown]
 # ## 6. What the cost model includes, and what it leaves out
 #
 # **Included** (`ovlab/sim/hardware/cost.py`, `runtime/sharing.py`, `hardware/power.py`):

@@ -23,6 +23,8 @@ commands:
   calibrate    measure this machine with the real openvino and write a platform file:
                ovlab calibrate -o my-machine.json  ('ovlab calibrate -h' for options);
                or fit one to figures from elsewhere: ovlab calibrate --from FILE ... -o out.json
+  platforms    the catalogue of Intel's published machines (datasheet-built presets):
+               ovlab platforms [--show NAME] [--closest family=alder-raptor cores=14]
   check        the pre-class check: packages, a simulated run, the digits classifier, a
                dashboard, results; --labs also runs every lab notebook
 
@@ -31,7 +33,7 @@ options:
   --version    print the OpenVINO version ovlab emulates and ovlab's own"""
 
 _COMMANDS = {"benchmark": "benchmark", "benchmark_app": "benchmark", "run": "run",
-             "calibrate": "calibrate", "check": "check"}
+             "calibrate": "calibrate", "check": "check", "platforms": "platforms"}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -52,6 +54,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     if command == "calibrate":
         return calibrate_main(args[1:])
+    if command == "platforms":
+        from .sim.hardware import catalogue
+
+        return catalogue.main(args[1:])
     if command == "check":
         from .sim import preclass
 

@@ -77,6 +77,8 @@ def efficiency(spec: DeviceSpec, kind: str, precision: str) -> float:
     base = spec.efficiency_by_precision.get(precision, spec.efficiency)
     if kind == "depthwise" and precision == "i8":
         base *= spec.depthwise_i8_rate  # no input channels to sum: 16-bit multiply-adds
+    elif kind == "depthwise" and precision == "bf16":
+        base *= spec.depthwise_bf16_rate  # AMX tiles do not take a depthwise convolution
     return base * spec.kind_efficiency.get(kind, 1.0)
 
 

@@ -12,6 +12,19 @@ The format::
      "devices": {"CPU": {<every DeviceSpec field>}, "GPU.0": {...}},
      "provenance": {...}}   # optional: how the file was made (free-form)
 
+A file may describe its machine by datasheet figures instead of (or beside) ``devices`` (issue
+35; the catalogue of Intel's published platforms, ``hardware/catalogue/``, is made of them)::
+
+     "datasheet": {"CPU": {"family": "alder-raptor", "p_cores": 6, "e_cores": 8,
+                           "p_base_ghz": 2.3, "p_turbo_ghz": 4.7, ..., "mem_channels": 2,
+                           "mem_mts": 4800, "tdp_w": 45},
+                   "GPU.0": {"family": "xe-lp", "eus": 96, "gpu_max_ghz": 1.4}},
+     "catalogue": {...}     # optional: the published platform it stands for, its role
+
+Each figure is a number or ``{"value": v, "source": "<spec page>", "url": "..."}``; the
+devices are built by the family cost model (``hardware/family.py``), and a device also given
+under ``devices`` replaces the built one.
+
 A file is checked against :data:`SCHEMA` (JSON Schema, checked by ``jsonschema``) before anything
 is built from it, so a bad or foreign file fails with a :class:`PlatformFileError` naming the
 field (``devices.CPU.peak_gflops.bf16: -3 is less than or equal to the minimum of 0``) instead of
@@ -92,6 +105,7 @@ _DEVICE_RULES: dict[str, dict] = {
     "per_op_i8_s": _NONNEG,
     "stream_dispatch": {"type": "number", "exclusiveMinimum": 0, "maximum": 1},
     "depthwise_i8_rate": {"type": "number", "exclusiveMinimum": 0, "maximum": 1},
+    "depthwise_bf16_rate": {"type": "number", "exclusiveMinimum": 0, "maximum": 1},
     "epilogue_flops": _NONNEG,
     "extra": {"type": "object"},
 }
@@ -110,6 +124,14 @@ def _annotation_rule(tp: Any) -> dict:
             rule = {**rule, "type": [rule["type"], "null"]}
         return rule
     return dict(_JSON_TYPES.get(origin, {}))
+
+
+_FIGURE = {"anyOf": [{"type": ["number", "string", "boolean"]},
+                    {"type": "object", "required": ["value"],
+                     "properties": {"value": {"type": ["number", "string", "boolean"]},
+                                    "source": {"type": "string"}, "url": {"type": "string"}}}]}
+_DATASHEET_DEVICE = {"type": "object", "additionalProperties": _FIGURE,
+                     "properties": {"notes": {"type": "array", "items": {"type": "string"}}}}
 
 
 def device_schema() -> dict:
@@ -145,8 +167,13 @@ def schema() -> dict:
                         "propertyNames": {"pattern": r"^(CPU|GPU|NPU)(\.[0-9A-Za-z_]+)?$"},
                         "additionalProperties": device_schema()},
             "provenance": {"type": "object"},
+            "catalogue": {"type": "object"},
+            "datasheet": {"type": "object", "minProperties": 1,
+                          "propertyNames": {"pattern": r"^(CPU|GPU|NPU)(\.[0-9A-Za-z_]+)?$"},
+                          "additionalProperties": _DATASHEET_DEVICE},
         },
-        "required": ["format", "version", "name", "devices"],
+        "required": ["format", "version", "name"],
+        "anyOf": [{"required": ["devices"]}, {"required": ["datasheet"]}],
         "additionalProperties": False,
     }
 
@@ -232,12 +259,20 @@ def from_dict(data: Any, source: str = "platform file") -> Platform:
     """Check ``data`` and build its :class:`Platform`."""
     validate(data, source)
     devices = {}
-    for name, fields in data["devices"].items():
+    budget = None
+    if data.get("datasheet"):
+        from . import family
+
+        try:
+            devices, budget = family.build_devices(data["datasheet"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise PlatformFileError(f"{source}: field 'datasheet': cannot build the devices "
+                                    f"from the figures ({type(exc).__name__}: {exc})") from None
+    for name, fields in data.get("devices", {}).items():
         try:
             devices[name] = device_from_dict(fields)
         except (TypeError, ValueError) as exc:
             raise PlatformFileError(f"{source}: field 'devices.{name}': {exc}") from None
-    budget = None
     if data.get("power_budget") is not None:
         try:
             budget = PowerBudget(float(data["power_budget"]["watts"]),

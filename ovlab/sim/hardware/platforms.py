@@ -73,9 +73,17 @@ def preset(name: str) -> Platform:
         return PRESETS[name]()
     if name in ON_DEMAND:
         return ON_DEMAND[name]()
+    from . import catalogue
+
+    bare = name[len("family:"):] if name.startswith("family:") else name
+    if bare in catalogue.names():
+        return catalogue.platform(bare)
     if name.lower().endswith(".json") or os.path.sep in name or "/" in name:
         return load(name)
     raise ValueError(f"unknown platform {name!r}; presets are {', '.join(PRESETS)}, "
+                     f"the catalogue of Intel's published platforms has "
+                     f"{', '.join(n for n in catalogue.names() if n not in PRESETS)} "
+                     "('ovlab platforms' lists them), "
                      f"{', '.join(ON_DEMAND)} describe this machine, "
                      "or give a platform file (my-machine.json)")
 

@@ -103,6 +103,9 @@ class DeviceSpec:
     # (``vpmaddwd`` / ``vpdpwssd``: 2 products per 32-bit lane, the f16 rate of a GPU's vector
     # engines): half the int8 peak. 1: the int8 peak (the seed's presets and ``cpu``)
     depthwise_i8_rate: float = 1.0
+    # the same for bf16 (issue 35): AMX computes bf16 in tiles, a depthwise convolution on the
+    # AVX-512 vector units; 1: the bf16 peak
+    depthwise_bf16_rate: float = 1.0
     # vector FLOPs each output element of a convolution or matrix product costs after its
     # reduction (the accumulator's conversion, scale, bias, activation, requantization, store),
     # at the device's f32 vector rate whatever the op's precision: with few products per output

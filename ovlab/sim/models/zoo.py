@@ -483,8 +483,17 @@ def names() -> list[str]:
     return list(_BUILDERS)
 
 
+def table_names() -> list[str]:
+    """The models of Intel's published tables built by architecture with lazy weights
+    (``table_zoo.py``): ``load`` accepts them too; ``names`` keeps to the small zoo whose
+    numerics the labs and tests compute."""
+    from . import table_zoo
+
+    return list(table_zoo.BUILDERS)
+
+
 def _check(name: str, precision: str) -> str:
-    if name not in _BUILDERS:
+    if name not in _BUILDERS and name not in table_names():
         raise KeyError(f"Unknown zoo model {name!r}; available: {', '.join(_BUILDERS)}")
     p = str(precision).upper()
     if p not in PRECISIONS:
@@ -531,8 +540,13 @@ def build(name: str, precision: str = "FP32", *, opset: ModuleType | None = None
     """Build a fresh model (no cache). With ``opset=openvino.opset13, model_cls=openvino.Model``
     the same network (same weights) is built for the real OpenVINO runtime."""
     p = _check(name, precision)
-    ranges = _calibrate(name) if p == "INT8" else None
     ops = opset if opset is not None else globals()["opset"]
+    if name not in _BUILDERS:  # a table model: lazy weights, fixed INT8 ranges
+        from . import table_zoo
+
+        net = table_zoo.lazy_net(_Net)(name, p, ops, None)
+        return table_zoo.BUILDERS[name](net, model_cls or Model)
+    ranges = _calibrate(name) if p == "INT8" else None
     return _BUILDERS[name](_Net(name, p, ops, ranges), model_cls or Model)
 
 

@@ -444,15 +444,20 @@ def cpu_cores(spec: DeviceSpec, config: dict[str, Any], mode) -> tuple[int, floa
     ``ECORE_ONLY`` under LATENCY runs at the E-cores' capacity over the P-cores' (0.55 on the Core
     Ultra 7 165H). Devices that are not hybrid CPUs use every core at full speed.
     """
-    if spec.plugin != "CPU" or not spec.hybrid:
-        return spec.streams_throughput, 1.0
     latency = mode == hint.PerformanceMode.LATENCY
+    # the family model's CPUs (hardware/family.py, issue 35) have one peak for every core at the
+    # all-core clock: LATENCY runs on one socket at a higher clock (``latency_clock``), on a
+    # hybrid CPU on the P-cores' share of the peak
+    family = spec.extra.get("peak_of_all_cores", False) if spec.plugin == "CPU" else False
+    clock = spec.extra.get("latency_clock", 1.0) if family and latency else 1.0
+    if spec.plugin != "CPU" or not spec.hybrid:
+        return spec.streams_throughput, clock
     wanted = cfgmod.enum_value(hint.SchedulingCoreType,
                                config.get("SCHEDULING_CORE_TYPE", "ANY_CORE"))
     name = wanted.name if wanted is not None else "ANY_CORE"
     threads, capacity = spec.cores_for(name, latency)
-    _default_threads, default_capacity = spec.cores_for("ANY_CORE", latency)
-    return threads, capacity / default_capacity
+    _default_threads, default_capacity = spec.cores_for("ANY_CORE", latency and not family)
+    return threads, capacity / default_capacity * clock
 
 
 def numeric_precision(spec: DeviceSpec, hint: str) -> str:

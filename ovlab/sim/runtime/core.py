@@ -411,7 +411,7 @@ class Core:
         if is_path:
             text = str(model)
             name, _, precision = text.partition(":")
-            if name in zoo.names() and not Path(text).exists():
+            if (name in zoo.names() or name in zoo.table_names()) and not Path(text).exists():
                 return zoo.load(name, precision or "FP32")
             path = Path(text)
             if not path.exists():

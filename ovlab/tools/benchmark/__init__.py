@@ -358,18 +358,28 @@ FRAMEWORK_SUFFIXES = ("-tf", "-pytorch", "-onnx", "-caffe", "-caffe2", "-paddle"
 ALIASES = {"resnet50": "resnet-50", "inception-v1": "googlenet-v1", "googlenet": "googlenet-v1",
            "mobilenetv2": "mobilenet-v2", "mobilenet-v2-1.0-224": "mobilenet-v2",
            "yolov3-tiny": "yolo-v3-tiny", "tiny-yolo-v3": "yolo-v3-tiny",
-           "squeezenet1-1": "squeezenet1.1", "squeezenet-1.1": "squeezenet1.1"}
-PUBLISHED_NOT_IN_ZOO = ("bert-base-cased", "bert-large-uncased-whole-word-masking-squad",
-                        "efficientdet-d0", "mask-rcnn-resnet50", "ssd-resnet34-1200",
-                        "ssd-mobilenet-v1-coco", "unet-camvid", "yolo-v8n", "yolo-v5",
-                        "llama", "chatglm", "mistral", "stable-diffusion", "gemma", "phi")
+           "squeezenet1-1": "squeezenet1.1", "squeezenet-1.1": "squeezenet1.1",
+           # the models of Intel's tables (issue 35: ``table_zoo.py``), as the tables and the
+           # Open Model Zoo spell them
+           "yolo-v8n": "yolo_v8n", "yolov8n": "yolo_v8n", "yolo-v3": "yolo_v3",
+           "yolo-v3-tf": "yolo_v3", "ssd-mobilenet-v1-coco": "ssd_mobilenet_v1_coco",
+           "ssd-resnet34-1200-onnx": "ssd-resnet34-1200",
+           "unet-camvid": "unet-camvid-onnx-0001",
+           "unet-camvid-onnx": "unet-camvid-onnx-0001",
+           "bert-large-uncased-whole-word-masking-squad":
+               "bert-large-uncased-whole-word-masking-squad-0001",
+           "efficientdet-d0-tf": "efficientdet-d0",
+           "mask-rcnn-resnet50-atrous-coco": "mask_rcnn_resnet50_atrous_coco",
+           "deeplabv3-tf": "deeplabv3"}
+PUBLISHED_NOT_IN_ZOO = ("yolo-v5", "llama", "chatglm", "mistral", "stable-diffusion", "gemma",
+                        "phi")
 
 
 def zoo_name(name: str) -> str | None:
     """The zoo model an Intel-table / Open Model Zoo name stands for, or None."""
     from ...sim.models import zoo
 
-    names = zoo.names()
+    names = zoo.names() + zoo.table_names()
     if name in names:
         return name
     key = name.lower().replace("_", "-")

@@ -1,0 +1,198 @@
+"""Issue 35: the catalogue of Intel's published platforms, built from datasheets by the family
+cost model, and the models of Intel's tables in the zoo."""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+
+import pytest
+
+from ovlab.sim.calibration import families as fam
+from ovlab.sim.hardware import catalogue, family
+from ovlab.sim.hardware.platforms import PRESETS, preset
+from ovlab.tools.benchmark import run
+
+CHECK = ("i7-12700h", "i7-1360p", "i7-1185gre", "i5-13600k", "i9-12900te", "i9-10900te",
+         "i5-10500te", "i5-8500", "i3-8100", "celeron-6305e", "atom-x6425e", "n200",
+         "xeon-e-2124g", "xeon-w-1290p", "xeon-gold-5218t", "xeon-silver-4216r",
+         "xeon-silver-4316", "xeon-platinum-8270", "xeon-platinum-8280", "xeon-platinum-8490h",
+         "xeon-platinum-8580", "flex-140")
+# the figures every device block must source
+SOURCED = {"CPU": ("family", "threads", "l3_mb", "memory", "mem_channels", "mem_mts", "tdp_w",
+                   "isa"),
+           "GPU": ("family", "gpu_max_ghz"), "NPU": ("tops_int8",)}
+
+
+def test_the_catalogue_has_every_platform_of_the_issue():
+    assert set(catalogue.names()) == set(CHECK) | set(fam.FIT_PLATFORMS)
+    roles = {n: catalogue.read(n)["catalogue"]["role"] for n in catalogue.names()}
+    assert {n for n, r in roles.items() if r == "fit"} == set(fam.FIT_PLATFORMS)
+
+
+def test_every_datasheet_figure_has_its_source():
+    for name in catalogue.names():
+        for key, block in catalogue.read(name)["datasheet"].items():
+            for figure in SOURCED[key.split(".")[0]]:
+                value = block[figure]
+                assert isinstance(value, dict) and value["source"] and value["url"], \
+                    (name, key, figure)
+            for figure in ("cores", "p_cores", "base_ghz", "turbo_ghz", "eus", "xe_cores"):
+                if figure in block:
+                    assert "source" in block[figure], (name, key, figure)
+
+
+def test_no_check_platform_has_a_row_in_the_fit_data():
+    with open(fam.FIT_CSV, newline="", encoding="utf-8") as f:
+        presets = {line["preset"] for line in csv.DictReader(f)}
+    assert presets == set(fam.FIT_PLATFORMS)
+    assert not presets & set(CHECK)
+
+
+def test_every_catalogue_platform_loads_by_name():
+    import ovlab as ov
+
+    for name in catalogue.names():
+        platform = preset(name if name not in PRESETS else f"family:{name}")
+        assert "CPU" in platform.devices
+        assert platform.devices["CPU"].fuse_ops
+    core = ov.Core("n200")
+    assert "GPU" in core.available_devices
+    # the five presets that existed keep their own fitted devices under their names
+    assert preset("i7-1185g7").devices["CPU"] != preset("family:i7-1185g7").devices["CPU"]
+
+
+def test_isa_rules_give_the_peaks():
+    p = family.fitted_params()
+    cpus = {n: preset(n).devices["CPU"] for n in ("i5-8500", "xeon-platinum-8280",
+                                                   "xeon-platinum-8490h", "i7-12700h")}
+    assert cpus["i5-8500"].peak_gflops["i8"] == pytest.approx(2 * cpus["i5-8500"].peak_gflops["f32"])
+    vnni = cpus["xeon-platinum-8280"]
+    assert vnni.peak_gflops["i8"] == pytest.approx(4 * vnni.peak_gflops["f32"])
+    amx = cpus["xeon-platinum-8490h"]
+    assert amx.peak_gflops["i8"] == pytest.approx(2 * amx.peak_gflops["bf16"])
+    assert amx.peak_gflops["i8"] > 10 * amx.peak_gflops["f32"]
+    assert amx.inference_precision == "bf16" and "BF16" in amx.capabilities
+    hybrid = cpus["i7-12700h"]
+    assert (hybrid.p_cores, hybrid.e_cores) == (6, 8) and 0.3 < hybrid.e_core_perf < 0.7
+    # Gen11 has no DP4a (int8 at the f16 rate), Xe-LP has, Xe-HPG's XMX runs f16 at 8x f32
+    gen11 = preset("atom-x6425e").devices["GPU.0"].peak_gflops
+    xelp = preset("n200").devices["GPU.0"].peak_gflops
+    xmx = preset("flex-140").devices["GPU.0"].peak_gflops
+    assert gen11["i8"] == gen11["f16"] and xelp["i8"] == 2 * xelp["f16"]
+    assert xmx["f16"] == pytest.approx(8 * xmx["f32"]) and xmx["i8"] == 2 * xmx["f16"]
+    assert 0 < p["power_share"] <= 1
+
+
+# (preset, table device, precision, mode, ovlab benchmark arguments)
+AGREE = [
+    ("i7-12700h", "CPU", "INT8", "latency",
+     ["-m", "mobilenet-v2:INT8", "-d", "CPU", "-hint", "latency", "-niter", "30"]),
+    ("i7-12700h", "CPU", "FP32", "throughput",
+     ["-m", "resnet-50:FP32", "-d", "CPU", "-hint", "throughput", "-niter", "400",
+      "-infer_precision", "f32"]),
+    ("flex-140", "dGPU", "FP16", "throughput",
+     ["-m", "mobilenet-v2:FP16", "-d", "GPU", "-hint", "throughput", "-niter", "400"]),
+    ("xeon-platinum-8490h", "CPU", "BF16", "throughput",
+     ["-m", "mobilenet-v2:FP32", "-d", "CPU", "-hint", "throughput", "-niter", "1200",
+      "-infer_precision", "bf16"]),
+    ("i7-1360p", "CPU+iGPU", "INT8", "throughput",
+     ["-m", "yolo-v3-tiny:INT8", "-d", "AUTO:GPU,CPU", "-hint", "cumulative_throughput",
+      "-niter", "600"]),
+]
+
+
+@pytest.mark.parametrize("preset_name, device, precision, mode, argv", AGREE)
+def test_the_fits_predictor_is_the_simulator(preset_name, device, precision, mode, argv):
+    """``calibration/families.predict`` (what the fit and the leave-one-out use) gives the
+    figure ``ovlab benchmark`` simulates."""
+    from ovlab.sim.runtime.core import Core
+
+    model = argv[1].split(":")[0]
+    row = fam.Row("", model, preset_name, device, precision, mode, 1.0)
+    predicted = fam.predict(row, family.fitted_params())
+    report = run([*argv, "--platform", preset_name], core=Core(preset_name, seed=0))
+    simulated = report.latency_median_ms if mode == "latency" else report.throughput_fps
+    assert simulated == pytest.approx(predicted, rel=0.05)
+
+
+def test_a_representative_sweep_runs_on_every_catalogue_preset():
+    for name in catalogue.names():
+        shown = f"family:{name}" if name in PRESETS else name
+        devices = preset(shown).devices
+        rep = run(["-m", "resnet-50:INT8", "-d", "CPU", "-hint", "latency", "-niter", "3",
+                   "--platform", shown])
+        assert rep.latency_median_ms > 0
+        if "GPU.0" in devices:
+            rep = run(["-m", "mobilenet-v2:FP16", "-d", "GPU", "-hint", "throughput", "-niter",
+                       "16", "--platform", shown])
+            assert rep.throughput_fps > 0
+            if devices["GPU.0"].device_type == "integrated":
+                rep = run(["-m", "yolo-v3-tiny:INT8", "-d", "AUTO:GPU,CPU", "-hint",
+                           "cumulative_throughput", "-niter", "16", "--platform", shown])
+                assert rep.throughput_fps > 0
+
+
+@pytest.mark.parametrize("name", ["bert-base-cased", "yolo_v8n", "ssd_mobilenet_v1_coco",
+                                  "efficientdet-d0"])
+def test_the_tables_models_run_by_their_table_names(name):
+    rep = run(["-m", f"{name}:INT8", "-d", "CPU", "-hint", "throughput", "-niter", "8",
+               "--platform", "i5-13600k"])
+    assert rep.throughput_fps > 0
+
+
+# published GFLOPs / MParams the architecture does not reproduce, and why (the report of
+# issue 35): efficientdet-d0's 2.54 is the paper's multiply-add count (2.5 B), so twice it in
+# FLOPs; deeplabv3's and mask_rcnn's published figures are not reproduced (not fitted)
+FLOPS_FACTOR = {"efficientdet-d0": 2.0}
+UNRESOLVED = {"deeplabv3", "mask_rcnn_resnet50_atrous_coco"}
+
+
+@pytest.mark.parametrize("name", sorted(set(fam.MODELS.values()) - {
+    "resnet-50", "mobilenet-v2", "yolo-v3-tiny"}))
+def test_table_models_have_their_published_flops_and_parameters(name):
+    from ovlab.sim.models import table_zoo, zoo
+
+    gflops, mparams, _input = table_zoo.PUBLISHED[name]
+    model = zoo.load(name, "FP32")
+    flops = sum(op.flops for op in model._cost(1)) / 1e9
+    params = sum(math.prod(op.get_output_shape(0)) for op in model.get_ordered_ops()
+                 if op.get_type_name() == "Constant"
+                 and op.get_output_element_type(0).is_real()
+                 and math.prod(op.get_output_shape(0)) > 1) / 1e6
+    assert flops == pytest.approx(gflops * FLOPS_FACTOR.get(name, 1.0), rel=0.06)
+    assert params == pytest.approx(mparams, rel=0.03)
+
+
+def test_unresolved_table_models_are_not_fitted():
+    assert set(fam.NOT_FITTED) == UNRESOLVED
+    assert not {r.model for r in fam.read_rows()} & UNRESOLVED
+
+
+def test_ovlab_platforms_lists_and_shows(capsys, tmp_path):
+    from ovlab.cli import main
+
+    assert main(["platforms"]) == 0
+    out = capsys.readouterr().out
+    for name in ("i7-12700h", "xeon-platinum-8480", "flex-140", "family:i7-1185g7"):
+        assert name in out
+    assert "%" in out  # the fit platforms' errors
+    assert main(["platforms", "--show", "n200"]) == 0
+    text = capsys.readouterr().out
+    mine = json.loads(text)
+    mine["name"] = "my-n100"
+    mine["datasheet"]["CPU"]["turbo_ghz"] = {"value": 3.4, "source": "my spec sheet"}
+    path = tmp_path / "my-n100.json"
+    path.write_text(json.dumps(mine), encoding="utf-8")
+    assert "CPU" in preset(str(path)).devices
+    assert main(["platforms", "--closest", "family=alder-raptor", "cores=14",
+                 "tdp_w=45"]) == 0
+    assert "i7-12700h" in capsys.readouterr().out
+
+
+def test_stored_fit_reports_every_fit_platform():
+    errors = family.in_sample_errors()
+    assert set(errors) == set(fam.FIT_PLATFORMS)
+    for entry in errors.values():
+        assert entry["in_sample"]["n"] > 0
