@@ -20,6 +20,7 @@ sequences it ran), so the device's timeline shows the LLM beside anything else o
 
 from __future__ import annotations
 
+import warnings
 from collections import deque
 from typing import Any
 
@@ -167,14 +168,22 @@ class Engine:
         if config.eos_token_id == -1:
             config.eos_token_id = self.tokenizer.get_eos_token_id()
         if config.max_new_tokens == 2**64 - 1 and config.max_length == 2**64 - 1:
-            config.max_length = self.llm.spec.context
+            config.max_length = max(self.llm.spec.context, len(input_ids) + 1)
         config.validate()
         if not input_ids:
             raise RuntimeError("Prompt length cannot be 0")
-        if len(input_ids) >= self.llm.spec.context:
-            raise RuntimeError(f"the prompt has {len(input_ids)} tokens, more than the context of "
-                               f"{self.llm.spec.name} ({self.llm.spec.context})")
+        if len(input_ids) >= self.llm.spec.context and self.model is None:
+            # GenAI does not check a prompt against the model's context (no such check in
+            # continuous_batching/ or llm/ at da1db864): the model runs past the positions it
+            # was trained on, and its text degrades. ovlab runs it too, and says so.
+            warnings.warn(f"the prompt has {len(input_ids)} tokens, more than the context of "
+                          f"{self.llm.spec.name} ({self.llm.spec.context}): GenAI runs it "
+                          "anyway, and a real model's answer degrades past its context",
+                          RuntimeWarning, stacklevel=3)
         if self.model is not None:  # the real model's positions are limited by its context
+            if len(input_ids) >= self.llm.spec.context:
+                raise RuntimeError(f"the prompt has {len(input_ids)} tokens, more than the "
+                                   f"{self.llm.spec.context} positions of ovlab's tiny model")
             limit = self.llm.spec.context - len(input_ids)
             if config.get_max_new_tokens(len(input_ids)) > limit:
                 config.max_new_tokens = limit
