@@ -191,7 +191,8 @@ class Engine:
         if self.scheduler.get_config().enable_prefix_caching:
             self.scheduler.restore_cached_blocks(group)
         standin = None if self.model is not None else StandIn(input_ids, config.rng_seed,
-                                                              config.temperature)
+                                                              config.temperature,
+                                                              getattr(self.tokenizer, "_vocab", None))
         req = _Request(group, config, standin, self.core.clock.now)
         self.state[id(group)] = req
         self.awaiting.append(group)

@@ -17,6 +17,7 @@ stop tokens end an answer earlier, as in GenAI.
 from __future__ import annotations
 
 import zlib
+from collections import deque
 from functools import lru_cache
 
 import numpy as np
@@ -81,17 +82,28 @@ def bigram_table() -> tuple[np.ndarray, np.ndarray]:
 
 
 class StandIn:
-    """Next tokens of one sequence: seeded by the generation seed and the prompt."""
+    """Next tokens of one sequence: seeded by the generation seed and the prompt.
 
-    def __init__(self, prompt_ids: list[int], rng_seed: int, temperature: float = 1.0) -> None:
+    With a family ``vocab`` (a large model's real vocabulary, ``tokenizer.FAMILIES``) the chain
+    writes its text a sentence at a time in the course vocabulary, and each sentence is
+    re-tokenized in the family's: the tokens and their count are the family's, and the drawn
+    length counts them."""
+
+    def __init__(self, prompt_ids: list[int], rng_seed: int, temperature: float = 1.0,
+                 vocab=None) -> None:
         key = zlib.crc32(np.asarray(prompt_ids, np.int64).tobytes())
         self.rng = np.random.default_rng([int(rng_seed) & 0xFFFFFFFF, key])
         self.target = answer_length(self.rng)
         self.prev, self.last = ANSWER_START
         self.count = 0
+        self.vocab = vocab if vocab is not None and vocab.name != "ovlab-course-bpe" else None
+        self.eos = EOS if self.vocab is None else self.vocab.specials[1]
+        self.pending: deque[int] = deque()
 
     def next_token(self, forbid: set[int] = frozenset()) -> int:
         """The answer's next token; EOS only once the drawn length is reached."""
+        if self.vocab is not None:
+            return self._family_token(forbid)
         self.count += 1
         if self.count > self.target and EOS not in forbid and (
                 self.last in sentence_ends() or self.count > self.target + SENTENCE_GRACE):
@@ -101,6 +113,30 @@ class StandIn:
         if tok in (0, 1, 3, 4, 5):  # a special token mid-answer: start a new sentence
             tok = self._chain(forbid | {EOS, 0, 1, 3, 4, 5})
         return tok
+
+    def _family_token(self, forbid: set[int] | frozenset[int]) -> int:
+        self.count += 1
+        while True:
+            if not self.pending:
+                if self.count > self.target and self.eos not in forbid:
+                    return self.eos  # the drawn length is reached, at a sentence end
+                self._next_sentence()
+            tok = self.pending.popleft()
+            if tok not in forbid:
+                return tok
+
+    def _next_sentence(self) -> None:
+        """One more sentence of the chain, in the family's tokens."""
+        course = []
+        for _ in range(SENTENCE_GRACE):
+            tok = self._chain({EOS, 0, 1, 3, 4, 5})
+            course.append(tok)
+            if tok in sentence_ends():
+                break
+        text = _shared_bpe().decode(course, True)
+        if self.vocab.prepends_space and text.startswith(" "):
+            text = text[1:]  # the vocabulary puts the space back (SentencePiece's dummy prefix)
+        self.pending.extend(self.vocab.encode(text) or [self.vocab.encode(" ")[0]])
 
     def _chain(self, forbid: set[int] | frozenset[int]) -> int:
         tri = trigram_table().get((self.prev, self.last))
