@@ -72,6 +72,14 @@ class _Request:
         self.streamer = None
         self.stop_text: str | None = None
         self.cumulative_log_prob = 0.0
+        self.beams = None  # beam_search.GroupBeamSearcher, made at the first sampling
+
+    def final_sequences(self) -> list[tuple[object, float]]:
+        """(sequence, score) of the result, best first: the beams' top num_return_sequences, or
+        the one sequence with its cumulative log-probability."""
+        if self.beams is not None:
+            return self.beams.results()
+        return [(self.group.get_sequences()[0], self.cumulative_log_prob)]
 
 
 class Engine:
@@ -161,6 +169,9 @@ class Engine:
     # --- requests ---------------------------------------------------------------------------------
     def add_request(self, request_id: int, input_ids: list[int], config: GenerationConfig) -> _Request:
         feature = config.unsupported_feature()
+        if feature and feature.startswith(("beam search", "several return")) \
+                and config.is_beam_search() and self.model is not None and not self.one_at_a_time:
+            feature = None  # beam search runs on the real tiny model in continuous batching
         if feature:
             raise NotImplementedError(f"{feature} is not simulated by ovlab's GenAI (greedy and "
                                       "multinomial sampling are)")
@@ -230,6 +241,10 @@ class Engine:
             self._free_non_running()
             return
 
+        if self.model is not None:  # copy-on-write of forked beams' shared blocks
+            for copy_map in getattr(out, "m_block_copy_map", {}).values():
+                for src, dsts in copy_map.items():
+                    self.kv.copy_blocks(src, dsts)
         scheduled = [self.requests[i] for i in out.m_scheduled_sequence_groups_ids]
         chunks = [Chunk(g.get_num_scheduled_tokens(), g.get_num_processed_tokens())
                   for g in scheduled for _ in g.get_running_sequences()]
@@ -245,6 +260,10 @@ class Engine:
         for group in scheduled:
             req = self.state[id(group)]
             sampling = group.requires_sampling()
+            if req.config.is_beam_search():
+                self._beam_step(req, group, sampling, now)
+                group.finish_iteration()
+                continue
             for seq in group.get_running_sequences():
                 logits = self._forward(group, seq) if self.model is not None else None
                 if sampling:
@@ -322,6 +341,39 @@ class Engine:
             req.finish_reason = reason
             if group.has_finished():
                 self._finish(req, GenerationStatus.FINISHED)
+
+    def _beam_step(self, req: _Request, group: SequenceGroup, sampling: bool, now: float) -> None:
+        """Beam search (``beam_search.py``): logits of every running beam, then GenAI's
+        GroupBeamSearcher; forks share KV blocks (copied on write), drops free them."""
+        from .beam_search import GroupBeamSearcher
+
+        rows = [self._forward(group, seq) for seq in group.get_running_sequences()]
+        if not sampling:
+            return
+        cfg = req.config
+        if req.beams is None:
+            req.beams = GroupBeamSearcher(group, cfg, set(cfg.stop_token_ids) | {cfg.eos_token_id})
+        forked, dropped = req.beams.select_next_tokens(np.stack(rows), group.get_prompt_ids())
+        for parent, children in forked.items():
+            for child in children:
+                self.scheduler.fork_sequence(parent, child)
+        running = group.get_running_sequences()
+        if running and running[0].get_generated_len() >= group.get_max_new_tokens():
+            dropped += req.beams.finalize()
+        for seq_id in dropped:
+            if self.scheduler.has_block_table(seq_id):
+                self.scheduler.free_sequence(seq_id)
+        req.perf.raw_metrics.m_new_token_times.append(now)
+        req.perf.raw_metrics.m_batch_sizes.append(1)
+        if not group.get_running_sequences():
+            final = req.beams.results()
+            req.cumulative_log_prob = final[0][1] if final else 0.0
+            req.finish_reason = final[0][0].get_finish_reason() if final else \
+                GenerationFinishReason.LENGTH
+            req.outputs.append({s.get_grouped_id(): GenerationOutput(
+                list(s.get_generated_ids()), list(s.get_generated_log_probs()), score,
+                s.get_finish_reason()) for s, score in final})
+            self._finish(req, GenerationStatus.FINISHED)
 
     def _pick(self, req: _Request, logits: np.ndarray, generated: list[int],
               forbid: set[int]) -> tuple[int, float]:

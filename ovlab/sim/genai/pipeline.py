@@ -323,8 +323,8 @@ class _Base:
             eng.forget(req)
         return reqs
 
-    def _texts(self, req: _Request) -> str:
-        ids = req.group.get_sequences()[0].get_generated_ids()
+    def _texts(self, req: _Request, seq: Any = None) -> str:
+        ids = (seq or req.group.get_sequences()[0]).get_generated_ids()
         text = self._tokenizer.decode(ids)
         if req.stop_text and not req.config.include_stop_str_in_output:
             text = text[:text.find(req.stop_text)] if req.stop_text in text else text
@@ -391,9 +391,11 @@ class LLMPipeline(_Base):
             ids = _ids(inputs.input_ids if isinstance(inputs, TokenizedInputs) else inputs)
             reqs = self._run(ids, [cfg] * len(ids), streamer, start)
             res = EncodedResults()
-            res.tokens = [list(r.group.get_sequences()[0].get_generated_ids()) for r in reqs]
-            res.scores = [r.cumulative_log_prob for r in reqs]
-            res.finish_reasons = [r.finish_reason for r in reqs]
+            finals = [(r, s, score) for r in reqs for s, score in r.final_sequences()]
+            res.tokens = [list(s.get_generated_ids()) for _, s, _ in finals]
+            res.scores = [score for _, _, score in finals]
+            res.finish_reasons = [s.get_finish_reason() if r.beams is not None else r.finish_reason
+                                  for r, s, _ in finals]
             res.perf_metrics = self._merge(reqs, start, [], [])
             return res
         if isinstance(inputs, ChatHistory):
@@ -421,9 +423,11 @@ class LLMPipeline(_Base):
         res = DecodedResults()
         raw_detok = []
         for r in reqs:
-            res.texts.append(self._texts(r))
-            res.scores.append(r.cumulative_log_prob)
-            res.finish_reasons.append(r.finish_reason)
+            for seq, score in r.final_sequences():  # beam search: num_return_sequences of them
+                res.texts.append(self._texts(r, seq))
+                res.scores.append(score)
+                res.finish_reasons.append(seq.get_finish_reason() if r.beams is not None
+                                          else r.finish_reason)
             raw_detok.append(self._engine.host_work(len(r.group.get_sequences()[0].get_generated_ids())))
         res.perf_metrics = self._merge(reqs, start, raw_tok, raw_detok)
         if isinstance(inputs, str) and self._chat is not None:
