@@ -537,9 +537,10 @@ class ContinuousBatchingPipeline(_Base):
         for r in reqs:
             res = EncodedGenerationResult() if encoded else GenerationResult()
             res.m_request_id = r.group.get_request_id()
-            gen = r.group.get_sequences()[0].get_generated_ids()
-            res.m_generation_ids = [list(gen)] if encoded else [self._texts(r)]
-            res.m_scores = [r.cumulative_log_prob]
+            final = r.final_sequences()  # beam search: num_return_sequences, best first
+            res.m_generation_ids = [list(seq.get_generated_ids()) if encoded
+                                    else self._texts(r, seq) for seq, _ in final]
+            res.m_scores = [score for _, score in final]
             res.m_status = GenerationStatus(r.status)
             res.perf_metrics = r.perf
             results.append(res)
