@@ -370,8 +370,13 @@ class LLMPipeline(_Base):
             hetero.setup(self, models_path, device, sched, core, tokenizer, properties, explicit,
                          _quiet())
             return
+        self._prompt_lookup = bool(properties.pop("prompt_lookup", False))
+        self._models_path = models_path
         engine_cls, sched = _select_engine(str(device).strip(), properties)
         self._setup(models_path, device, sched, core, tokenizer, engine_cls, properties)
+        if self._prompt_lookup and self._engine.one_at_a_time:
+            raise RuntimeError("prompt_lookup: ovlab runs prompt-lookup decoding in continuous "
+                               "batching (CPU, GPU), as GenAI's PromptLookupImpl does")
 
     def get_generation_config(self) -> GenerationConfig:
         return self._generation_config.copy()
@@ -389,6 +394,10 @@ class LLMPipeline(_Base):
         raw_tok = []
         if isinstance(inputs, (Tensor, TokenizedInputs, np.ndarray)):
             ids = _ids(inputs.input_ids if isinstance(inputs, TokenizedInputs) else inputs)
+            if getattr(self, "_prompt_lookup", False):
+                from . import prompt_lookup
+
+                return prompt_lookup.generate(self, ids, cfg, streamer, encoded=True)
             reqs = self._run(ids, [cfg] * len(ids), streamer, start)
             res = EncodedResults()
             finals = [(r, s, score) for r in reqs for s, score in r.final_sequences()]
@@ -419,6 +428,11 @@ class LLMPipeline(_Base):
         for t in texts:
             ids.append(self._tokenizer.encode(t).input_ids.data[0].tolist())
             raw_tok.append(self._engine.host_work(len(ids[-1])))
+        if getattr(self, "_prompt_lookup", False):
+            from . import prompt_lookup
+
+            res = prompt_lookup.generate(self, ids, cfg, streamer, encoded=False)
+            return res.texts[0] if isinstance(inputs, str) else res
         reqs = self._run(ids, [cfg] * len(ids), streamer, start)
         res = DecodedResults()
         raw_detok = []
