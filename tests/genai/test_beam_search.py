@@ -92,7 +92,26 @@ def test_stop_criteria_and_length_penalty_are_read():
     assert all(len(r.texts) == 3 for r in outs.values())
 
 
-def test_beam_search_on_a_virtual_model_says_what_is_missing():
-    pipe = ov_genai.LLMPipeline("TinyLlama-1.1B-Chat-v1.0-int4-ov", "CPU")
-    with pytest.raises(NotImplementedError, match="beam search"):
+def test_seeded_beams_on_a_virtual_model_fork_kv_blocks():
+    import ovlab
+
+    core = ovlab.Core("core-ultra-7-165h", seed=0)
+    pipe = ov_genai.LLMPipeline("TinyLlama-1.1B-Chat-v1.0-int4-ov", "GPU", core=core)
+    cfg = ov_genai.GenerationConfig(max_new_tokens=24, num_beams=4, num_return_sequences=4)
+    a = pipe.generate(["What does the GPU do?"], cfg)
+    b = pipe.generate(["What does the GPU do?"], cfg)
+    assert a.texts == b.texts and len(set(a.texts)) == 4  # seeded, and four different beams
+    steps = core.trace.scheduler_steps
+    assert max(s.num_scheduled_sequences for s in steps) == 4  # the beams run side by side
+    assert max(s.kv_blocks_used for s in steps) >= 4  # each beam holds its own last block
+    greedy = pipe.generate(["What does the GPU do?"], ov_genai.GenerationConfig(max_new_tokens=24))
+    assert greedy.perf_metrics.get_num_generated_tokens() == 24
+
+
+def test_beam_search_on_the_npu_says_what_is_missing():
+    import ovlab
+
+    pipe = ov_genai.LLMPipeline("TinyLlama-1.1B-Chat-v1.0-int4-ov", "NPU",
+                                core=ovlab.Core("core-ultra-7-165h", seed=0))
+    with pytest.raises((NotImplementedError, RuntimeError), match="greedy and multinomial"):
         pipe.generate("Hi", ov_genai.GenerationConfig(max_new_tokens=8, num_beams=2))

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import warnings
 from collections import deque
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -54,6 +55,24 @@ LOAD_DISK_GBS = 2.0
 AVG_CACHE_WINDOW = 1000  # inferences over which avg_cache_usage is averaged (GenAI)
 
 
+@cache
+def _common_words(vocab) -> list[int]:
+    """Token ids of a few common English words in ``vocab`` (a stand-in beam's alternatives)."""
+    words = (" the", " a", " and", " it", " so", " also", " then", " this", " that", " very")
+    if vocab is None or vocab.name == "ovlab-course-bpe":
+        from .tokenizer import _shared_bpe
+
+        encode = _shared_bpe().encode
+    else:
+        encode = vocab.encode
+    ids = []
+    for w in words:
+        enc = encode(w) if not getattr(vocab, "prepends_space", False) else encode(w.strip())
+        if len(enc) == 1 and enc[0] not in ids:
+            ids.append(enc[0])
+    return ids
+
+
 class _Request:
     """What the engine keeps beside a SequenceGroup: config, sampling state, outputs."""
 
@@ -73,6 +92,7 @@ class _Request:
         self.stop_text: str | None = None
         self.cumulative_log_prob = 0.0
         self.beams = None  # beam_search.GroupBeamSearcher, made at the first sampling
+        self.beam_standins: dict[int, StandIn] | None = None  # a virtual model's beams
 
     def final_sequences(self) -> list[tuple[object, float]]:
         """(sequence, score) of the result, best first: the beams' top num_return_sequences, or
@@ -170,8 +190,8 @@ class Engine:
     def add_request(self, request_id: int, input_ids: list[int], config: GenerationConfig) -> _Request:
         feature = config.unsupported_feature()
         if feature and feature.startswith(("beam search", "several return")) \
-                and config.is_beam_search() and self.model is not None and not self.one_at_a_time:
-            feature = None  # beam search runs on the real tiny model in continuous batching
+                and config.is_beam_search() and not self.one_at_a_time:
+            feature = None  # beam search runs in continuous batching (beam_search.py)
         if feature:
             raise NotImplementedError(f"{feature} is not simulated by ovlab's GenAI (greedy and "
                                       "multinomial sampling are)")
@@ -347,9 +367,12 @@ class Engine:
         GroupBeamSearcher; forks share KV blocks (copied on write), drops free them."""
         from .beam_search import GroupBeamSearcher
 
-        rows = [self._forward(group, seq) for seq in group.get_running_sequences()]
+        if self.model is not None:
+            rows = [self._forward(group, seq) for seq in group.get_running_sequences()]
         if not sampling:
             return
+        if self.model is None:
+            rows = [self._standin_row(req, seq) for seq in group.get_running_sequences()]
         cfg = req.config
         if req.beams is None:
             req.beams = GroupBeamSearcher(group, cfg, set(cfg.stop_token_ids) | {cfg.eos_token_id})
@@ -357,6 +380,10 @@ class Engine:
         for parent, children in forked.items():
             for child in children:
                 self.scheduler.fork_sequence(parent, child)
+                if self.model is None:  # the child's stand-in goes on from its parent's
+                    grouped = group.get_sequence_by_id(child).get_grouped_id()
+                    req.beam_standins[child] = req.beam_standins[parent].fork(
+                        [int(cfg.rng_seed) & 0xFFFFFFFF, grouped, len(req.beam_standins)])
         running = group.get_running_sequences()
         if running and running[0].get_generated_len() >= group.get_max_new_tokens():
             dropped += req.beams.finalize()
@@ -374,6 +401,21 @@ class Engine:
                 list(s.get_generated_ids()), list(s.get_generated_log_probs()), score,
                 s.get_finish_reason()) for s, score in final})
             self._finish(req, GenerationStatus.FINISHED)
+
+    def _standin_row(self, req: _Request, seq) -> np.ndarray:
+        """Seeded beams of a virtual model: the beam's stand-in proposes its next token (60 %),
+        and a few common words share the rest, so beams fork at plausible words."""
+        if req.beam_standins is None:
+            req.beam_standins = {seq.get_id(): req.standin}
+        st = req.beam_standins[seq.get_id()]
+        vocab = getattr(self.tokenizer, "_vocab", None)
+        size = vocab.tok.get_vocab_size(with_added_tokens=True) \
+            if vocab is not None and vocab.name != "ovlab-course-bpe" else 512
+        alternates = _common_words(vocab)
+        row = np.full(size, -30.0, np.float32)
+        row[alternates] = np.log(0.4 / len(alternates))
+        row[st.next_token()] = np.log(0.6)
+        return row
 
     def _pick(self, req: _Request, logits: np.ndarray, generated: list[int],
               forbid: set[int]) -> tuple[int, float]:

@@ -100,6 +100,15 @@ class StandIn:
         self.eos = EOS if self.vocab is None else self.vocab.specials[1]
         self.pending: deque[int] = deque()
 
+    def fork(self, seed: list[int]) -> StandIn:
+        """A copy that goes on from here with its own random stream (a forked beam); the
+        vocabulary is shared."""
+        other = object.__new__(StandIn)
+        other.__dict__.update(self.__dict__)
+        other.pending = deque(self.pending)
+        other.rng = np.random.default_rng(seed)
+        return other
+
     def next_token(self, forbid: set[int] = frozenset()) -> int:
         """The answer's next token; EOS only once the drawn length is reached."""
         if self.vocab is not None:
