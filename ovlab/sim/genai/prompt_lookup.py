@@ -50,7 +50,6 @@ def generate(pipe, ids_rows: list[list[int]], cfg: GenerationConfig, streamer: A
              encoded: bool):
     """Prompt-lookup generation on ``pipe``'s engine (its device, clock and trace)."""
     from ..runtime.core import Core
-    from .pipeline import LLMPipeline
 
     check(cfg)
     if len(ids_rows) != 1:
@@ -60,8 +59,8 @@ def generate(pipe, ids_rows: list[list[int]], cfg: GenerationConfig, streamer: A
     start = clock.now
     ids = ids_rows[0]
     if getattr(pipe, "_pl_reference", None) is None:
-        pipe._pl_reference = LLMPipeline(pipe._models_path, "CPU",
-                                         core=Core(core.platform, seed=core.seed))
+        pipe._pl_reference = type(pipe)(pipe._models_path, "CPU",  # an LLMPipeline
+                                        core=Core(core.platform, seed=core.seed))
     ref = pipe._pl_reference
     plain = cfg.copy()
     plain.num_assistant_tokens, plain.max_ngram_size = None, 0
