@@ -319,3 +319,14 @@ exercises.check(3, answer)
 # %%
 answer = None  # e.g. 1.5
 exercises.check(4, answer)
+
+# %% [markdown]
+# **5.** Beam search keeps `num_beams` sequences per request, and GenAI's block manager lets a
+# forked beam share its parent's KV blocks until it writes to one (copy on write). Generate 64
+# tokens of `"What does the GPU do?"` with phi-3-mini on the GPU, greedy and with `num_beams=4`
+# (`ignore_eos=True`), each on a new Core. By what factor is the peak of `kv_blocks_used` in
+# `core.trace.scheduler_steps` larger with 4 beams? One decimal.
+
+# %%
+answer = None  # e.g. 4.0
+exercises.check(5, answer)
