@@ -351,6 +351,9 @@ class LLMPipeline(_Base):
                  **kwargs: Any) -> None:
         tokenizer = None
         args = list(args)
+        if isinstance(models_path, str) and models_path.lstrip().startswith("<") and args \
+                and not isinstance(args[0], (str, Tokenizer)):
+            args.pop(0)  # (model_str, weights_tensor, tokenizer, device): an IR in memory
         if args and isinstance(args[0], Tokenizer):
             tokenizer = args.pop(0)
         device = args.pop(0) if args else kwargs.pop("device", "CPU")

@@ -146,7 +146,13 @@ def vocabulary_for(models_path: Any) -> _CourseVocab | _FamilyVocab:
     """The vocabulary of the zoo model a path names; the course BPE for the tiny model or a
     path that names no zoo model."""
     from ..models import llm_zoo as zoo
+    from . import markers as export
 
+    marked = export.marker_in_ir(models_path) if models_path is not None else None
+    if marked is None and models_path is not None:
+        marked = export.marker_of(models_path)
+    if marked is not None:  # an exported folder, or its tokenizer IR read into a string
+        models_path = export.zoo_path(*marked)
     found = zoo.parse_dir_name(Path(str(models_path)).name) if models_path is not None else None
     if found is None or found[0].name not in FAMILIES:
         return vocabulary(_CourseVocab.name)
@@ -167,7 +173,10 @@ class Tokenizer:
     zoo model the folder names (its family's real one, ``FAMILIES``; the course BPE for the tiny
     model and for a folder that names no zoo model); the folder need not exist."""
 
-    def __init__(self, tokenizer_path: Any = None, properties: dict | None = None, **kwargs: Any) -> None:
+    def __init__(self, tokenizer_path: Any = None, properties: Any = None, *args: Any,
+                 **kwargs: Any) -> None:
+        # also (tokenizer_model, tokenizer_weights, detokenizer_model, detokenizer_weights): IRs
+        # read into strings, as an exported folder's (export.py) carry the model's marker
         self._vocab = vocabulary_for(tokenizer_path)
         self.chat_template = CHAT_TEMPLATE
 
