@@ -122,6 +122,67 @@ def compare(model_dir: Path, verbose: bool = True, cases: dict | None = None) ->
     return out
 
 
+BEAMS = {  # name: GenerationConfig fields (beam search, issue 37)
+    "beam search, 4 beams, 3 returned": dict(max_new_tokens=24, num_beams=4,
+                                             num_return_sequences=3),
+    "beam search, 4 beams in 2 groups, diversity 1.0": dict(
+        max_new_tokens=24, num_beams=4, num_beam_groups=2, diversity_penalty=1.0,
+        num_return_sequences=4),
+    "beam search, 3 beams, length_penalty 0.5, EARLY": dict(
+        max_new_tokens=40, num_beams=3, length_penalty=0.5, stop_criteria="EARLY",
+        num_return_sequences=3),
+}
+
+
+def beams(model_dir: Path, ids, fields: dict) -> tuple[list, list]:
+    """The same beam search on the real ContinuousBatchingPipeline and on ovlab's: per prompt,
+    the returned sequences' tokens and scores."""
+    import contextlib
+    import io
+
+    import openvino as ov
+    import openvino_genai as real
+
+    import ovlab
+    import ovlab.sim.genai as lab
+    from ovlab.sim.runtime.tensor import Tensor
+
+    out = []
+    for mod, tensor in ((real, ov.Tensor), (lab, Tensor)):
+        cfg = mod.GenerationConfig()
+        for k, v in fields.items():
+            setattr(cfg, k, getattr(mod.StopCriteria, v) if k == "stop_criteria" else v)
+        if mod is real:
+            pipe = real.ContinuousBatchingPipeline(str(model_dir), real.SchedulerConfig(), "CPU",
+                                                   {"INFERENCE_PRECISION_HINT": "f32",
+                                                    "KV_CACHE_PRECISION": "f32"})
+        else:
+            with contextlib.redirect_stderr(io.StringIO()):
+                pipe = lab.ContinuousBatchingPipeline("tiny-llm-fp16-ov", lab.SchedulerConfig(),
+                                                      "CPU", core=ovlab.Core("cpu"))
+        results = pipe.generate([tensor(np.asarray([p], np.int64)) for p in ids],
+                                [cfg] * len(ids))
+        out.append([[(list(g), round(float(s), 3)) for g, s in zip(r.m_generation_ids,
+                                                                     r.m_scores, strict=True)]
+                    for r in results])
+    return out[0], out[1]
+
+
+def compare_beams(model_dir: Path, verbose: bool = True) -> dict[str, int]:
+    ids = _prompt_ids()[:3]
+    diffs = {}
+    for name, fields in BEAMS.items():
+        real_res, lab_res = beams(model_dir, ids, fields)
+        diffs[name] = sum(1 for r, o in zip(real_res, lab_res, strict=True)
+                          if [t for t, _ in r] != [t for t, _ in o]
+                          or any(abs(a - b) > 2e-3 for (_, a), (_, b) in zip(r, o, strict=False)))
+        if verbose:
+            print(f"== {name}: {diffs[name]} of {len(ids)} prompts differ (tokens or scores)")
+            for r, o in zip(real_res, lab_res, strict=True):
+                print("   real ", [s for _, s in r], " ovlab", [s for _, s in o])
+    return diffs
+
+
 def main() -> None:
     try:
         import openvino_genai  # noqa: F401
@@ -130,9 +191,13 @@ def main() -> None:
     from export_tiny_llm_ir import export
 
     with tempfile.TemporaryDirectory() as tmp:
-        results = compare(export(Path(tmp) / "tiny-llm-ir"))
+        model_dir = export(Path(tmp) / "tiny-llm-ir")
+        results = compare(model_dir)
+        beam_diffs = compare_beams(model_dir)
     bad = {k: v for k, v in results.items() if v["step_diffs"] or v["requests_with_other_tokens"]}
     print(f"\n{len(results) - len(bad)} of {len(results)} cases identical step by step and token by token")
+    print(f"{sum(1 for d in beam_diffs.values() if not d)} of {len(beam_diffs)} beam-search cases "
+          "identical (tokens and scores of every returned sequence)")
 
 
 if __name__ == "__main__":

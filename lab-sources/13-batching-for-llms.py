@@ -53,6 +53,19 @@ print(tiny.generate("What does the KV cache do?", max_new_tokens=40))
 # A model this small (two layers) repeats itself under greedy decoding, as small LLMs do: the
 # same sentence comes back once its tokens are the likeliest again.
 #
+# **Which tokenizer counts the tokens.** The tiny model speaks ovlab's course BPE of 512 tokens (it
+# was trained on it), so its token counts are 3-4 times a real model's. Every other model counts
+# tokens with a real tokenizer of its family (Llama 2's SentencePiece for Phi-3 and TinyLlama,
+# Qwen2's for Qwen and, within 3 %, Llama 3; GPT-NeoX's, GPT-2's, Falcon's): prompt lengths,
+# TTFTs and the NPU's `MAX_PROMPT_LEN` follow real counts. `docs/genai-tokenizers.md` lists them.
+
+# %%
+for name in ("tiny-llm-fp16-ov", "phi-3-mini-4k-instruct-int4-ov", "Qwen2.5-7B-Instruct-int4-ov"):
+    tok = ov_genai.Tokenizer(name)
+    n = tok.encode("Please summarise this report. " * 300).input_ids.shape[1]
+    print(f"{name:32s} {tok.vocabulary_name:17s} {n:5d} tokens")  # vocabulary_name: ovlab only
+
+# %% [markdown]
 # Now Phi-3-mini (3.8B parameters, INT4 weights) on the iGPU. `perf_metrics` holds what
 # GenAI's `benchmark_genai` sample prints: the load time, TTFT and TPOT, in simulated
 # milliseconds. Its weights are not made, so its text is a stand-in (the note under the output
@@ -61,7 +74,7 @@ print(tiny.generate("What does the KV cache do?", max_new_tokens=40))
 # %%
 phi = ov_genai.LLMPipeline("phi-3-mini-4k-instruct-int4-ov", "GPU", core=core)
 config = ov_genai.GenerationConfig(max_new_tokens=32, ignore_eos=True, apply_chat_template=False)
-prompt = "the sky is blue " * 256  # 1,024 tokens
+prompt = " ".join(["the sky is blue"] * 256)  # 1,024 tokens
 result = phi.generate([prompt], config)
 pm = result.perf_metrics
 print(f"prompt {pm.get_num_input_tokens()} tokens, {pm.get_num_generated_tokens()} generated")
@@ -312,3 +325,14 @@ exercises.check(3, answer)
 # %%
 answer = None  # e.g. 1.5
 exercises.check(4, answer)
+
+# %% [markdown]
+# **5.** Beam search keeps `num_beams` sequences per request, and GenAI's block manager lets a
+# forked beam share its parent's KV blocks until it writes to one (copy on write). Generate 64
+# tokens of `"What does the GPU do?"` with phi-3-mini on the GPU, greedy and with `num_beams=4`
+# (`ignore_eos=True`), each on a new Core. By what factor is the peak of `kv_blocks_used` in
+# `core.trace.scheduler_steps` larger with 4 beams? One decimal.
+
+# %%
+answer = None  # e.g. 4.0
+exercises.check(5, answer)

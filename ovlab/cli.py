@@ -27,13 +27,16 @@ commands:
                ovlab platforms [--show NAME] [--closest family=alder-raptor cores=14]
   check        the pre-class check: packages, a simulated run, the digits classifier, a
                dashboard, results; --labs also runs every lab notebook
+  genai        genai export NAME DIR: a model folder for a virtual LLM (config, tokenizer IRs,
+               a marker; no weights) that scripts reading the files can open
 
 options:
   -h, --help   show this message and exit
   --version    print the OpenVINO version ovlab emulates and ovlab's own"""
 
 _COMMANDS = {"benchmark": "benchmark", "benchmark_app": "benchmark", "run": "run",
-             "calibrate": "calibrate", "check": "check", "platforms": "platforms"}
+             "calibrate": "calibrate", "check": "check", "platforms": "platforms",
+             "genai": "genai"}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -62,6 +65,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .sim import preclass
 
         return preclass.main(args[1:])
+    if command == "genai":
+        if args[1:2] != ["export"]:
+            print("usage: ovlab genai export NAME DIR [--weight-format int4|int8|fp16]")
+            return 0 if args[1:2] in (["-h"], ["--help"]) else 1
+        from .sim.genai import export
+
+        return export.main(args[2:])
     if command == "run":
         from .sim.runner import cli as runner_cli
 

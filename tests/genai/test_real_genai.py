@@ -1,7 +1,7 @@
 """ovlab's continuous batching against the real openvino_genai on the same tiny LLM (IR exported
 from the same weights): the same PipelineMetrics after every step and the same tokens.
 
-The full comparison is ``benchmarks/bench_genai_real.py``; this runs two of its cases. Skipped
+The full comparison is ``benchmarks/bench_genai_real.py``; this runs three of its cases. Skipped
 where the openvino-genai wheel is not installed.
 """
 
@@ -33,3 +33,35 @@ def test_same_steps_and_tokens_as_real_genai(model_dir, case):
                                       cases={case: bench_genai_real.CASES[case]})[case]
     assert result["real"] == result["ovlab"]
     assert result["requests_with_other_tokens"] == 0
+
+
+def test_beam_search_returns_what_real_genai_returns(model_dir):
+    """Beam search (issue 37): the same returned sequences, tokens and scores, as the real
+    ContinuousBatchingPipeline, three prompts batched together, beams in two diverse groups."""
+    name = "beam search, 4 beams in 2 groups, diversity 1.0"
+    ids = bench_genai_real._prompt_ids()[:3]
+    real, ours = bench_genai_real.beams(model_dir, ids, bench_genai_real.BEAMS[name])
+    assert [[t for t, _ in r] for r in real] == [[t for t, _ in r] for r in ours]
+    for r, o in zip(real, ours, strict=True):
+        assert [s for _, s in r] == pytest.approx([s for _, s in o], abs=2e-3)
+
+
+def test_prompt_lookup_gives_real_genais_tokens(model_dir):
+    """Prompt lookup (issue 37): the real LLMPipeline(prompt_lookup=True) and ovlab's give the
+    same tokens on the tiny model (greedy acceptance keeps the greedy text)."""
+    import numpy as np
+    import openvino as ov
+    import openvino_genai as real
+
+    import ovlab.sim.genai as lab
+    from ovlab.sim.runtime.tensor import Tensor
+
+    ids = bench_genai_real._prompt_ids()[0]
+    got = []
+    for mod, tensor, path in ((real, ov.Tensor, str(model_dir)), (lab, Tensor, "tiny-llm-fp16-ov")):
+        props = {"INFERENCE_PRECISION_HINT": "f32", "KV_CACHE_PRECISION": "f32"} \
+            if mod is real else {}
+        pipe = mod.LLMPipeline(path, "CPU", prompt_lookup=True, **props)
+        cfg = mod.GenerationConfig(max_new_tokens=40, num_assistant_tokens=5, max_ngram_size=3)
+        got.append(list(pipe.generate(tensor(np.asarray([ids], np.int64)), cfg).tokens[0]))
+    assert got[0] == got[1]

@@ -1,4 +1,5 @@
-"""Lab 13 · Batching for LLMs: the token budget, batched decode, KV-cache pressure, prefix reuse."""
+"""Lab 13 · Batching for LLMs: the token budget, batched decode, KV-cache pressure, prefix reuse,
+beam search's KV cost."""
 
 from __future__ import annotations
 
@@ -40,6 +41,21 @@ def _prefix_ttft_gain() -> float:
     return round(float(np.mean(plain.ttft_ms) / np.mean(cached.ttft_ms)), 1)
 
 
+def _beam_kv_ratio() -> float:
+    import ovlab
+
+    from .. import genai as ov_genai
+
+    peaks = []
+    for beams in (1, 4):
+        core = ovlab.Core("core-ultra-7-165h", seed=0)
+        pipe = ov_genai.LLMPipeline("phi-3-mini-4k-instruct-int4-ov", "GPU", core=core)
+        pipe.generate(["What does the GPU do?"], ov_genai.GenerationConfig(
+            max_new_tokens=64, num_beams=beams, ignore_eos=True))
+        peaks.append(max(s.kv_blocks_used for s in core.trace.scheduler_steps))
+    return round(peaks[1] / peaks[0], 1)
+
+
 EXERCISES = LabExercises("13-batching-for-llms", [
     Exercise(1, _smallest_vllm_budget,
              explain="vLLM mode schedules whole prompts: GenAI asserts that a prompt fits the token "
@@ -60,4 +76,10 @@ EXERCISES = LabExercises("13-batching-for-llms", [
              explain="every request starts with the same system prompt: with prefix caching its "
                      "blocks are computed once and only the question is prefilled.",
              hint="mean TTFT of split-fuse / mean TTFT of split-fuse + prefix caching, one decimal."),
+    Exercise(5, _beam_kv_ratio, tolerance=0.1,
+             explain="beams fork: a child shares its parent's KV blocks and copies only the last "
+                     "one when it writes there (copy on write), so 4 beams hold the prompt's "
+                     "blocks once and a tail each, not 4 times the cache.",
+             hint="max(s.kv_blocks_used for s in core.trace.scheduler_steps), with a new Core "
+                  "for each run; 4 beams / greedy, one decimal."),
 ])

@@ -10,11 +10,15 @@ sample), ``continuous_batching`` and ``scheduler_config`` (GenAI's scheduler, po
 (speculative decoding, ``draft_model``), ``timing`` (the
 step cost, fitted on Intel's 165H iGPU rows), ``tiny`` (the real tiny model), ``standin``
 (the large models' seeded text), ``corpus`` (the tiny model's training text),
-``npu_pipeline`` (the stateful pipelines: the NPU's static shapes, SDPA), ``memory`` (what the
+``structured`` (StructuredOutputConfig and its grammar builders), ``adapters`` (LoRA's
+Adapter, AdapterConfig), ``unsimulated`` (the wheel's other pipelines, as stand-ins that
+raise when used), ``npu_pipeline`` (the stateful pipelines: the NPU's static shapes, SDPA), ``memory`` (what the
 pipelines hold and the package's shared bandwidth), ``device_choice`` (lab 14's experiment). The LLMs'
 shapes are in the model catalogue (``ovlab.sim.models.llm_zoo``).
 """
 
+from . import unsimulated as _unsimulated
+from .adapters import Adapter, AdapterConfig
 from .chat import ChatHistory
 from .config import (
     GenerationConfig,
@@ -49,6 +53,7 @@ from .scheduler_config import (
 )
 from .sd_metrics import ExtendedPerfMetrics, SDPerfMetrics, SDPerModelsPerfMetrics
 from .speculative import draft_model
+from .structured import StructuralTagItem, StructuralTagsConfig, StructuredOutputConfig
 from .tokenizer import TokenizedInputs, Tokenizer
 
 __version__ = "2026.4.1.0-ovlab"
@@ -60,13 +65,20 @@ def get_version() -> str:
 
 
 __all__ = [
-    "AggregationMode", "CacheEvictionConfig", "ChatHistory", "ContinuousBatchingPipeline",
+    "Adapter", "AdapterConfig", "AggregationMode", "CacheEvictionConfig", "ChatHistory", "ContinuousBatchingPipeline",
     "DecodedResults", "EncodedGenerationResult", "EncodedResults", "ExtendedPerfMetrics",
     "GenerationConfig",
     "GenerationFinishReason", "GenerationHandle", "GenerationOutput", "GenerationResult",
     "GenerationStatus", "KVCrushAnchorPointMode", "KVCrushConfig", "LLMPipeline", "MeanStdPair",
     "PerfMetrics", "PipelineMetrics", "RawPerfMetrics", "SDPerModelsPerfMetrics", "SDPerfMetrics",
     "SchedulerConfig", "SparseAttentionConfig",
-    "SparseAttentionMode", "StopCriteria", "StreamerBase", "StreamingStatus", "SummaryStats",
+    "SparseAttentionMode", "StopCriteria", "StreamerBase", "StreamingStatus",
+    "StructuralTagItem", "StructuralTagsConfig", "StructuredOutputConfig", "SummaryStats",
     "TextStreamer", "TokenizedInputs", "Tokenizer", "draft_model", "get_version",
 ]
+
+# the wheel's other classes (Whisper, VLM, image generation...): stand-ins with every member of
+# the real class, raising a clear error naming the feature when used (unsimulated.py)
+_STANDINS = _unsimulated.standins(frozenset(globals()))
+globals().update(_STANDINS)
+__all__ += sorted(_STANDINS)

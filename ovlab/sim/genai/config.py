@@ -153,9 +153,12 @@ class GenerationConfig:
                   "when prompt lookup is disabled")
 
     def unsupported_feature(self) -> str | None:
-        """The first GenAI decoding feature set here that ovlab does not simulate, or None."""
+        """The first GenAI decoding feature set here that ovlab does not simulate, or None.
+        (Beam search is simulated on the real tiny model in continuous batching: the engine
+        lets it through there, ``beam_search.py``.)"""
         if self.is_beam_search():
-            return "beam search (num_beams > 1)"
+            return ("beam search (num_beams > 1) on a virtual model's stand-in text or a "
+                    "stateful (NPU) pipeline; it runs on tiny-llm in continuous batching")
         if self.num_return_sequences > 1:
             return "several return sequences"
         # num_assistant_tokens / assistant_confidence_threshold alone are ignored without a

@@ -20,7 +20,9 @@ sequences it ran), so the device's timeline shows the LLM beside anything else o
 
 from __future__ import annotations
 
+import warnings
 from collections import deque
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -53,6 +55,24 @@ LOAD_DISK_GBS = 2.0
 AVG_CACHE_WINDOW = 1000  # inferences over which avg_cache_usage is averaged (GenAI)
 
 
+@cache
+def _common_words(vocab) -> list[int]:
+    """Token ids of a few common English words in ``vocab`` (a stand-in beam's alternatives)."""
+    words = (" the", " a", " and", " it", " so", " also", " then", " this", " that", " very")
+    if vocab is None or vocab.name == "ovlab-course-bpe":
+        from .tokenizer import _shared_bpe
+
+        encode = _shared_bpe().encode
+    else:
+        encode = vocab.encode
+    ids = []
+    for w in words:
+        enc = encode(w) if not getattr(vocab, "prepends_space", False) else encode(w.strip())
+        if len(enc) == 1 and enc[0] not in ids:
+            ids.append(enc[0])
+    return ids
+
+
 class _Request:
     """What the engine keeps beside a SequenceGroup: config, sampling state, outputs."""
 
@@ -71,6 +91,15 @@ class _Request:
         self.streamer = None
         self.stop_text: str | None = None
         self.cumulative_log_prob = 0.0
+        self.beams = None  # beam_search.GroupBeamSearcher, made at the first sampling
+        self.beam_standins: dict[int, StandIn] | None = None  # a virtual model's beams
+
+    def final_sequences(self) -> list[tuple[object, float]]:
+        """(sequence, score) of the result, best first: the beams' top num_return_sequences, or
+        the one sequence with its cumulative log-probability."""
+        if self.beams is not None:
+            return self.beams.results()
+        return [(self.group.get_sequences()[0], self.cumulative_log_prob)]
 
 
 class Engine:
@@ -160,6 +189,9 @@ class Engine:
     # --- requests ---------------------------------------------------------------------------------
     def add_request(self, request_id: int, input_ids: list[int], config: GenerationConfig) -> _Request:
         feature = config.unsupported_feature()
+        if feature and feature.startswith(("beam search", "several return")) \
+                and config.is_beam_search() and not self.one_at_a_time:
+            feature = None  # beam search runs in continuous batching (beam_search.py)
         if feature:
             raise NotImplementedError(f"{feature} is not simulated by ovlab's GenAI (greedy and "
                                       "multinomial sampling are)")
@@ -167,14 +199,22 @@ class Engine:
         if config.eos_token_id == -1:
             config.eos_token_id = self.tokenizer.get_eos_token_id()
         if config.max_new_tokens == 2**64 - 1 and config.max_length == 2**64 - 1:
-            config.max_length = self.llm.spec.context
+            config.max_length = max(self.llm.spec.context, len(input_ids) + 1)
         config.validate()
         if not input_ids:
             raise RuntimeError("Prompt length cannot be 0")
-        if len(input_ids) >= self.llm.spec.context:
-            raise RuntimeError(f"the prompt has {len(input_ids)} tokens, more than the context of "
-                               f"{self.llm.spec.name} ({self.llm.spec.context})")
+        if len(input_ids) >= self.llm.spec.context and self.model is None:
+            # GenAI does not check a prompt against the model's context (no such check in
+            # continuous_batching/ or llm/ at da1db864): the model runs past the positions it
+            # was trained on, and its text degrades. ovlab runs it too, and says so.
+            warnings.warn(f"the prompt has {len(input_ids)} tokens, more than the context of "
+                          f"{self.llm.spec.name} ({self.llm.spec.context}): GenAI runs it "
+                          "anyway, and a real model's answer degrades past its context",
+                          RuntimeWarning, stacklevel=3)
         if self.model is not None:  # the real model's positions are limited by its context
+            if len(input_ids) >= self.llm.spec.context:
+                raise RuntimeError(f"the prompt has {len(input_ids)} tokens, more than the "
+                                   f"{self.llm.spec.context} positions of ovlab's tiny model")
             limit = self.llm.spec.context - len(input_ids)
             if config.get_max_new_tokens(len(input_ids)) > limit:
                 config.max_new_tokens = limit
@@ -182,7 +222,8 @@ class Engine:
         if self.scheduler.get_config().enable_prefix_caching:
             self.scheduler.restore_cached_blocks(group)
         standin = None if self.model is not None else StandIn(input_ids, config.rng_seed,
-                                                              config.temperature)
+                                                              config.temperature,
+                                                              getattr(self.tokenizer, "_vocab", None))
         req = _Request(group, config, standin, self.core.clock.now)
         self.state[id(group)] = req
         self.awaiting.append(group)
@@ -220,6 +261,10 @@ class Engine:
             self._free_non_running()
             return
 
+        if self.model is not None:  # copy-on-write of forked beams' shared blocks
+            for copy_map in getattr(out, "m_block_copy_map", {}).values():
+                for src, dsts in copy_map.items():
+                    self.kv.copy_blocks(src, dsts)
         scheduled = [self.requests[i] for i in out.m_scheduled_sequence_groups_ids]
         chunks = [Chunk(g.get_num_scheduled_tokens(), g.get_num_processed_tokens())
                   for g in scheduled for _ in g.get_running_sequences()]
@@ -235,6 +280,10 @@ class Engine:
         for group in scheduled:
             req = self.state[id(group)]
             sampling = group.requires_sampling()
+            if req.config.is_beam_search():
+                self._beam_step(req, group, sampling, now)
+                group.finish_iteration()
+                continue
             for seq in group.get_running_sequences():
                 logits = self._forward(group, seq) if self.model is not None else None
                 if sampling:
@@ -312,6 +361,61 @@ class Engine:
             req.finish_reason = reason
             if group.has_finished():
                 self._finish(req, GenerationStatus.FINISHED)
+
+    def _beam_step(self, req: _Request, group: SequenceGroup, sampling: bool, now: float) -> None:
+        """Beam search (``beam_search.py``): logits of every running beam, then GenAI's
+        GroupBeamSearcher; forks share KV blocks (copied on write), drops free them."""
+        from .beam_search import GroupBeamSearcher
+
+        if self.model is not None:
+            rows = [self._forward(group, seq) for seq in group.get_running_sequences()]
+        if not sampling:
+            return
+        if self.model is None:
+            rows = [self._standin_row(req, seq) for seq in group.get_running_sequences()]
+        cfg = req.config
+        if req.beams is None:
+            req.beams = GroupBeamSearcher(group, cfg, set(cfg.stop_token_ids) | {cfg.eos_token_id})
+        forked, dropped = req.beams.select_next_tokens(np.stack(rows), group.get_prompt_ids())
+        for parent, children in forked.items():
+            for child in children:
+                self.scheduler.fork_sequence(parent, child)
+                if self.model is None:  # the child's stand-in goes on from its parent's
+                    grouped = group.get_sequence_by_id(child).get_grouped_id()
+                    req.beam_standins[child] = req.beam_standins[parent].fork(
+                        [int(cfg.rng_seed) & 0xFFFFFFFF, grouped, len(req.beam_standins)])
+        running = group.get_running_sequences()
+        if running and running[0].get_generated_len() >= group.get_max_new_tokens():
+            dropped += req.beams.finalize()
+        for seq_id in dropped:
+            if self.scheduler.has_block_table(seq_id):
+                self.scheduler.free_sequence(seq_id)
+        req.perf.raw_metrics.m_new_token_times.append(now)
+        req.perf.raw_metrics.m_batch_sizes.append(1)
+        if not group.get_running_sequences():
+            final = req.beams.results()
+            req.cumulative_log_prob = final[0][1] if final else 0.0
+            req.finish_reason = final[0][0].get_finish_reason() if final else \
+                GenerationFinishReason.LENGTH
+            req.outputs.append({s.get_grouped_id(): GenerationOutput(
+                list(s.get_generated_ids()), list(s.get_generated_log_probs()), score,
+                s.get_finish_reason()) for s, score in final})
+            self._finish(req, GenerationStatus.FINISHED)
+
+    def _standin_row(self, req: _Request, seq) -> np.ndarray:
+        """Seeded beams of a virtual model: the beam's stand-in proposes its next token (60 %),
+        and a few common words share the rest, so beams fork at plausible words."""
+        if req.beam_standins is None:
+            req.beam_standins = {seq.get_id(): req.standin}
+        st = req.beam_standins[seq.get_id()]
+        vocab = getattr(self.tokenizer, "_vocab", None)
+        size = vocab.tok.get_vocab_size(with_added_tokens=True) \
+            if vocab is not None and vocab.name != "ovlab-course-bpe" else 512
+        alternates = _common_words(vocab)
+        row = np.full(size, -30.0, np.float32)
+        row[alternates] = np.log(0.4 / len(alternates))
+        row[st.next_token()] = np.log(0.6)
+        return row
 
     def _pick(self, req: _Request, logits: np.ndarray, generated: list[int],
               forbid: set[int]) -> tuple[int, float]:

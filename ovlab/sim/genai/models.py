@@ -31,7 +31,13 @@ class LoadedLLM:
 
 def resolve(models_path: Any, quiet: bool = False) -> LoadedLLM:
     """The zoo model a ``models_path`` stands for, or a clear error."""
+    from . import markers as export
+
     path = Path(str(models_path))
+    marked = export.marker_of(path) or export.marker_in_ir(models_path)
+    if marked is not None:  # a folder written by ovlab genai export, or its IR as a string
+        spec = zoo.get(marked[0])
+        return LoadedLLM(spec, marked[1], str(path) if export.marker_of(path) else spec.name)
     found = zoo.parse_dir_name(path.name)
     if found is None:
         if path.exists():

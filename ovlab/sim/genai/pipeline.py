@@ -355,8 +355,8 @@ class _Base:
         _note_standin(self)
         return reqs
 
-    def _texts(self, req: _Request) -> str:
-        ids = req.group.get_sequences()[0].get_generated_ids()
+    def _texts(self, req: _Request, seq: Any = None) -> str:
+        ids = (seq or req.group.get_sequences()[0]).get_generated_ids()
         text = self._tokenizer.decode(ids)
         if req.stop_text and not req.config.include_stop_str_in_output:
             text = text[:text.find(req.stop_text)] if req.stop_text in text else text
@@ -383,6 +383,9 @@ class LLMPipeline(_Base):
                  **kwargs: Any) -> None:
         tokenizer = None
         args = list(args)
+        if isinstance(models_path, str) and models_path.lstrip().startswith("<") and args \
+                and not isinstance(args[0], (str, Tokenizer)):
+            args.pop(0)  # (model_str, weights_tensor, tokenizer, device): an IR in memory
         if args and isinstance(args[0], Tokenizer):
             tokenizer = args.pop(0)
         device = args.pop(0) if args else kwargs.pop("device", "CPU")
@@ -402,8 +405,13 @@ class LLMPipeline(_Base):
             hetero.setup(self, models_path, device, sched, core, tokenizer, properties, explicit,
                          _quiet())
             return
+        self._prompt_lookup = bool(properties.pop("prompt_lookup", False))
+        self._models_path = models_path
         engine_cls, sched = _select_engine(str(device).strip(), properties)
         self._setup(models_path, device, sched, core, tokenizer, engine_cls, properties)
+        if self._prompt_lookup and self._engine.one_at_a_time:
+            raise RuntimeError("prompt_lookup: ovlab runs prompt-lookup decoding in continuous "
+                               "batching (CPU, GPU), as GenAI's PromptLookupImpl does")
 
     def get_generation_config(self) -> GenerationConfig:
         return self._generation_config.copy()
@@ -421,11 +429,17 @@ class LLMPipeline(_Base):
         raw_tok = []
         if isinstance(inputs, (Tensor, TokenizedInputs, np.ndarray)):
             ids = _ids(inputs.input_ids if isinstance(inputs, TokenizedInputs) else inputs)
+            if getattr(self, "_prompt_lookup", False):
+                from . import prompt_lookup
+
+                return prompt_lookup.generate(self, ids, cfg, streamer, encoded=True)
             reqs = self._run(ids, [cfg] * len(ids), streamer, start)
             res = EncodedResults()
-            res.tokens = [list(r.group.get_sequences()[0].get_generated_ids()) for r in reqs]
-            res.scores = [r.cumulative_log_prob for r in reqs]
-            res.finish_reasons = [r.finish_reason for r in reqs]
+            finals = [(r, s, score) for r in reqs for s, score in r.final_sequences()]
+            res.tokens = [list(s.get_generated_ids()) for _, s, _ in finals]
+            res.scores = [score for _, _, score in finals]
+            res.finish_reasons = [s.get_finish_reason() if r.beams is not None else r.finish_reason
+                                  for r, s, _ in finals]
             res.perf_metrics = self._merge(reqs, start, [], [])
             return res
         if isinstance(inputs, ChatHistory):
@@ -449,13 +463,20 @@ class LLMPipeline(_Base):
         for t in texts:
             ids.append(self._tokenizer.encode(t).input_ids.data[0].tolist())
             raw_tok.append(self._engine.host_work(len(ids[-1])))
+        if getattr(self, "_prompt_lookup", False):
+            from . import prompt_lookup
+
+            res = prompt_lookup.generate(self, ids, cfg, streamer, encoded=False)
+            return res.texts[0] if isinstance(inputs, str) else res
         reqs = self._run(ids, [cfg] * len(ids), streamer, start)
         res = DecodedResults()
         raw_detok = []
         for r in reqs:
-            res.texts.append(self._texts(r))
-            res.scores.append(r.cumulative_log_prob)
-            res.finish_reasons.append(r.finish_reason)
+            for seq, score in r.final_sequences():  # beam search: num_return_sequences of them
+                res.texts.append(self._texts(r, seq))
+                res.scores.append(score)
+                res.finish_reasons.append(seq.get_finish_reason() if r.beams is not None
+                                          else r.finish_reason)
             raw_detok.append(self._engine.host_work(len(r.group.get_sequences()[0].get_generated_ids())))
         res.perf_metrics = self._merge(reqs, start, raw_tok, raw_detok)
         if isinstance(inputs, str) and self._chat is not None:
@@ -565,9 +586,10 @@ class ContinuousBatchingPipeline(_Base):
         for r in reqs:
             res = EncodedGenerationResult() if encoded else GenerationResult()
             res.m_request_id = r.group.get_request_id()
-            gen = r.group.get_sequences()[0].get_generated_ids()
-            res.m_generation_ids = [list(gen)] if encoded else [self._texts(r)]
-            res.m_scores = [r.cumulative_log_prob]
+            final = r.final_sequences()  # beam search: num_return_sequences, best first
+            res.m_generation_ids = [list(seq.get_generated_ids()) if encoded
+                                    else self._texts(r, seq) for seq, _ in final]
+            res.m_scores = [score for _, score in final]
             res.m_status = GenerationStatus(r.status)
             res.perf_metrics = r.perf
             results.append(res)

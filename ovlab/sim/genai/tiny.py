@@ -83,6 +83,13 @@ class PagedKV:
                 grown[:have] = arr
                 store[i] = grown
 
+    def copy_blocks(self, src: int, dsts: list[int]) -> None:
+        """Copy-on-write: block ``src``'s keys and values into each of ``dsts``."""
+        self._ensure(max([src, *dsts]) + 1)
+        for store in (self.k, self.v):
+            for arr in store:
+                arr[list(dsts)] = arr[src]
+
     def slots(self, block_table: list[int], positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         if len(positions) and positions[-1] // self.block_size >= len(block_table):
             raise RuntimeError(f"KV cache: position {int(positions[-1])} needs block "

@@ -98,6 +98,7 @@ class Output:
         self.kv_blocks_used = 0
         self.kv_blocks_total = 0
         self.num_waiting = 0
+        self.m_block_copy_map: dict = {}
 
     def __repr__(self) -> str:
         return (f"<Scheduler.Output groups={self.m_scheduled_sequence_groups_ids} "
@@ -324,6 +325,7 @@ class Scheduler:
         out.m_cache_usage = co.get_used_percentage()
         out.m_cache_size_in_bytes = co.get_total_cache_size_in_bytes()
         co.copy_blocks(typed_block_copy_map)
+        out.m_block_copy_map = typed_block_copy_map  # the engine copies a real model's blocks
         self._summarise(sequence_groups, out)
         return out
 
