@@ -285,7 +285,7 @@ for precision in ["FP32", "INT8"]:
 # |---|---|---|
 # | 15 minutes: see AUTO switch and batch | [00](00-start-here.ipynb) down to its digits classifier (5 min), [04](04-latency-graph.ipynb)'s dashboard, section 4 (10 min) | 15 |
 # | 3 hours: a class on AUTO and batching | [00](00-start-here.ipynb), [02](02-auto-device-selection.ipynb), [03](03-auto-first-inference.ipynb), [04](04-latency-graph.ipynb), a 10-minute break, [05](05-automatic-batching.ipynb), [08](08-when-a-device-fails.ipynb) | 180 |
-# | 90 minutes: LLMs on an AI PC | [00](00-start-here.ipynb), [13](13-batching-for-llms.ipynb), a 5-minute break, [14](14-which-device-for-my-llm.ipynb) | 95 |
+# | 90 minutes: LLMs on an AI PC | [00](00-start-here.ipynb) up to its first inference and its record (20 min), [13](13-batching-for-llms.ipynb), a 5-minute break, [14](14-which-device-for-my-llm.ipynb) | 90 |
 # | a second day: everything else | [01](01-devices-and-properties.ipynb), [06](06-cumulative-throughput-and-multi.ipynb), [07](07-hetero.ipynb), [09](09-ai-pc-2026.ipynb), [10](10-models-from-files.ipynb), [11](11-run-openvino-code.ipynb), [12](12-how-far-to-trust-the-numbers.ipynb), [13](13-batching-for-llms.ipynb), [14](14-which-device-for-my-llm.ipynb) | 265 |
 # <!-- /labs:tracks -->
 #

@@ -73,7 +73,8 @@ TRACKS = (
      (("00", 5, "down to its digits classifier"), ("04", 10, "'s dashboard, section 4"))),
     ("3 hours: a class on AUTO and batching", 180,
      (("00",), ("02",), ("03",), ("04",), (BREAK, 10), ("05",), ("08",))),
-    ("90 minutes: LLMs on an AI PC", 90, (("00",), ("13",), (BREAK, 5), ("14",))),
+    ("90 minutes: LLMs on an AI PC", 90,
+     (("00", 20, "up to its first inference and its record"), ("13",), (BREAK, 5), ("14",))),
     ("a second day: everything else", None,
      (("01",), ("06",), ("07",), ("09",), ("10",), ("11",), ("12",), ("13",), ("14",))),
 )
