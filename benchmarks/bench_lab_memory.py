@@ -4,7 +4,8 @@
 
 Why a kernel's peak: JupyterLab keeps one kernel per open notebook, and a Binder or JupyterHub
 user has a fixed memory budget (often 2 GB on mybinder.org), so the sum of the labs a learner
-keeps open is what can run out. The issue's target is under 250 MB per lab.
+keeps open is what can run out. The target is at most 230 MB per lab (250 MB was the limit;
+230 leaves room for a machine whose libraries' builds take more).
 
     python benchmarks/bench_lab_memory.py              # every lab in labs/
     python benchmarks/bench_lab_memory.py 03 05        # labs whose name starts with 03 or 05
@@ -30,7 +31,7 @@ from nbclient import NotebookClient
 
 ROOT = Path(__file__).resolve().parents[1]
 LABS = ROOT / "labs"
-LIMIT_MB = 250
+LIMIT_MB = 230
 
 PEAK_CELL = """
 import os as _os, resource as _resource
@@ -122,10 +123,10 @@ def main(argv: list[str]) -> int:
         mb, seconds, cpu = peak_of(nbformat.read(path, as_version=4))
         results["labs"][path.stem] = {"peak_mb": mb, "wall_s": round(seconds, 1),
                                       "kernel_cpu_s": cpu}
-        flag = "" if mb < LIMIT_MB else f"  over {LIMIT_MB} MB"
+        flag = "" if mb <= LIMIT_MB else f"  over {LIMIT_MB} MB"
         print(f"{path.stem:40} {mb:7.1f} MB  (wall {seconds:4.1f} s, kernel CPU {cpu:4.1f} s)"
               f"{flag}")
-        if mb >= LIMIT_MB:
+        if mb > LIMIT_MB:
             over.append(path.stem)
     if results["labs"]:
         total = sum(r["peak_mb"] for r in results["labs"].values())

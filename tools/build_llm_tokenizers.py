@@ -23,6 +23,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import measure_tokenizers as mt  # noqa: E402
 
+from ovlab.sim.genai.tokenizer import cut_merges  # noqa: E402
+
 OUT = Path(__file__).resolve().parents[1] / "ovlab" / "sim" / "genai" / "data" / "tokenizers"
 BUILT = {"gpt-2": "gpt2", "gpt-neox": "gpt-neox", "qwen2": "qwen2", "phi-3": "llama-spm",
          "falcon": "falcon"}
@@ -84,7 +86,8 @@ def main(tree: str) -> None:
                                 for t, k in zip(v["tokens"], kinds, strict=True) if k == 3])
         ok, n = check(tok, path)
         print(f"{name} -> {family}: {len(v['tokens'])} tokens, llama.cpp's tests {ok}/{n} exact")
-        (OUT / f"{family}.json.gz").write_bytes(gzip.compress(tok.to_str().encode(), 9, mtime=0))
+        text = cut_merges(tok.to_str(), family)  # the kernel's memory: tokenizer.MAX_MERGES
+        (OUT / f"{family}.json.gz").write_bytes(gzip.compress(text.encode(), 9, mtime=0))
 
 
 if __name__ == "__main__":

@@ -27,6 +27,14 @@ def test_the_measurement_covers_every_lab_and_matches_the_sources(tool):
     assert data["memory"]["date"] and data["memory"]["machine"]
 
 
+def test_every_recorded_lab_kernel_peak_is_at_most_230_mb():
+    """A learner keeps several labs open under one memory budget (benchmarks/bench_lab_memory.py
+    records each kernel's peak after Run All)."""
+    data = json.loads((ROOT / "benchmarks/results/labs.json").read_text())
+    over = {lab: mb for lab, mb in data["memory"]["labs"].items() if mb > 230}
+    assert not over, f"over 230 MB ({data['memory']['date']}, {data['memory']['machine']}): {over}"
+
+
 def test_every_lab_has_its_objectives_and_a_readme_row(tool):
     tables = tool("lab_tables")
     data = tables.load()
