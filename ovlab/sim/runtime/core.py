@@ -216,10 +216,11 @@ class Core:
 
     def _lookup(self, name: str, api: str) -> tuple[str, Any]:
         """The registered plugin a device name names, without creating it."""
-        key = "CPU" if name == "(CPU)" else name.lstrip("-")
+        # get_plugin strips one leading "-" (stripDeviceName): "-CPU" is the CPU
+        key = "CPU" if name == "(CPU)" else name[1:] if name.startswith("-") else name
         self._check_foreign(key, api)
         if key not in self._plugins:
-            raise _errors.not_registered(api, name)
+            raise _errors.not_registered(api, key)
         return key, self._plugins[key]
 
     def _plugin(self, name: str, api: str):
@@ -452,6 +453,9 @@ class Core:
         config = cfgmod.normalize(config)
         parsed = dn.parse(device_name)
         plugin = self._plugin(parsed.plugin, api)
+        if not plugin.virtual and parsed.priorities is not None:
+            # "CPU:x": what follows ':' is a hardware device's DEVICE_ID, as after '.'
+            parsed = dn.ParsedName(parsed.plugin, device_id=parsed.priorities)
         if config.get("CACHE_DIR"):
             model_cache.prepare_dir(config["CACHE_DIR"], api)
         per_device = _flatten_device_properties(config)
@@ -493,6 +497,7 @@ class Core:
         else:
             model = self._read_model(model, weights, api)
         device_name = "AUTO" if device_name is None else device_name
+        self._explicit_batch_checks(device_name, api)
         plugin, parsed, config = self._prepare(device_name, config, api)
         try:
             ev = self._start_compile_parsed(model, plugin, parsed, config, implicit_batch=not from_path,
@@ -503,6 +508,27 @@ class Core:
         except PluginError as err:
             raise _errors.from_plugin(api, err) from None
         return CompiledModel._create(self, backend, model)
+
+    def _explicit_batch_checks(self, device_name: Any, api: str) -> None:
+        """``CoreImpl::apply_auto_batching``, first thing in ``compile_model``: a name with
+        ``BATCH`` anywhere and a ``:`` is read as an explicit BATCH device, whatever its
+        prefix: what follows the first ``:`` must be one device without ``-``
+        (``DeviceIDParser::get_batch_device``), and without a ``(`` anywhere that device's
+        plugin must be registered."""
+        if not isinstance(device_name, str) or "BATCH" not in device_name \
+                or ":" not in device_name:
+            return
+        text = device_name.split(":", 1)[1]
+        src = "src/inference/src/dev/device_id_parser.cpp"
+        if "," in text:
+            raise _errors.from_plugin(api, PluginError(
+                f"BATCH accepts only one device in list but got '{text}'", f"{src}:88",
+                through_plugin=False))
+        if "-" in text:
+            raise _errors.from_plugin(api, PluginError(
+                f"Invalid device name '{text}' for BATCH", f"{src}:91", through_plugin=False))
+        if "(" not in device_name:
+            self._lookup(dn.parse(text).plugin, api)
 
     def _start_compile(self, model, device_name: str, config: dict | None = None,
                        implicit_batch: bool = True):

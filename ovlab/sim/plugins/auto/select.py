@@ -88,7 +88,7 @@ def _with_ids(core, token: str) -> list[str]:
 def device_list(core, priorities: str, startup_fallback: bool, runtime_fallback: bool) -> list[str]:
     """Candidate device names from a priority string (``get_device_list``)."""
     tokens = dn.parse_list(priorities) if priorities else []
-    excluded = [t.name for t in tokens if t.excluded]
+    excluded = [t.raw for t in tokens if t.excluded]
     wanted = [t for t in tokens if not t.excluded]
     merged: list[str] = []
 
@@ -110,7 +110,7 @@ def device_list(core, priorities: str, startup_fallback: bool, runtime_fallback:
             if tok.name.startswith("CPU") and not startup_fallback and not runtime_fallback:
                 continue  # both fallbacks off: CPU is not even a candidate
             text = str(tok)
-            if tok.requests is not None:
+            if "(" in text:
                 # "GPU(4)" is no device name: it stays whole and is expanded with its (n) later
                 if text not in merged:
                     merged.append(text)
@@ -192,6 +192,7 @@ def meta_devices(core, names: list[str], plugin_name: str, settings,
     rank = 0
     for text in names:
         tok = dn.parse_list(text)[0]
+        requests = dn.requests_of(text)  # std::stol's errors, in the list's order
         parsed = dn.parse(tok.name)
         concrete = [tok.name]
         if parsed.device_id is None:
@@ -210,7 +211,7 @@ def meta_devices(core, names: list[str], plugin_name: str, settings,
                 continue  # OpenVINO drops devices it cannot build a config for
             if any(d.name == device for d in out):
                 continue
-            out.append(DeviceInfo(device, cfg, tok.requests, default_id, unique, rank))
+            out.append(DeviceInfo(device, cfg, requests, default_id, unique, rank))
         if explicit:
             rank += 1
     return out
