@@ -23,10 +23,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import known_differences
 from hypothesis import HealthCheck, given, settings
 from pbt_budget import budget
-
-import known_differences
 
 #: ``OVLAB_DIFF_COLLECT=file``: append every unexplained difference to ``file`` and go on (to
 #: survey a family before fixing it); unset, the first difference fails the test
