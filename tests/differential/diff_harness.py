@@ -115,6 +115,9 @@ def run(request, family: str, examples: int, case: Callable[..., None], **strate
     @diff_settings(examples)
     @given(**strategies)
     def generated(**kwargs):
+        if COLLECT:  # the case under way, should a wheel crash the process (a survey)
+            with open(COLLECT + ".last", "w") as out:
+                out.write(f"{family}: {kwargs!r}\n")
         case(**kwargs)
 
     generated()
