@@ -19,6 +19,7 @@ runs the folder with the ``nightly`` profile (50 times the examples, random seed
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -49,7 +50,8 @@ def diff_settings(examples: int) -> settings:
 def meaningful_line(message: str) -> str:
     """The last non-empty line of an error (what a learner reads)."""
     lines = [ln.strip() for ln in str(message).splitlines() if ln.strip()]
-    return lines[-1] if lines else ""
+    # an object's address ("<... object at 0x7f...>") is not part of the answer
+    return re.sub(r"0x[0-9a-f]+", "0x?", lines[-1]) if lines else ""
 
 
 @dataclass
