@@ -59,9 +59,11 @@ def builtin_type(exc: BaseException) -> str:
 
     ovlab raises subclasses of the builtin errors where it names its own failures
     (``NodeValidationError`` is a ``RuntimeError``, as the wheel's ``RuntimeError`` is); the
-    wheel's own exception classes (``openvino.exceptions.*``) count as themselves."""
+    wheel's own exception classes (``openvino.exceptions.*``) and ovlab's copies of them
+    (``ovlab.exceptions``) count as themselves."""
     for cls in type(exc).__mro__:
-        if cls.__module__ == "builtins" or cls.__module__.startswith("openvino"):
+        if cls.__module__ in ("builtins", "ovlab.exceptions") \
+                or cls.__module__.startswith("openvino"):
             return cls.__name__
     return type(exc).__name__
 

@@ -57,3 +57,38 @@ def test_graph_edit(edit):
     real = attempt(lambda: script(ov, ov_ops, ov_utils, real_core()))
     lab = attempt(lambda: script(ovlab, lab_ops, lab_utils, lab_core("host")))
     compare("graph/edits", edit, real, lab, lambda a, b: a == b)
+
+
+# --- NodeFactory --------------------------------------------------------------------------------
+FACTORY_CASES = [
+    ("opset13", "Add", 2, {"auto_broadcast": "numpy"}),
+    ("opset13", "Add", 2, {"auto_broadcast": "pdpd"}),
+    ("opset13", "Relu", 1, None),
+    ("opset13", "Relu", 1, {"unknown_attribute": 3}),
+    ("opset13", "Softmax", 1, {"axis": 1}),
+    ("opset13", "Foo", 1, {}),
+    ("opset13", "Add", None, {"auto_broadcast": "numpy"}),
+    ("opset99", "Add", 2, {}),
+    ("opset8", "MatMul", 2, {"transpose_a": False, "transpose_b": True}),
+]
+
+
+@pytest.mark.parametrize("opset, op, n_args, attrs", FACTORY_CASES)
+def test_node_factory(opset, op, n_args, attrs):
+    """``NodeFactory(opset).create(op, arguments, attributes)``: the node's type, output type
+    and shape, or the same error."""
+    from openvino.utils.node_factory import NodeFactory as RealFactory
+
+    from ovlab.utils.node_factory import NodeFactory as LabFactory
+
+    def script(mod, ops, factory_cls):
+        x = ops.parameter([3, 3], np.float32, name="x")
+        args = None if n_args is None else [x] * n_args
+        node = factory_cls(opset).create(op, args, attrs)
+        return (node.get_type_name(), node.get_output_element_type(0).get_type_name(),
+                str(node.get_output_partial_shape(0)))
+
+    real = attempt(lambda: script(ov, ov_ops, RealFactory))
+    lab = attempt(lambda: script(ovlab, lab_ops, LabFactory))
+    compare("graph/NodeFactory", f"NodeFactory({opset!r}).create({op!r}, {n_args}, {attrs!r})",
+            real, lab, lambda a, b: a == b)

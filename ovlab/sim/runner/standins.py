@@ -28,7 +28,6 @@ UNSIMULATED = {
     # openvino.utils: helpers of the graph builder that wrap pybind internals
     "numpy_to_c": "raw C pointers to NumPy buffers",
     "get_cmake_path": "the CMake files of the OpenVINO developer package",
-    "NodeFactory": "the generic node factory (building C++ ops by name)",
     "make_postponed_constant": "postponed constants (constants computed at serialization)",
     # openvino.passes: C++ graph rewriting (ovlab.passes offers Manager, ConstantFolding and
     # Serialize)
