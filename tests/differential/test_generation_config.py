@@ -108,8 +108,11 @@ def _config_case(kwargs):
     compare("genai/fields", f"GenerationConfig(**{kwargs!r}) fields",
             attempt(lambda: _fields(real.value)), attempt(lambda: _fields(lab.value)),
             _same_fields)
-    compare("genai/validate", f"GenerationConfig(**{kwargs!r}).validate()",
-            attempt(real.value.validate), attempt(lab.value.validate))
+    # the real validate() divides num_beams by num_beam_groups: with beams and 0 groups the
+    # process dies (SIGFPE, measured on 2026.4.1), so that one is left out
+    if not (real.value.num_beams > 1 and real.value.num_beam_groups == 0):
+        compare("genai/validate", f"GenerationConfig(**{kwargs!r}).validate()",
+                attempt(real.value.validate), attempt(lab.value.validate))
     compare("genai/is_*", f"GenerationConfig(**{kwargs!r}).is_*()",
             attempt(lambda: _predicates(real.value)), attempt(lambda: _predicates(lab.value)),
             lambda a, b: a == b)

@@ -622,7 +622,10 @@ def _parse_shape(text: str) -> tuple[Dimension, ...] | None:
     body = text.strip()
     if body in ("[...]", "..."):
         return None
-    inner = body.strip("[]{}() ")
+    # the brackets come off as a pair only: "[1,2" reads the dimension "[1" (an error)
+    pairs = {"[": "]", "{": "}", "(": ")"}
+    inner = body[1:-1] if body[:1] in pairs and body[-1:] == pairs[body[:1]] else body
+    inner = inner.strip()
     if not inner:
         return ()
     fields = inner.split(",")
