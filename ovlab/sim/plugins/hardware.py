@@ -102,6 +102,10 @@ def _any_text(value: Any) -> str:
 
 
 _NOT_MINE = object()
+#: what the CPU plugin reads from "" (the C++ type's zero value; measured on 2026.4.1)
+_CPU_EMPTY = {"PERF_COUNT": False, "PERFORMANCE_HINT_NUM_REQUESTS": 0, "INFERENCE_NUM_THREADS": 0,
+              "ENABLE_CPU_PINNING": False, "ENABLE_HYPER_THREADING": False,
+              "CPU_DENORMALS_OPTIMIZATION": False, "CPU_SPARSE_WEIGHTS_DECOMPRESSION_RATE": 0.0}
 #: the CPU plugin's boolean keys: (config.cpp line, a space before "for"?, a final ".")
 _CPU_BOOL_KEYS = {"ENABLE_CPU_PINNING": (122, "", "."), "ENABLE_HYPER_THREADING": (176, "", "."),
                   "PERF_COUNT": (219, " ", ""), "CPU_DENORMALS_OPTIMIZATION": (293, " ", "")}
@@ -203,8 +207,8 @@ class HardwarePlugin(Plugin):
         2026.4.1): ``_NOT_MINE`` where the common rules below apply."""
         src = _CONFIG_SRC[self.name]
         text = _any_text(value)
-        if value == "" and key in ("PERF_COUNT", "PERFORMANCE_HINT_NUM_REQUESTS"):
-            return False if key == "PERF_COUNT" else 0  # an empty value keeps the default
+        if value == "" and key in _CPU_EMPTY:
+            return _CPU_EMPTY[key]  # "" reads as the type's zero value (ov::Any of "")
         if key == "MODEL_DISTRIBUTION_POLICY":
             items = value if isinstance(value, (set, list, tuple)) else [value]
             names = {getattr(v, "name", v) for v in items}
