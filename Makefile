@@ -7,12 +7,12 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.ovlab-installed
 PYTEST_ARGS ?=
 
-.PHONY: lab test unit notebooks browser binder labs bench lint chromium clean openvino-suite \
+.PHONY: lab test unit fuzz notebooks browser binder labs bench lint chromium clean openvino-suite \
 	openvino-suite-real
 
 # NumPy's OpenBLAS threads fight pytest-xdist workers (and each other) on 2 cores: a model that
 # takes 45 ms alone took over a second under load. One BLAS thread per process in the tests.
-test unit notebooks browser binder labs openvino-suite openvino-suite-real: export OPENBLAS_NUM_THREADS = 1
+test unit fuzz notebooks browser binder labs openvino-suite openvino-suite-real: export OPENBLAS_NUM_THREADS = 1
 
 # PYTHONWARNINGS: setuptools frames its note on editable installs in "!!" banners that read like
 # a failure to a newcomer; the install itself is fine.
@@ -47,6 +47,13 @@ test: $(STAMP) chromium
 	$(BIN)/pytest -n 2 --dist loadfile -m "browser or binder" tests/browser tests/test_binder.py \
 		$(PYTEST_ARGS)
 	$(MAKE) --no-print-directory openvino-suite
+
+## the differential tests (tests/differential: the real wheels vs ovlab on generated inputs)
+## with the nightly hypothesis profile: 50 times the examples, random seeds (make test runs
+## them derandomized, with the default budget); every unexplained difference fails
+fuzz: $(STAMP)
+	$(BIN)/pytest -p no:cacheprovider --hypothesis-profile=nightly tests/differential \
+		$(PYTEST_ARGS)
 
 ## quicker local loops
 unit: $(STAMP)

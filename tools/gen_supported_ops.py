@@ -98,6 +98,18 @@ def builder_types() -> dict[str, list[str]]:
     for name in ops.__all__:
         for t in types_of(name):
             out.setdefault(t, []).append(name)
+    # ops that only newer opsets have (opset15's bitwise shifts): their builders live in
+    # opset_versions.BUILDERS, not in ovlab.opset (opset13's names)
+    from ovlab.sim.graph.opset_versions import BUILDERS
+
+    for name, ranges in BUILDERS.items():
+        if name in ops.__all__:
+            continue
+        for _first, _last, fn in ranges:
+            body = inspect.getsource(fn).split('"""')[-1]
+            for t in re.findall(r'"([A-Za-z0-9]+)"', body):
+                if t in REGISTRY and t not in out:
+                    out[t] = [name]
     return out
 
 

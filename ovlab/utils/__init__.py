@@ -1,8 +1,9 @@
 """``openvino.utils``: the Python helpers OpenVINO code imports (element types, result dicts).
 
 Submodules mirror the real ones: ``types`` (NumPy <-> element type maps, ``get_dtype``...),
-``data_helpers`` (``OVDict``). Helpers that wrap C++ internals (``numpy_to_c``,
-``replace_node``...) are stand-ins served by the runner (``ovlab/sim/runner/standins.py``).
+``data_helpers`` (``OVDict``); ``replace_node`` and ``replace_output_update_name`` rewire
+ovlab's graph as ``graph_util.cpp`` does. Helpers that wrap C++ internals (``numpy_to_c``...)
+are stand-ins served by the runner (``ovlab/sim/runner/standins.py``).
 """
 
 from __future__ import annotations
@@ -66,3 +67,47 @@ __all__ = ["classproperty", "deprecated", "deprecatedclassproperty"]
 # ``import openvino`` loads these submodules, so ``openvino.utils.types.get_dtype`` works
 # without importing them by name (OpenVINO's tests rely on it)
 from . import data_helpers, types  # noqa: E402,F401  (after the decorators they may use)
+
+
+def replace_node(target: Any, replacement: Any, outputs_order: Any = None) -> None:
+    """``ov::replace_node``: every consumer of ``target``'s outputs reads ``replacement``'s
+    instead (a node, whose outputs are taken in order or in ``outputs_order``, or a list of
+    outputs). Result nodes cannot be replaced."""
+    from ..sim.graph.node import Node, Output
+
+    if target.get_type_name() == "Result":
+        raise RuntimeError("Check '!ov::op::util::is_output(target)' failed at "
+                           "src/core/src/graph_util.cpp:152:\nResult nodes cannot be "
+                           "replaced.\n")
+    if isinstance(replacement, Node):
+        order = list(range(replacement.get_output_size())) if outputs_order is None \
+            else [int(i) for i in outputs_order]
+        if target.get_output_size() != len(order):
+            raise RuntimeError("Check 'target->get_output_size() == output_order.size()' failed "
+                               "at src/core/src/graph_util.cpp:155:\nTarget output size: "
+                               f"{target.get_output_size()} must be equal output_order size: "
+                               f"{len(order)}\n")
+        new = [replacement.output(i) for i in order]
+    else:
+        new = [r if isinstance(r, Output) else r.output(0) for r in replacement]
+        if target.get_output_size() != len(new):
+            raise RuntimeError("Check 'target->get_output_size() == replacement_values.size()' "
+                               "failed at src/core/src/graph_util.cpp:199:\n")
+    for i, out in enumerate(new):
+        target.output(i).replace(out)
+
+
+def replace_output_update_name(output: Any, target_output: Any) -> bool:
+    """``ov::replace_output_update_name``: replace ``output`` by ``target_output``; when
+    ``output`` feeds a Result, ``target_output``'s node takes ``output``'s node's friendly
+    name and its tensor names (unless it is a Parameter), and the replacement happens only if
+    ``target_output`` has no other consumer. True if it replaced."""
+    feeds_result = any(i.get_node().get_type_name() == "Result"
+                       for i in output.get_target_inputs())
+    if feeds_result and len(target_output.get_target_inputs()) > 1:
+        return False
+    if feeds_result and target_output.get_node().get_type_name() != "Parameter":
+        target_output.get_node().set_friendly_name(output.get_node().get_friendly_name())
+        target_output.get_tensor().set_names(set(output.get_tensor().get_names()))
+    output.replace(target_output)
+    return True

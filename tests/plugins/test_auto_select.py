@@ -383,7 +383,7 @@ def test_auto_set_property_keeps_the_given_type_and_rejects_unknown_keys():
                     "property: FOO_KEY: not supported\n\n\n")
     assert "Invalid value for property PERFORMANCE_HINT: FAST" in error_of(
         lambda: core.set_property("AUTO", {"PERFORMANCE_HINT": "FAST"}))
-    assert "Unsupported log level: LOUD" in error_of(
+    assert "Invalid value for property LOG_LEVEL: LOUD" in error_of(
         lambda: core.set_property("AUTO", {"LOG_LEVEL": "LOUD"}))
     assert "not supported property NOPE" in error_of(lambda: core.get_property("AUTO", "NOPE"))
 

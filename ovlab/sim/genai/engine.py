@@ -197,7 +197,9 @@ class Engine:
                                       "multinomial sampling are)")
         config = config.copy()
         if config.eos_token_id == -1:
-            config.eos_token_id = self.tokenizer.get_eos_token_id()
+            config.set_eos_token_id(self.tokenizer.get_eos_token_id())
+        else:
+            config.stop_token_ids.add(config.eos_token_id)  # as the pipeline's config has it
         if config.max_new_tokens == 2**64 - 1 and config.max_length == 2**64 - 1:
             config.max_length = max(self.llm.spec.context, len(input_ids) + 1)
         config.validate()
@@ -322,8 +324,9 @@ class Engine:
     def _sample(self, req: _Request, group: SequenceGroup, seq, logits, now: float) -> None:
         cfg = req.config
         generated = list(seq.get_generated_ids())
-        stop_ids = set(cfg.stop_token_ids)
         eos = cfg.eos_token_id
+        # EOS sits in stop_token_ids (set_eos_token_id); ignore_eos still lets it pass
+        stop_ids = set(cfg.stop_token_ids) - ({eos} if cfg.ignore_eos else set())
         forbid = set()
         if len(generated) < cfg.min_new_tokens:
             forbid = {eos} | stop_ids

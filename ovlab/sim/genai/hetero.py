@@ -381,7 +381,7 @@ def setup(pipe, models_path: Any, device: str, scheduler_config, core, tokenizer
                           stages=[s.describe() for s in stages])
     pipe._load_time_ms = (pipe.core.clock.now - start) * 1e3
     pipe._generation_config = GenerationConfig()
-    pipe._generation_config.eos_token_id = pipe._tokenizer.get_eos_token_id()
+    pipe._generation_config.set_eos_token_id(pipe._tokenizer.get_eos_token_id())
     pipe._chat = None
     pipe._next_id = 0
 

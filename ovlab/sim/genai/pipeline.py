@@ -301,7 +301,7 @@ class _Base:
                               pipeline=self._engine.kind)
         self._load_time_ms = (self.core.clock.now - start) * 1e3
         self._generation_config = GenerationConfig()
-        self._generation_config.eos_token_id = self._tokenizer.get_eos_token_id()
+        self._generation_config.set_eos_token_id(self._tokenizer.get_eos_token_id())
         self._chat: ChatHistory | None = None
         self._next_id = 0
 
@@ -323,9 +323,13 @@ class _Base:
         cfg = (generation_config or self._generation_config).copy()
         if not isinstance(cfg, GenerationConfig):
             raise TypeError("generation_config must be an openvino_genai.GenerationConfig or a dict")
+        unknown = sorted(k for k in kwargs if not hasattr(cfg, k))
+        if unknown:  # GenerationConfig ignores unknown names; generate(**kwargs) does not
+            raise ValueError(f"GenerationConfig has no field '{unknown[0]}' (fields: "
+                             f"{', '.join(sorted(vars(cfg)))})")
         cfg.update_generation_config(**kwargs)
         if cfg.eos_token_id == -1:
-            cfg.eos_token_id = self._tokenizer.get_eos_token_id()
+            cfg.set_eos_token_id(self._tokenizer.get_eos_token_id())
         return cfg
 
     def _run(self, prompts: list[list[int]], configs: list[GenerationConfig], streamer: Any,

@@ -36,15 +36,25 @@ def _bool(v: bool) -> str:
     return "true" if v else "false"
 
 
+def _incompatible(what: str, arg: str, value) -> TypeError:
+    """pybind11's TypeError for a property setter given the wrong type (``what`` is
+    ``Class.field``; the last line names the object and the value, as the wheel's does)."""
+    cls = what.split(".", 1)[0]
+    return TypeError(
+        "(): incompatible function arguments. The following argument types are supported:\n"
+        f"    1. (self: openvino_genai.py_openvino_genai.{cls}, arg0: {arg}) -> None\n\n"
+        f"Invoked with: <openvino_genai.py_openvino_genai.{cls} object at 0x0>, {value!r}")
+
+
 def _size_t(what: str, value) -> int:
     """A C++ ``size_t`` from Python as pybind11 converts it: an int (bools and NumPy ints too) in
     [0, 2**64 - 1]; anything else is a TypeError."""
     try:
         v = operator.index(value)
     except TypeError:
-        raise TypeError(f"{what} takes an int in [0, 2**64 - 1] (size_t), got {value!r}") from None
+        raise _incompatible(what, "typing.SupportsInt", value) from None
     if not 0 <= v <= SIZE_MAX:
-        raise TypeError(f"{what} takes an int in [0, 2**64 - 1] (size_t), got {value!r}")
+        raise _incompatible(what, "typing.SupportsInt", value)
     return v
 
 
@@ -231,7 +241,7 @@ class SchedulerConfig:
         elif name in self._BOOL_FIELDS:
             if value is not None and isinstance(value, (str, bytes)) or not (
                     value is None or hasattr(value, "__bool__")):
-                raise TypeError(f"SchedulerConfig.{name} takes a bool, got {value!r}")
+                raise _incompatible(f"SchedulerConfig.{name}", "bool", value)
             value = bool(value)
         elif name == "cache_eviction_config":
             if not isinstance(value, CacheEvictionConfig):

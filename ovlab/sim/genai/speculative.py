@@ -176,7 +176,7 @@ class SpeculativeLLMPipeline(LLMPipeline):
         self._reference = LLMPipeline(models_path, "CPU", core=Core(self.core.platform,
                                                                     seed=self.core.seed))
         self._generation_config = GenerationConfig()
-        self._generation_config.eos_token_id = self._tokenizer.get_eos_token_id()
+        self._generation_config.set_eos_token_id(self._tokenizer.get_eos_token_id())
         if not self.stateful:
             self._generation_config.num_assistant_tokens = DEFAULT_NUM_ASSISTANT_TOKENS
         self._chat = None

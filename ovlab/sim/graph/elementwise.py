@@ -344,17 +344,22 @@ register("BitwiseNot", "opset13", _bitwise_infer, lambda n, xs, c: [np.invert(xs
 def _binary_infer(node: Node, out_type: Type | None = None,
                   check: Callable[[Type], str | None] | None = None) -> list[ShapeType]:
     from .ops import broadcast
+    # OpenVINO's order: the element types agree, the shapes broadcast, then the op's own
+    # type rule (validate_and_infer_elementwise_args, then the arithmetic/logical check)
     t = same_type(node, [0, 1])
+    shape = broadcast(node._in_shape(0), node._in_shape(1), node._attrs["auto_broadcast"])
     if check is not None:
         problem = check(t)
         need(problem is None, str(problem))
-    shape = broadcast(node._in_shape(0), node._in_shape(1), node._attrs["auto_broadcast"])
     return [(shape, out_type or t)]
 
 
 def _binary(fn: Callable[..., np.ndarray]) -> Kernel:
     def compute(node: Node, xs: list[np.ndarray], ctx: Ctx) -> list[np.ndarray]:
         a, b = xs
+        if str(node._attrs.get("auto_broadcast", "")).upper() == "PDPD":
+            from .ops import pdpd_align
+            b = pdpd_align(np.asarray(b), np.ndim(a))
         out = a if ctx.donate and a.flags.writeable and a.shape == tuple(node._out_shapes[0]) \
             and a.dtype == np.result_type(a, b) else None
         return [fn(a, b, out=out)]
@@ -413,7 +418,7 @@ def _minimum(a: np.ndarray, b: np.ndarray, out: np.ndarray | None = None) -> np.
 
 
 def _squared_difference(a: np.ndarray, b: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
-    d = np.subtract(a, b, out=out)
+    d = np.asarray(np.subtract(a, b, out=out))  # a 0-d result is an array too
     return np.multiply(d, d, out=d)
 
 
@@ -426,15 +431,24 @@ def _greater_equal(a: np.ndarray, b: np.ndarray, out: np.ndarray | None = None) 
 
 
 def _numeric_check(t: Type) -> str | None:
-    return "Arguments cannot have boolean element type" if t == Type.boolean else None
+    return ("This operation does not support inputs with element type: boolean"
+            if t == Type.boolean else None)
 
 
 def _bool_check(t: Type) -> str | None:
-    return None if t == Type.boolean else f"Operands must have boolean element type, got {t.get_type_name()}"
+    return None if t == Type.boolean else ("Operands for logical operators must have boolean "
+                                           f"element type but have element type "
+                                           f"{t.get_type_name()}.")
 
 
 def _bitwise_check(t: Type) -> str | None:
-    return None if not t.is_real() else f"Bitwise ops need integer or boolean inputs, got {t.get_type_name()}"
+    return None if not t.is_real() else ("The element type of the input tensor must be integer "
+                                         "or boolean.")
+
+
+def _shift_check(t: Type) -> str | None:
+    return None if t.is_integral_number() else ("The element type of the input tensor must be "
+                                                "integer number.")
 
 
 def _reg_binary(type_name: str, version: str, fn: Callable[..., np.ndarray],
@@ -468,6 +482,8 @@ _reg_binary("LogicalXor", "opset2", np.logical_xor, Type.boolean, _bool_check)
 _reg_binary("BitwiseAnd", "opset13", np.bitwise_and, check=_bitwise_check, inplace=False)
 _reg_binary("BitwiseOr", "opset13", np.bitwise_or, check=_bitwise_check, inplace=False)
 _reg_binary("BitwiseXor", "opset13", np.bitwise_xor, check=_bitwise_check, inplace=False)
+_reg_binary("BitwiseLeftShift", "opset15", np.left_shift, check=_shift_check, inplace=False)
+_reg_binary("BitwiseRightShift", "opset15", np.right_shift, check=_shift_check, inplace=False)
 
 
 def _select_infer(node: Node) -> list[ShapeType]:
@@ -818,6 +834,19 @@ def bitwise_or(left_node: NodeInput, right_node: NodeInput, auto_broadcast: str 
 def bitwise_xor(left_node: NodeInput, right_node: NodeInput, auto_broadcast: str = "NUMPY",
                 name: str | None = None) -> Node:
     return _bin("BitwiseXor", left_node, right_node, auto_broadcast, name)
+
+
+def bitwise_left_shift(arg0: NodeInput, arg1: NodeInput, auto_broadcast: str = "NUMPY",
+                       name: str | None = None) -> Node:
+    """BitwiseLeftShift-15: ``arg0 << arg1``, elementwise on integers (served in opset15+:
+    ``opset_versions.BUILDERS``; ``ovlab.opset`` keeps opset13's names)."""
+    return _bin("BitwiseLeftShift", arg0, arg1, auto_broadcast, name)
+
+
+def bitwise_right_shift(arg0: NodeInput, arg1: NodeInput, auto_broadcast: str = "NUMPY",
+                        name: str | None = None) -> Node:
+    """BitwiseRightShift-15: ``arg0 >> arg1`` (arithmetic for signed types)."""
+    return _bin("BitwiseRightShift", arg0, arg1, auto_broadcast, name)
 
 
 def select(cond: NodeInput, then_node: NodeInput, else_node: NodeInput,

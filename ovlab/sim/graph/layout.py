@@ -13,6 +13,12 @@ from typing import Any
 from ..overloads import MISSING, given
 
 
+def _internal(name: str) -> str:
+    """A dimension name as the layout keeps it: upper case, ``BATCH`` as ``N``."""
+    upper = str(name).strip().upper()
+    return "N" if upper == "BATCH" else upper
+
+
 class Layout:
     """``openvino.Layout``: dimension names, optionally around one ``...``."""
 
@@ -27,7 +33,11 @@ class Layout:
             self._before, self._after, self._dynamic = (), (), True
             return
         if text.startswith("[") and text.endswith("]"):
-            names = [n.strip() for n in text[1:-1].split(",") if n.strip()]
+            inner = text[1:-1]
+            names = [n.strip() for n in inner.split(",")] if inner.strip() else []
+            if any(not n for n in names):
+                raise RuntimeError("Check '!dim_name.empty()' failed at src/core/src/layout.cpp:"
+                                   "50:\nLayout dimension name can't be empty\n")
         else:
             names = []
             i = 0
@@ -35,6 +45,10 @@ class Layout:
                 if text.startswith("...", i):
                     names.append("...")
                     i += 3
+                elif text[i] == ".":
+                    raise RuntimeError("Check 'i == dynamic_start' failed at src/core/src/"
+                                       "layout.cpp:157:\nUndefined number of dimensions shall "
+                                       "have ...\n")
                 elif text[i] == "?":
                     names.append("?")
                     i += 1
@@ -47,15 +61,21 @@ class Layout:
                     names.append(text[i])
                     i += 1
         if names.count("...") > 1:
-            raise RuntimeError(f"Layout {text!r}: only one '...' is allowed")
+            raise RuntimeError("Check '!backward' failed at src/core/src/layout.cpp:156:\n"
+                               "Multiple ... are not allowed\n")
+        # names are kept upper-case, and BATCH is N (layout.cpp)
+        names = [n if n in ("...", "?") else _internal(n) for n in names]
         if "..." in names:
             k = names.index("...")
             self._before, self._after, self._dynamic = tuple(names[:k]), tuple(names[k + 1:]), True
         else:
             self._before, self._after, self._dynamic = tuple(names), (), False
-        named = [n.upper() for n in (*self._before, *self._after) if n != "?"]
-        if len(set(named)) != len(named):
-            raise RuntimeError(f"Layout {text!r}: a dimension name is repeated")
+        named = [n for n in (*self._before, *self._after) if n != "?"]
+        for i, n in enumerate(named):
+            if n in named[:i]:
+                raise RuntimeError("Check 'm_names.count(dim_name) == 0' failed at src/core/src/"
+                                   f"layout.cpp:95:\nDimension ({n}) is defined multiple times "
+                                   "in layout\n")
 
     @staticmethod
     def scalar() -> Layout:
@@ -63,22 +83,24 @@ class Layout:
         out._dynamic = False
         return out
 
+    @property
     def empty(self) -> bool:
+        """Whether the layout is empty (a property in the wheel, not a method)."""
         return not self._before and not self._after and self._dynamic
 
     def has_name(self, dimension_name: str) -> bool:
-        return dimension_name.upper() in {n.upper() for n in (*self._before, *self._after)}
+        return _internal(dimension_name) in (*self._before, *self._after)
 
     def get_index_by_name(self, dimension_name: str) -> int:
         """The dimension's index: from the front, or negative when it follows ``...``."""
-        name = dimension_name
+        name = _internal(dimension_name)
         for i, n in enumerate(self._before):
-            if n.upper() == name.upper():
+            if n == name:
                 return i
         for i, n in enumerate(self._after):
             if n.upper() == name.upper():
                 return i - len(self._after)
-        raise RuntimeError(f"Layout {self.to_string()} doesn't have name {name}")
+        raise RuntimeError(f"{dimension_name} dimension index is not defined")
 
     def to_string(self) -> str:
         parts = [*self._before, *(["..."] if self._dynamic else []), *self._after]

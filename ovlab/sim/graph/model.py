@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from . import node as _node_mod
 from .costs import OpCost, op_costs
 from .evaluate import Plan, evaluate, make_plan
 from .node import Named, Node, NodeValidationError, Output
@@ -246,6 +247,32 @@ class Model(Named):
     def _get_raw_address(self) -> int:
         """An id of the model object itself (the C++ address in the wheel)."""
         return id(self)
+
+    # --- the ops in order, re-sorted after an edit of the graph's edges ---------------------
+    @property
+    def _ops(self) -> list[Node]:
+        if self.__dict__.get("_ops_epoch") != _node_mod.EDITS[0]:
+            # a node was rewired since (replace_node...): the model is what its results read
+            self.__dict__["_ops_epoch"] = _node_mod.EDITS[0]
+            ops = _toposort([*self._results, *self._sinks], self._parameters)
+            self.__dict__["_ops_list"] = ops
+            if "_plan_obj" in self.__dict__:
+                self.__dict__["_plan_obj"] = make_plan(ops)
+        return self.__dict__["_ops_list"]
+
+    @_ops.setter
+    def _ops(self, value: list[Node]) -> None:
+        self.__dict__["_ops_list"] = value
+        self.__dict__["_ops_epoch"] = _node_mod.EDITS[0]
+
+    @property
+    def _plan(self) -> Plan:
+        self._ops  # noqa: B018 - re-sorts (and re-plans) after an edit
+        return self.__dict__["_plan_obj"]
+
+    @_plan.setter
+    def _plan(self, value: Plan) -> None:
+        self.__dict__["_plan_obj"] = value
 
     # --- editing the lists (as ov::Model: no validation; call validate_nodes_and_infer_types)
     def _rebuild(self) -> None:

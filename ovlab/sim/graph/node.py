@@ -39,6 +39,10 @@ def set_builder(make_node: Callable[[str, list[Any]], Node]) -> None:
 ShapeType = tuple[tuple[int, ...], Type]
 
 
+#: how many edits of the graph's edges there have been (any model): a Model re-sorts its ops
+#: when the count has moved since it last did (replace_node, Output.replace, set_argument)
+EDITS = [0]
+
 class NodeValidationError(RuntimeError, ValueError):
     """A node (or model) is malformed: wrong rank, bad attribute, broken graph.
 
@@ -213,6 +217,7 @@ class Output:
     def replace(self, replacement: Output) -> None:
         """Make every input that reads this output read ``replacement`` instead; the tensor
         names move with them (``Output::replace``)."""
+        EDITS[0] += 1
         new = replacement
         for ref, i in list(self._node._targets[self._index]):
             consumer = ref()
@@ -496,6 +501,7 @@ class Node(Named):
     # build the Model after editing its nodes) ---------------------------------------------
     def set_argument(self, index: int, argument: Output) -> None:
         """Make input ``index`` read ``argument`` and re-infer this node."""
+        EDITS[0] += 1
         new = _as_port(argument)
         if not 0 <= index < len(self._inputs):
             raise RuntimeError(f"{self._describe()}: no input {index} "
@@ -509,6 +515,7 @@ class Node(Named):
 
     def set_arguments(self, arguments: Sequence[Any]) -> None:
         """Replace every input (Outputs, or Nodes for their output 0)."""
+        EDITS[0] += 1
         outs = [_as_port(a) for a in arguments]
         for i, src in enumerate(self._inputs):
             src._node._targets[src._index] = [(ref, j) for ref, j in src._node._targets[src._index]

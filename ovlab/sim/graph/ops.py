@@ -189,18 +189,47 @@ def int_list(node: Node, i: int, what: str) -> list[int]:
     return [int(a) for a in np.atleast_1d(v)]
 
 
+def pdpd_broadcastable(a: Sequence[int], b: Sequence[int], axis: int = 0) -> bool:
+    """``PartialShape::broadcast_merge_into`` for PDPD: ``b`` (not longer than ``a``) lines
+    up with ``a`` from ``axis`` on (0, the builders' default; -1 means right-aligned), its
+    trailing 1s dropped; each remaining length is 1 or ``a``'s. The output has ``a``'s shape."""
+    a, b = tuple(a), tuple(b)
+    if len(b) > len(a):
+        return False
+    if axis < -1:
+        return False
+    if axis == -1:
+        axis = len(a) - len(b)
+    n = len(b)
+    while n > 0 and b[n - 1] == 1:
+        n -= 1
+    if axis + n > len(a):
+        return False
+    return all(b[i] == 1 or a[axis + i] == b[i] for i in range(n))  # 1 broadcasts
+
+
+def pdpd_align(b: np.ndarray, rank: int, axis: int = 0) -> np.ndarray:
+    """``b`` reshaped so that NumPy broadcasts it as PDPD lines it up (see above)."""
+    if axis == -1:
+        axis = rank - b.ndim
+    return b.reshape((1,) * axis + b.shape + (1,) * (rank - axis - b.ndim))
+
+
 def broadcast(a: Sequence[int], b: Sequence[int], mode: str) -> tuple[int, ...]:
+    """The output shape of two inputs under ``auto_broadcast`` (NONE, NUMPY or PDPD), with
+    OpenVINO's message when they do not fit."""
     mode = str(mode).upper()
     if mode == "NONE":
-        need(tuple(a) == tuple(b), f"Argument shapes are inconsistent: {shape_str(a)} and "
-             f"{shape_str(b)} (auto_broadcast='none' needs equal shapes)")
+        need(tuple(a) == tuple(b), "Argument shapes are inconsistent.")
+        return tuple(a)
+    if mode == "PDPD":
+        need(pdpd_broadcastable(a, b), "Argument shapes are inconsistent.")
         return tuple(a)
     need(mode == "NUMPY", f"auto_broadcast={mode!r} is not supported (use 'numpy' or 'none')")
     try:
         return tuple(np.broadcast_shapes(tuple(a), tuple(b)))
     except ValueError:
-        raise ShapeError(f"Argument shapes are inconsistent: {shape_str(a)} and {shape_str(b)} "
-                         "do not broadcast") from None
+        raise ShapeError("Argument shapes are inconsistent.") from None
 
 
 def out0_elems(node: Node) -> float:

@@ -27,6 +27,7 @@ from ...opset import broadcast, gelu, interpolate, mvn
 from ...opset import range as range_v4
 from . import kernels as K
 from .attrs import Attr
+from .elementwise import bitwise_left_shift, bitwise_right_shift
 from .nn_ops import _pool_common
 from .node import Node, OpDef, ShapeType
 from .ops import (
@@ -283,6 +284,8 @@ BUILDERS: dict[str, tuple[tuple[int, int, Any], ...]] = {
     "scatter_nd_update": ((15, 99, scatter_nd_update_v15),),
     "one_hot": ((16, 99, one_hot_v16),),
     "avg_pool": ((16, 99, avg_pool_v16),),
+    "bitwise_left_shift": ((15, 99, bitwise_left_shift),),
+    "bitwise_right_shift": ((15, 99, bitwise_right_shift),),
 }
 
 

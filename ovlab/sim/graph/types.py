@@ -63,6 +63,17 @@ class Type:
         # opset builders, which follow openvino.utils.types (f32, i32)
         if dtype is float or dtype is int:
             return as_type(np.dtype(dtype))
+        if isinstance(dtype, str):
+            dtype = np.dtype(dtype)  # the binding reads a string as numpy does: "i8" is int64
+        if isinstance(dtype, np.dtype) or (isinstance(dtype, type) and
+                                           issubclass(dtype, np.generic)):
+            try:
+                return as_type(dtype)
+            except TypeError:
+                raise RuntimeError(
+                    "Check 'ov_type_it != dtype_map.end()' failed at src/bindings/python/src/"
+                    f"pyopenvino/core/common.cpp:92:\nUnsupported data type: "
+                    f"{np.dtype(dtype).name}\n") from None
         return as_type(dtype)
 
     @classmethod
@@ -294,6 +305,10 @@ class Symbol:
         return id(self)
 
 
+#: both bounds of an empty interval (``Dimension(3, 2)``): ``Interval::s_max``
+_EMPTY = 2**63 - 1
+
+
 class Dimension:
     """One dimension of a ``PartialShape``: a length, an interval ``a..b`` or ``?`` (dynamic).
 
@@ -318,6 +333,8 @@ class Dimension:
                 lo, hi = (0, -1) if n < 0 else (n, n)
         else:
             lo, hi = max(int(args[0]), 0), int(args[1])  # a negative bound means none
+        if 0 <= hi < lo:
+            lo = hi = _EMPTY  # Interval::canonicalize: an empty interval is [max, max]
         self._lo, self._hi = lo, hi
         self._symbol: Symbol | None = None
 
@@ -359,10 +376,10 @@ class Dimension:
         return self._lo
 
     def get_min_length(self) -> int:
-        return self._lo
+        return -1 if self._lo == _EMPTY else self._lo
 
     def get_max_length(self) -> int:
-        return self._hi
+        return -1 if self._hi == _EMPTY else self._hi
 
     @property
     def min_length(self) -> int:
@@ -378,6 +395,8 @@ class Dimension:
     def compatible(self, dim: Any) -> bool:
         """True when some length fits both (OpenVINO's ``Dimension::compatible``)."""
         o = Dimension(dim)
+        if _EMPTY in (self._lo, o._lo):
+            return False  # an empty interval fits nothing
         hi = min(h for h in (self._hi, o._hi) if h >= 0) if max(self._hi, o._hi) >= 0 else -1
         if self._hi < 0 and o._hi < 0:
             return True
@@ -408,7 +427,7 @@ class Dimension:
 
     @property
     def is_static(self) -> bool:
-        return self._lo == self._hi
+        return self._lo == self._hi and self._lo != _EMPTY
 
     @property
     def is_dynamic(self) -> bool:
@@ -432,9 +451,9 @@ class Dimension:
     def __str__(self) -> str:
         if self.is_static:
             return str(self._lo)
-        if (self._lo, self._hi) == (0, -1):
+        if (self._lo, self._hi) in ((0, -1), (_EMPTY, _EMPTY)):
             return "?"
-        return f"{self._lo}..{'' if self._hi < 0 else self._hi}"
+        return f"{self._lo or ''}..{'' if self._hi < 0 else self._hi}"  # "..5" from 0
 
     def __repr__(self) -> str:
         return f"<Dimension: {self}>"
@@ -603,7 +622,10 @@ def _parse_shape(text: str) -> tuple[Dimension, ...] | None:
     body = text.strip()
     if body in ("[...]", "..."):
         return None
-    inner = body.strip("[]{}() ")
+    # the brackets come off as a pair only: "[1,2" reads the dimension "[1" (an error)
+    pairs = {"[": "]", "{": "}", "(": ")"}
+    inner = body[1:-1] if body[:1] in pairs and body[-1:] == pairs[body[:1]] else body
+    inner = inner.strip()
     if not inner:
         return ()
     fields = inner.split(",")

@@ -226,11 +226,14 @@ class BatchPlugin(Plugin):
     # --- compiling ----------------------------------------------------------------------------
     def _device(self, name: str) -> tuple[HardwarePlugin, str | None]:
         parsed = dn.parse(name)
-        plugin = self.core._plugins.get(parsed.plugin)
-        if plugin is None or (parsed.priorities is not None and not plugin.virtual):
-            raise PluginError(f'Device with "{name}" name is not registered in the OpenVINO '
+        key = parsed.plugin[1:] if parsed.plugin.startswith("-") else parsed.plugin
+        plugin = self.core._plugins.get(key)  # the Core's get_plugin strips one '-'
+        if plugin is None:
+            raise PluginError(f'Device with "{key}" name is not registered in the OpenVINO '
                               "Runtime", _errors.CORE_IMPL)
-        plugin = self.core._load(parsed.plugin)  # a plugin a core-level key broke fails here
+        if parsed.priorities is not None and not plugin.virtual:
+            parsed = dn.ParsedName(key, device_id=parsed.priorities)  # "CPU:x" is CPU's id x
+        plugin = self.core._load(key)  # a plugin a core-level key broke fails here
         if not isinstance(plugin, HardwarePlugin) and plugin.name == self.name:
             raise PluginError("BATCH cannot batch on BATCH", f"{_PLUGIN_SRC}:141")
         return plugin, parsed.device_id
@@ -388,10 +391,11 @@ class BatchPlugin(Plugin):
     def query_model(self, model, priorities: str | None, device_id: str | None,
                     config: dict[str, Any]) -> dict[str, str]:
         text = priorities if priorities is not None else config.get("MULTI_DEVICE_PRIORITIES")
-        if text is None:
+        if text is None or str(text) == "":
             raise PluginError("Value for ov::device::priorities for AUTO BATCH PLUGIN is not set",
                               _PLUGIN_SRC)
-        dev_name, _ = parse_batch_device(str(text))
+        # query_model skips the Core's apply_auto_batching: only the plugin's own parsing
+        dev_name, _ = parse_batch_device(str(text), strict=False)
         plugin, dev_id = self._device(dev_name)
         cfg = {k: v for k, v in config.items() if k != "MULTI_DEVICE_PRIORITIES"}
         if plugin.virtual:

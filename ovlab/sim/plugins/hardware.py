@@ -50,7 +50,8 @@ PLUGIN_KEYS = {
 # Keys a plugin accepts without listing them in SUPPORTED_PROPERTIES (private options).
 _HIDDEN_KEYS = {"NPU": ("NPU_BATCH_MODE",)}
 # Keys every device accepts at compile time (the Core handles or ignores them).
-_CORE_KEYS = {"CACHE_DIR", "ALLOW_AUTO_BATCHING", "AUTO_BATCH_TIMEOUT", "MODEL_PTR"}
+_CORE_KEYS = {"CACHE_DIR", "ALLOW_AUTO_BATCHING", "AUTO_BATCH_TIMEOUT", "MODEL_PTR",
+              "ENABLE_MMAP"}
 # The real CPU compiled model answers these but leaves them out of its SUPPORTED_PROPERTIES.
 _CPU_UNLISTED = ("LOADED_FROM_CACHE", "DEVICE_ID")
 # Internal keys ovlab's own meta plugins pass down (never shown to users).
@@ -83,6 +84,42 @@ def _check_results_are_sinks(model, plugin: str) -> None:
                 "output edges.",
                 "Check 'getChildEdges().empty()' failed at "
                 f"src/plugins/intel_{plugin.lower()}/src/nodes/input.cpp:677")
+
+
+def _any_text(value: Any) -> str:
+    """A value as ``ov::Any`` prints it in the plugins' messages: YES/NO for a bool, "" for
+    None, ``%g`` for a float, an enum by its name."""
+    if isinstance(value, bool):
+        return "YES" if value else "NO"
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return f"{value:g}"
+    if isinstance(value, (list, tuple)):
+        return " ".join(_any_text(v) for v in value)
+    name = getattr(value, "name", None)
+    return name if isinstance(name, str) and not isinstance(value, str) else str(value)
+
+
+_NOT_MINE = object()
+#: what the CPU plugin reads from "" (the C++ type's zero value; measured on 2026.4.1)
+_CPU_EMPTY = {"PERF_COUNT": False, "PERFORMANCE_HINT_NUM_REQUESTS": 0, "INFERENCE_NUM_THREADS": 0,
+              "ENABLE_CPU_PINNING": False, "ENABLE_HYPER_THREADING": False,
+              "CPU_DENORMALS_OPTIMIZATION": False, "CPU_SPARSE_WEIGHTS_DECOMPRESSION_RATE": 0.0}
+#: the CPU plugin's boolean keys: (config.cpp line, a space before "for"?, a final ".")
+_CPU_BOOL_KEYS = {"ENABLE_CPU_PINNING": (122, "", "."), "ENABLE_HYPER_THREADING": (176, "", "."),
+                  "PERF_COUNT": (219, " ", ""), "CPU_DENORMALS_OPTIMIZATION": (293, " ", "")}
+#: the CPU plugin's enum-valued keys: (enum, message, config.cpp line), measured on 2026.4.1
+_CPU_ENUM_KEYS: dict[str, tuple[Any, str, int]] = {
+    "SCHEDULING_CORE_TYPE": (hint.SchedulingCoreType, "Wrong value {}for property key "
+                             "SCHEDULING_CORE_TYPE. Expected only ov::hint::SchedulingCoreType::"
+                             "ANY_CORE/PCORE_ONLY/ECORE_ONLY", 146),
+    "EXECUTION_MODE_HINT": (hint.ExecutionMode, "Wrong value {}for property key "
+                            "EXECUTION_MODE_HINT. Supported values: ov::hint::ExecutionMode::"
+                            "PERFORMANCE/ACCURACY", 322),
+    "LOG_LEVEL": (None, "Wrong value {} for property key LOG_LEVEL. Expected only "
+                  "ov::log::Level::NO/ERR/WARNING/INFO/DEBUG/TRACE.", 98),
+}
 
 
 class HardwarePlugin(Plugin):
@@ -147,7 +184,8 @@ class HardwarePlugin(Plugin):
         return out
 
     def _bad_value(self, key: str, value: Any, expected: str, line: int) -> PluginError:
-        return PluginError(f"Wrong value {value}for property key {key}. Expected only {expected}.",
+        return PluginError(f"Wrong value {_any_text(value)}for property key {key}. Expected only "
+                           f"{expected}.",
                            f"{_CONFIG_SRC[self.name]}:{line}")
 
     def validate(self, config: dict[str, Any], *, for_compile: bool) -> dict[str, Any]:
@@ -164,7 +202,69 @@ class HardwarePlugin(Plugin):
             parsed[key] = self._parse_value(key, value)
         return parsed
 
+    def _parse_cpu_value(self, key: str, value: Any) -> Any:
+        """The CPU plugin's own reading of a value that is not what it expects (measured on
+        2026.4.1): ``_NOT_MINE`` where the common rules below apply."""
+        src = _CONFIG_SRC[self.name]
+        text = _any_text(value)
+        if value == "" and key in _CPU_EMPTY:
+            return _CPU_EMPTY[key]  # "" reads as the type's zero value (ov::Any of "")
+        if key == "MODEL_DISTRIBUTION_POLICY":
+            items = value if isinstance(value, (set, list, tuple)) else [value]
+            names = {getattr(v, "name", v) for v in items}
+            if isinstance(value, str) and value == "" or names <= {"TENSOR_PARALLEL"}:
+                return {hint.ModelDistributionPolicy.TENSOR_PARALLEL} if names else set()
+            raise PluginError(f"Wrong value {text}for property key {key}. CPU plugin only "
+                              "support {ov::hint::ModelDistributionPolicy::TENSOR_PARALLEL}",
+                              f"{src}:154")
+        if key in _CPU_BOOL_KEYS:
+            line, space, dot = _CPU_BOOL_KEYS[key]
+            if isinstance(value, bool):
+                return value
+            if isinstance(value, str):
+                try:
+                    return cfgmod.to_bool(value)
+                except PluginError:
+                    pass
+            raise PluginError(f"Wrong value {text}{space}for property key {key}. Expected only "
+                              f"true/false{dot}", f"{src}:{line}")
+        if key in ("INFERENCE_NUM_THREADS", "PERFORMANCE_HINT_NUM_REQUESTS"):
+            if value is None:
+                return 0
+            n = int(value) if isinstance(value, float) else \
+                None if isinstance(value, bool) else cfgmod.to_int(value)
+            if key == "INFERENCE_NUM_THREADS":
+                exe = "src/inference/src/dev/threading/istreams_executor.cpp"
+                if n is None:
+                    raise PluginError(f"Wrong value for property key {key}. Expected only non "
+                                      "negative integer numbers.", f"{exe}:54")
+                if n < 0:
+                    raise PluginError(f"Wrong value for property key {key}. Expected only non "
+                                      f"negative integer numbers. Got: {n}", f"{exe}:58")
+                return n
+            if n is None or n < 0:
+                raise PluginError(f"Wrong value {text}for property key {key}. Expected only "
+                                  ">= 0.", f"{src}:111")
+            return n
+        if key == "DEVICE_ID":
+            if _any_text(value) != "":
+                self.resolve(_any_text(value))  # the CPU has no ids: its error
+            return ""
+        if key == "NUM_STREAMS" and isinstance(value, (bool, float)):
+            if isinstance(value, bool):
+                raise PluginError(f"Could not read number of streams from str: {text}; stoi",
+                                  "src/inference/include/openvino/runtime/properties.hpp:1379")
+            return self._parse_value_common(key, int(value))
+        return _NOT_MINE
+
     def _parse_value(self, key: str, value: Any) -> Any:
+        if self.name == "CPU":
+            parsed = self._parse_cpu_value(key, value)
+            if parsed is not _NOT_MINE:
+                return parsed
+        return self._parse_value_common(key, value)
+
+    def _parse_value_common(self, key: str, value: Any) -> Any:
         if key == "NPU_BATCH_MODE":
             return npu_batching.parse_mode(value)
         if key == "PERFORMANCE_HINT":
@@ -215,8 +315,21 @@ class HardwarePlugin(Plugin):
         if key == "INFERENCE_PRECISION_HINT":
             name = value.get_type_name() if hasattr(value, "get_type_name") else str(value)
             if name not in ("f32", "f16", "bf16"):
+                if self.name == "CPU":
+                    raise PluginError(f"Wrong value {_any_text(value)} for property key {key}. "
+                                      "Supported values: bf16, f16, f32, undefined",
+                                      f"{_CONFIG_SRC[self.name]}:266")
                 raise self._bad_value(key, value, "f32, f16 or bf16", 142)
             return name
+        if self.name == "CPU" and key == "SCHEDULING_CORE_TYPE" and value == "":
+            return hint.SchedulingCoreType.ANY_CORE  # "" is the default (measured)
+        if self.name == "CPU" and key in _CPU_ENUM_KEYS:
+            enum_cls, text, line = _CPU_ENUM_KEYS[key]
+            parsed = cfgmod.log_level(value) if key == "LOG_LEVEL" else \
+                cfgmod.enum_value(enum_cls, value)
+            if parsed is None:
+                raise PluginError(text.format(_any_text(value)), f"{_CONFIG_SRC[self.name]}:{line}")
+            return value
         if key == "MODEL_PRIORITY":
             prio = cfgmod.priority(value)
             if prio is None:

@@ -27,10 +27,7 @@ UNSIMULATED = {
     "DiscreteTypeInfo": "the type information of C++ op classes",
     # openvino.utils: helpers of the graph builder that wrap pybind internals
     "numpy_to_c": "raw C pointers to NumPy buffers",
-    "replace_node": "graph rewriting (replace_node)",
-    "replace_output_update_name": "graph rewriting (replace_output_update_name)",
     "get_cmake_path": "the CMake files of the OpenVINO developer package",
-    "NodeFactory": "the generic node factory (building C++ ops by name)",
     "make_postponed_constant": "postponed constants (constants computed at serialization)",
     # openvino.passes: C++ graph rewriting (ovlab.passes offers Manager, ConstantFolding and
     # Serialize)

@@ -96,6 +96,31 @@ def to_bool(value: Any) -> bool:
                       through_plugin=False)
 
 
+def _mangled(value: Any) -> str:
+    """The C++ type name ``ov::Any`` reports for a Python value in "Bad as from"."""
+    if isinstance(value, float):
+        return "d"
+    if isinstance(value, int):
+        return "l"
+    if isinstance(value, (list, tuple)):
+        inner = {_mangled(v) for v in value}
+        t = inner.pop() if len(inner) == 1 else "l"
+        return f"St6vectorI{t}SaI{t}EE" if t in ("l", "d") else \
+            "St6vectorINSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEESaIS5_EE"
+    return "St7__cxx1112basic_stringIcSt11char_traitsIcESaIcEE"
+
+
+def core_bool(value: Any) -> bool:
+    """A Core-level boolean key (``ENABLE_MMAP``) as ``ov::Any::as<bool>`` reads it: a bool,
+    or a string ``to_bool`` reads; anything else is "Bad as from"."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        return to_bool(value)
+    raise PluginError(f"Bad as from: {_mangled(value)} to: b",
+                      "src/core/include/openvino/core/any.hpp:783", through_plugin=False)
+
+
 def enum_value(enum_cls: type[OVEnum], value: Any) -> OVEnum | None:
     """The enum for ``value`` (an enum or its string name); None when it is not one."""
     if isinstance(value, enum_cls):
@@ -134,6 +159,18 @@ def to_uint(value: Any) -> int | None:
     except ValueError:
         return None
     return n if n >= 0 else None
+
+
+def to_int(value: Any) -> int | None:
+    """An int from an int or a decimal string (any sign); None when it is not one."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    try:
+        return int(str(value).strip())
+    except ValueError:
+        return None
 
 
 def yes_no(flag: bool) -> str:

@@ -216,10 +216,15 @@ class Core:
 
     def _lookup(self, name: str, api: str) -> tuple[str, Any]:
         """The registered plugin a device name names, without creating it."""
-        key = "CPU" if name == "(CPU)" else name.lstrip("-")
+        # get_plugin strips one leading "-" (stripDeviceName): "-CPU" is the CPU
+        key = "CPU" if name == "(CPU)" else name[1:] if name.startswith("-") else name
+        try:
+            dn.check_syntax(key)  # get_plugin parses the name again: "R4)," is illegal
+        except PluginError as err:
+            raise _errors.from_plugin(api, err) from None
         self._check_foreign(key, api)
         if key not in self._plugins:
-            raise _errors.not_registered(api, name)
+            raise _errors.not_registered(api, key)
         return key, self._plugins[key]
 
     def _plugin(self, name: str, api: str):
@@ -309,7 +314,30 @@ class Core:
         if isinstance(properties, tuple):
             properties = dict([properties])
         props = cfgmod.normalize(properties)
+        for prefix in ("HETERO", "MULTI", "AUTO", "BATCH"):
+            if str(device_name).startswith(prefix + ":"):
+                raise _errors.ov_error(
+                    "core.set_property",
+                    f"set_property is supported only for {prefix} itself (without devices). You "
+                    f"can configure the devices with set_property before creating the {prefix} "
+                    f"on top.", "src/inference/src/dev/core_impl.cpp:1393")
+        if "ENABLE_MMAP" in props:
+            # a Core key whatever the device (CoreConfig::set_and_update comes first): read as
+            # a bool and kept by the Core, never given to the plugin
+            try:
+                self._core_props["ENABLE_MMAP"] = cfgmod.core_bool(props.pop("ENABLE_MMAP"))
+            except PluginError as err:
+                raise _errors.from_plugin("core.set_property", err) from None
+            if not props:
+                return  # nothing left for a device: the name is not even looked up
         parsed = dn.parse(device_name)
+        clear = str(device_name).split(".", 1)[0]  # set_property_for_device's DeviceIDParser
+        if not (dn.is_virtual(clear) and ":" in clear) and clear not in self._plugins \
+                and clear not in self._foreign_plugins:
+            # no ':' parsing and no '-' stripping here: "-CPU" and "CPU:x" are no devices
+            raise _errors.ov_error(
+                "core.set_property", f'Device with "{clear}" name is not registered in the '
+                "OpenVINO Runtime", "src/inference/src/dev/core_impl.cpp:1422")
         lookup, plugin = self._lookup(parsed.plugin, "core.set_property")
         created = lookup in self._loaded  # (a broken plugin never is)
         if plugin.virtual and parsed.priorities is not None:
@@ -329,6 +357,13 @@ class Core:
             model_cache.prepare_dir(props["CACHE_DIR"], "core.set_property")
             plugin.config["CACHE_DIR"] = str(props.pop("CACHE_DIR"))
         if not created:
+            if parsed.device_id is not None and plugin.name == "CPU":
+                # kept for "CPU.x", handed over when the plugin is created: the CPU has no ids
+                try:
+                    plugin.resolve(parsed.device_id)
+                except PluginError as err:
+                    self._broken[lookup] = _load_error(lookup, err)
+                    return
             self._defer_properties(lookup, plugin, props)
             return
         try:
@@ -450,8 +485,16 @@ class Core:
         except PluginError as err:
             raise _errors.from_plugin(api, err) from None
         config = cfgmod.normalize(config)
+        if "ENABLE_MMAP" in config:
+            try:
+                config["ENABLE_MMAP"] = cfgmod.core_bool(config["ENABLE_MMAP"])
+            except PluginError as err:
+                raise _errors.from_plugin(api, err) from None
         parsed = dn.parse(device_name)
         plugin = self._plugin(parsed.plugin, api)
+        if not plugin.virtual and parsed.priorities is not None:
+            # "CPU:x": what follows ':' is a hardware device's DEVICE_ID, as after '.'
+            parsed = dn.ParsedName(parsed.plugin, device_id=parsed.priorities)
         if config.get("CACHE_DIR"):
             model_cache.prepare_dir(config["CACHE_DIR"], api)
         per_device = _flatten_device_properties(config)
@@ -462,6 +505,11 @@ class Core:
                     api, f"Device priority / ID mismatch: {parsed.priorities} (from "
                     f"{device_name}) vs {cfg_value} (from config)",
                     "src/inference/src/dev/core_impl.cpp:396")
+        if parsed.device_id is not None and "DEVICE_ID" in config \
+                and str(config["DEVICE_ID"]) != parsed.device_id:
+            raise _errors.ov_error(
+                api, f"Device priority / ID mismatch: {parsed.device_id} (from {device_name}) vs "
+                f"{config['DEVICE_ID']} (from config)", "src/inference/src/dev/core_impl.cpp:396")
         if plugin.virtual:
             if per_device:
                 config["DEVICE_PROPERTIES"] = per_device
@@ -493,6 +541,8 @@ class Core:
         else:
             model = self._read_model(model, weights, api)
         device_name = "AUTO" if device_name is None else device_name
+        device_name = self._explicit_batch_checks(device_name, api,
+                                                  None if from_path else model)
         plugin, parsed, config = self._prepare(device_name, config, api)
         try:
             ev = self._start_compile_parsed(model, plugin, parsed, config, implicit_batch=not from_path,
@@ -504,6 +554,36 @@ class Core:
             raise _errors.from_plugin(api, err) from None
         return CompiledModel._create(self, backend, model)
 
+    def _explicit_batch_checks(self, device_name: Any, api: str, model: Any = None) -> Any:
+        """``CoreImpl::apply_auto_batching``, first thing in ``compile_model``: a name with
+        ``BATCH`` anywhere and a ``:`` is read as an explicit BATCH device, whatever its
+        prefix: what follows the first ``:`` must be one device without ``-``
+        (``DeviceIDParser::get_batch_device``), and without a ``(`` anywhere that device's
+        plugin must be registered. With a ``(`` (a batch size) and a batchable model, the
+        compile goes to ``BATCH:<what follows>`` whatever the prefix was: the name returned."""
+        if not isinstance(device_name, str) or "BATCH" not in device_name \
+                or ":" not in device_name:
+            return device_name
+        text = device_name.split(":", 1)[1]
+        src = "src/inference/src/dev/device_id_parser.cpp"
+        if "," in text:
+            raise _errors.from_plugin(api, PluginError(
+                f"BATCH accepts only one device in list but got '{text}'", f"{src}:88",
+                through_plugin=False))
+        if "-" in text:
+            raise _errors.from_plugin(api, PluginError(
+                f"Invalid device name '{text}' for BATCH", f"{src}:91", through_plugin=False))
+        if "(" not in device_name:
+            try:
+                dn.check_syntax(text)  # parse_device_name_into_config(device)'s check
+            except PluginError as err:
+                raise _errors.from_plugin(api, err) from None
+            self._lookup(dn.parse(text).plugin, api)
+            return device_name
+        if model is not None and hasattr(model, "_is_batchable") and model._is_batchable():
+            return "BATCH:" + text
+        return device_name
+
     def _start_compile(self, model, device_name: str, config: dict | None = None,
                        implicit_batch: bool = True):
         """Begin a compile as ``compile_model`` would (implicit batching included) without
@@ -512,10 +592,13 @@ class Core:
         dn.check_syntax(device_name)
         parsed = dn.parse(device_name)
         name = "CPU" if parsed.plugin == "(CPU)" else parsed.plugin
+        name = name[1:] if name.startswith("-") else name  # get_plugin's stripDeviceName
         if name not in self._plugins:
             raise PluginError(f'Device with "{device_name}" name is not registered in the '
                               "OpenVINO Runtime", _errors.CORE_IMPL, through_plugin=False)
         plugin = self._load(name)
+        if not plugin.virtual and parsed.priorities is not None:
+            parsed = dn.ParsedName(parsed.plugin, device_id=parsed.priorities)
         return self._start_compile_parsed(model, plugin, parsed, dict(config or {}),
                                           implicit_batch)
 

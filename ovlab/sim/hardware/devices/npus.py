@@ -18,7 +18,7 @@ KNOWN_OPS = frozenset({
     "ReduceMean", "Divide", "Tanh", "Exp",
 }) | frozenset({"ReadValue", "Assign"}) | frozenset({  # the opset grown for issue 12 (tests/graph: every registered op is listed)
     "Abs", "Acos", "Acosh", "AdaptiveAvgPool", "AdaptiveMaxPool", "Asin", "Asinh", "Atan",
-    "Atanh", "BatchNormInference", "BatchToSpace", "BitwiseAnd", "BitwiseNot", "BitwiseOr",
+    "Atanh", "BatchNormInference", "BatchToSpace", "BitwiseAnd", "BitwiseLeftShift", "BitwiseNot", "BitwiseOr", "BitwiseRightShift",
     "BitwiseXor", "Broadcast", "Ceiling", "ConvertLike", "ConvolutionBackpropData", "Cos",
     "Cosh", "CumSum", "DepthToSpace", "Einsum", "Elu", "Equal", "Erf", "Eye", "Floor",
     "FloorMod", "GRN", "Gather", "GatherElements", "GatherND", "Gelu", "Greater",

@@ -107,6 +107,8 @@ def fmt(value: Any) -> str:
 
 
 def _is_bool(value: Any) -> bool:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return False  # AUTO's validator takes a bool or its text, not a number (measured)
     try:
         cfgmod.to_bool(value)
     except PluginError:
@@ -117,8 +119,8 @@ def _is_bool(value: Any) -> bool:
 def _valid(key: str, value: Any) -> bool:
     if key in _BOOL_KEYS:
         return _is_bool(value)
-    if key == "MULTI_DEVICE_PRIORITIES":
-        return isinstance(value, str)
+    if key == "MULTI_DEVICE_PRIORITIES":  # an int reads as its digits (measured)
+        return isinstance(value, (str, int))
     if key == "MODEL_PRIORITY":
         return cfgmod.priority(value) is not None
     if key == "SCHEDULE_POLICY":
@@ -154,11 +156,10 @@ def _valid_curve_table(value: Any) -> bool:
 def check_value(key: str, value: Any, *, setting: bool = False) -> None:
     """Raise AUTO's errors for a bad value of one of its own keys (``setting``: through
     ``core.set_property``, whose validator line differs)."""
-    if key == "LOG_LEVEL":
-        if cfgmod.log_level(value) is None:
-            raise PluginError(f"Unsupported log level: {fmt(value)}", f"{CONFIG_SRC}:62")
-        return
-    if not _valid(key, value):
+    # (LOG_LEVEL too: the validator's message, measured on 2026.4.1 through set_property and
+    # compile_model alike, not the older "Unsupported log level")
+    ok = cfgmod.log_level(value) is not None if key == "LOG_LEVEL" else _valid(key, value)
+    if not ok:
         raise PluginError(f"Invalid value for property {key}: {fmt(value)}",
                           _SET_VALIDATOR_CHECK if setting else _VALIDATOR_CHECK)
 
@@ -255,7 +256,8 @@ class Settings:
 
     @property
     def priorities(self) -> str:
-        return str(self.raw("MULTI_DEVICE_PRIORITIES"))
+        value = self.raw("MULTI_DEVICE_PRIORITIES")
+        return cfgmod.yes_no(value) if isinstance(value, bool) else str(value)
 
     # --- resource-aware selection (2026) -------------------------------------------------
     @property

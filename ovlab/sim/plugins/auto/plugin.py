@@ -104,7 +104,7 @@ class AutoPlugin(Plugin):
             raise PluginError(f"KEY_MULTI_DEVICE_PRIORITIES key is not set for {self.name}",
                               f"{PLUGIN_SRC}:424")
         tokens = dn.parse_list(text) if text else []
-        if any(t.name.startswith(("AUTO", "MULTI")) for t in tokens):
+        if any(t.raw.startswith(("AUTO", "MULTI")) for t in tokens):
             raise PluginError(f"The meta device should not in the device candidate list: {text}",
                               f"{PLUGIN_SRC}:426")
         names = device_list(core, text, settings.flag("ENABLE_STARTUP_FALLBACK"),

@@ -88,7 +88,7 @@ def _with_ids(core, token: str) -> list[str]:
 def device_list(core, priorities: str, startup_fallback: bool, runtime_fallback: bool) -> list[str]:
     """Candidate device names from a priority string (``get_device_list``)."""
     tokens = dn.parse_list(priorities) if priorities else []
-    excluded = [t.name for t in tokens if t.excluded]
+    excluded = [t.raw for t in tokens if t.excluded]
     wanted = [t for t in tokens if not t.excluded]
     merged: list[str] = []
 
@@ -110,7 +110,7 @@ def device_list(core, priorities: str, startup_fallback: bool, runtime_fallback:
             if tok.name.startswith("CPU") and not startup_fallback and not runtime_fallback:
                 continue  # both fallbacks off: CPU is not even a candidate
             text = str(tok)
-            if tok.requests is not None:
+            if "(" in text:
                 # "GPU(4)" is no device name: it stays whole and is expanded with its (n) later
                 if text not in merged:
                     merged.append(text)
@@ -124,7 +124,7 @@ def device_list(core, priorities: str, startup_fallback: bool, runtime_fallback:
                 if tok.name not in item:
                     continue
                 real = item if "." in item else item + ".0"
-                if is_excluded(real):
+                if any(real in ex for ex in excluded):  # is_any_dev: no trimming here
                     continue
                 if item not in merged:
                     merged.append(item)
@@ -153,18 +153,21 @@ def device_config(core, device: str, plugin_name: str, settings) -> dict[str, An
     ``GPU.0``), MULTI gives ``THROUGHPUT`` unless the user set a hint, NUM_STREAMS,
     INFERENCE_NUM_THREADS or device properties. ``CUMULATIVE_THROUGHPUT`` becomes ``THROUGHPUT``.
     """
-    plugin = device.split(".", 1)[0]
+    plugin = device.split(":", 1)[0] if ":" in device else device.split(".", 1)[0]
     hw = core._plugins.get(plugin)
     if hw is None:
         return None
-    if not hw.virtual and "." in device:
+    # the CPU answers get_property whatever the id ("CPU.x", "CPU:x"): such a candidate stays
+    # and fails to compile (the CPU has no ids)
+    if not hw.virtual and "." in device and plugin != "CPU":
         ids = _hardware_ids(core, plugin) or []
         if device.split(".", 1)[1] not in ids:
             return None
     keys = _device_keys(core, device)
     if keys is None:
         return None
-    cfg = {k: v for k, v in settings.user.items() if k in keys}
+    # the list is the meta device's own: a nested AUTO/MULTI gets none
+    cfg = {k: v for k, v in settings.user.items() if k in keys and k != "MULTI_DEVICE_PRIORITIES"}
     has_device_props = False
     for entry in (plugin, device):
         props = settings.device_properties.get(entry)
@@ -192,6 +195,7 @@ def meta_devices(core, names: list[str], plugin_name: str, settings,
     rank = 0
     for text in names:
         tok = dn.parse_list(text)[0]
+        requests = dn.requests_of(text)  # std::stol's errors, in the list's order
         parsed = dn.parse(tok.name)
         concrete = [tok.name]
         if parsed.device_id is None:
@@ -210,7 +214,7 @@ def meta_devices(core, names: list[str], plugin_name: str, settings,
                 continue  # OpenVINO drops devices it cannot build a config for
             if any(d.name == device for d in out):
                 continue
-            out.append(DeviceInfo(device, cfg, tok.requests, default_id, unique, rank))
+            out.append(DeviceInfo(device, cfg, requests, default_id, unique, rank))
         if explicit:
             rank += 1
     return out

@@ -180,8 +180,25 @@ class HeteroPlugin(Plugin):
         return str(priorities), config, device_props, pipeline
 
     def _plugin_for(self, device: str):
+        """(parsed name, plugin or None) as the Core resolves a name: ``CPU:x`` and ``CPU.x``
+        give the CPU the device id ``x``, and one leading ``-`` is stripped (``-CPU`` is the
+        CPU)."""
         parsed = dn.parse(device)
-        return parsed, self.core._plugins.get("CPU" if parsed.plugin == "(CPU)" else parsed.plugin)
+        name = "CPU" if parsed.plugin == "(CPU)" else parsed.plugin
+        name = name[1:] if name.startswith("-") else name
+        plugin = self.core._plugins.get(name)
+        if plugin is not None and not plugin.virtual and parsed.priorities is not None:
+            parsed = dn.ParsedName(parsed.plugin, device_id=parsed.priorities)
+        return dn.ParsedName(name, parsed.priorities, parsed.device_id), plugin
+
+    @staticmethod
+    def _tokens(text: str) -> list[str]:
+        """``DeviceIDParser::get_hetero_devices``: split on ``,``, nothing stripped, empty
+        entries kept except a trailing one (each reaches the Core, where "" is no device)."""
+        if not text:
+            return []
+        parts = text.split(",")
+        return parts[:-1] if parts[-1] == "" else parts
 
     def _list_devices(self, tokens: Sequence[str]) -> list[tuple[str, DeviceSpec]]:
         """Resolve the priority list; an unknown name fails as in ``core_impl.cpp``."""
@@ -189,8 +206,12 @@ class HeteroPlugin(Plugin):
         for tok in tokens:
             parsed, plugin = self._plugin_for(tok)
             if plugin is None:
-                raise _not_registered(tok)
-            if plugin.virtual or parsed.priorities is not None:
+                raise _not_registered(parsed.plugin)
+            if plugin.virtual and plugin.name in ("AUTO", "MULTI") and not parsed.priorities:
+                # the Core asks AUTO/MULTI to query the model: without a list, it finds none
+                raise PluginError(f"{plugin.name}: cannot parse valid device from ",
+                                  "src/plugins/auto/src/plugin.cpp:571")
+            if plugin.virtual:
                 raise PluginError(f"ovlab's HETERO splits a model over hardware devices (CPU, GPU, "
                                   f"NPU); '{tok}' in its device list is a virtual device. Give ops "
                                   f"that device as their affinity instead (manual mode).")
@@ -245,7 +266,19 @@ class HeteroPlugin(Plugin):
                 raise PluginError(err.message, SRC_QUERY, *err.sources) from None
 
     def _greedy(self, model, tokens, config, device_props, pipeline: bool = False):
-        devices = self._list_devices(tokens)
+        # HETERO asks the devices in turn and stops once every op has one: a bad name after
+        # that point is never looked at ("HETERO:CPU,,FOO" compiles on the CPU)
+        devices: list[tuple[str, DeviceSpec]] = []
+        ops = model.get_ordered_ops()
+        used = []
+        for tok in tokens:
+            if devices and not pipeline:
+                aff = greedy_affinities(model, [(name, spec.supports) for name, spec in devices])
+                if all(n in aff for n in ops):
+                    break
+            devices += self._list_devices([tok])
+            used.append(tok)
+        tokens = used
         self._check_device_configs(tokens, config, device_props)
         if pipeline:
             aff = pipeline_affinities(self.core, model, devices)
@@ -258,7 +291,7 @@ class HeteroPlugin(Plugin):
                     config: dict[str, Any]) -> dict[str, str]:
         """``{op friendly name: device}``, greedy over the list; affinities play no part (H06)."""
         text, config, device_props, pipeline = self._split_config(priorities, config)
-        tokens = [t.strip() for t in text.split(",") if t.strip()]
+        tokens = self._tokens(text)
         if not tokens:
             return {}  # measured: bare "HETERO" answers an empty dict
         aff = self._greedy(model, tokens, config, device_props, pipeline)
@@ -303,7 +336,7 @@ class HeteroPlugin(Plugin):
                     raise _manual_error(n)
             aff = {n: str(n.get_rt_info()["affinity"]) for n in ops}
             return aff, "manual", text, config, device_props
-        tokens = [t.strip() for t in text.split(",") if t.strip()]
+        tokens = self._tokens(text)
         if not tokens:
             raise PluginError("Unexpected node type found in model after query_model_update()",
                               SRC_NO_LIST)
