@@ -341,7 +341,8 @@ pd.crosstab(executed["subgraph"], executed["status"])
 # in a temporary directory, then remove the variable:
 
 # %%
-home, workdir = os.getcwd(), tempfile.mkdtemp()
+scratch = tempfile.TemporaryDirectory(prefix="ovlab-lab07-")  # removed with the kernel
+home, workdir = os.getcwd(), scratch.name
 os.environ["OPENVINO_HETERO_VISUALIZE"] = "1"
 os.chdir(workdir)
 try:

@@ -46,7 +46,8 @@ from ovlab.sim.labtools import error_message  # ovlab only: short errors
 core = ov.Core("workstation", seed=0)  # on real hardware: ov.Core()
 googlenet = core.read_model("googlenet-v1")  # a zoo model by name (ovlab only)
 image = zoo.sample_input("googlenet-v1")  # a fixed 1x3x224x224 float32 input
-folder = Path(tempfile.mkdtemp())  # scratch space; the paths below are inside it
+scratch = tempfile.TemporaryDirectory(prefix="ovlab-lab10-")  # removed with the kernel
+folder = Path(scratch.name)  # scratch space; the paths below are inside it
 exercises = for_lab("10")
 
 

@@ -368,7 +368,8 @@ mine["name"] = "i5-12500h"
 cpu_sheet = mine["datasheet"]["CPU"]
 cpu_sheet["p_cores"]["value"], cpu_sheet["e_cores"]["value"] = 4, 8
 cpu_sheet["p_turbo_ghz"]["value"], cpu_sheet["e_turbo_ghz"]["value"] = 4.5, 3.3
-path = Path(tempfile.mkdtemp()) / "i5-12500h.json"
+scratch = tempfile.TemporaryDirectory(prefix="ovlab-lab12-")  # removed with the kernel
+path = Path(scratch.name) / "i5-12500h.json"
 path.write_text(json.dumps(mine))
 rep = benchmark_app(["-m", "yolo_v8n:INT8", "-d", "CPU", "-hint", "latency", "-niter", "60",
                      "--platform", str(path)])
@@ -431,7 +432,7 @@ import tempfile  # noqa: E402
 
 from ovlab.sim.hardware import platform_file  # noqa: E402  (ovlab only)
 
-path = Path(tempfile.mkdtemp()) / "i9.json"
+path = Path(scratch.name) / "i9.json"
 platform_file.save(ov.preset("i9-13900k"), path)
 core = ov.Core(str(path))
 print(core, "| CPU peak GFLOP/s:", core.platform.devices["CPU"].peak_gflops)
