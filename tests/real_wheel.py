@@ -57,15 +57,20 @@ def lab_core(platform: str = "host", seed: int = 0, pinned: bool = True) -> Any:
     return core
 
 
-def real_default_precision() -> str:
-    """The real CPU plugin's default precision on this host: 'f32' or 'bf16' (or 'f16')."""
-    value = real_core(pinned=False).get_property("CPU", _KEY)
+def precision_name(value: Any) -> str:
+    """'f32', 'bf16' or 'f16' from an ``INFERENCE_PRECISION_HINT`` value of either runtime
+    (``<Type: 'bfloat16'>``, a ``Type``, or a string)."""
     text = str(value)
     for name, short in (("bfloat16", "bf16"), ("bf16", "bf16"), ("float16", "f16"),
                         ("f16", "f16")):
         if name in text:
             return short
     return "f32"
+
+
+def real_default_precision() -> str:
+    """The real CPU plugin's default precision on this host: 'f32' or 'bf16' (or 'f16')."""
+    return precision_name(real_core(pinned=False).get_property("CPU", _KEY))
 
 
 def precision_tolerance(precision: str) -> dict[str, float]:

@@ -33,7 +33,8 @@ PACKAGE = "ovlab"
 #: lowest first; each a (layer, rooms) pair. A room is a module or folder at the root of
 #: ``ovlab/`` or of ``ovlab/sim/`` (ovlab's own machinery), named by its path below ``ovlab``.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    ("base", ("_version", "extension", "exceptions", "sim", "sim.errors", "sim.overloads")),
+    ("base", ("_version", "extension", "exceptions", "sim", "sim.errors", "sim.overloads",
+              "sim.libc")),
     ("graph", ("sim.graph", "opset", "opset13", "op", "helpers", "layout_helpers", "properties",
                "preprocess", "sim.models")),
     ("frontends", ("sim.frontends", "frontend", "passes")),  # passes: Serialize writes IR

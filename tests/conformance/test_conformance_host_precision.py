@@ -11,13 +11,13 @@ import os
 import numpy as np
 import pytest
 from conformance_harness import CONV_X, LAB, REAL, build
-from real_wheel import lab_core, precision_tolerance, real_core, real_default_precision
-
-
-def _name(value) -> str:
-    text = str(value)
-    return "bf16" if "bfloat16" in text or "bf16" in text else \
-        "f16" if "float16" in text or "f16" in text else "f32"
+from real_wheel import (
+    lab_core,
+    precision_name,
+    precision_tolerance,
+    real_core,
+    real_default_precision,
+)
 
 
 @pytest.mark.host_precision
@@ -27,7 +27,7 @@ def test_the_host_default_precision_and_its_numbers_match_the_real_plugin():
     real = real_core(pinned=False).compile_model(build(REAL, "conv"), "CPU")
     lab = lab_core("host", pinned=False).compile_model(build(LAB, "conv"), "CPU")
     if not os.environ.get("OVLAB_FAKE_HOST"):  # a described host has another CPU's default
-        assert _name(lab.get_property("INFERENCE_PRECISION_HINT")) == default
+        assert precision_name(lab.get_property("INFERENCE_PRECISION_HINT")) == default
     want = real(CONV_X)[0]
     got = lab(CONV_X)[0]
     tol = precision_tolerance(default)

@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from ..libc import malloc_trim
 from ..runtime.tensor import Tensor
 from .bpe import BPE, SPECIALS
 from .chat import ChatHistory
@@ -135,22 +136,6 @@ def cut_merges(tokenizer_json: str, family: str) -> str:
     return json.dumps(data, ensure_ascii=False)
 
 
-def _release_freed_memory() -> None:
-    """Give the parse's freed memory back to the system (glibc's ``malloc_trim``): reading a
-    vocabulary leaves about as much freed as it keeps (Qwen2's: 44 MB resident after the read,
-    21 MB after the trim, 2026-12-07), and a learner's kernel has a memory budget. A no-op where
-    the C library is not glibc."""
-    import ctypes
-    import ctypes.util
-    import sys
-
-    if sys.platform.startswith("linux"):
-        try:
-            ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim(0)
-        except (OSError, AttributeError):
-            pass
-
-
 class _FamilyVocab:
     """A real family's vocabulary, run by Hugging Face ``tokenizers``."""
 
@@ -160,7 +145,9 @@ class _FamilyVocab:
         self.name = name
         self.tok = HFTokenizer.from_str(gzip.decompress((VOCAB_DIR / f"{name}.json.gz")
                                                         .read_bytes()).decode())
-        _release_freed_memory()
+        # the read leaves about as much freed as it keeps (Qwen2's: 44 MB resident after it,
+        # 21 MB after the trim, 2026-12-07), and a learner's kernel has a memory budget
+        malloc_trim()
         self.special_strings = SPECIAL_TOKENS[name]
         from tokenizers import AddedToken
 

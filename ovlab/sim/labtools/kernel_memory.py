@@ -23,11 +23,10 @@ process.
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import sys
 
-_M_MMAP_THRESHOLD = -3  # glibc's mallopt parameter number
+from ..libc import set_mmap_threshold
+
 _MMAP_THRESHOLD_BYTES = 256 * 1024
 _done = False
 
@@ -40,9 +39,4 @@ def keep_kernel_lean() -> None:
     _done = True
     if "rfc3987_syntax" not in sys.modules and "jsonschema" not in sys.modules:
         sys.modules["rfc3987_syntax"] = None  # type: ignore[assignment]  # import -> ImportError
-    if sys.platform.startswith("linux"):
-        try:
-            libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-            libc.mallopt(_M_MMAP_THRESHOLD, _MMAP_THRESHOLD_BYTES)
-        except (OSError, AttributeError):  # not glibc (musl): nothing to tune
-            pass
+    set_mmap_threshold(_MMAP_THRESHOLD_BYTES)  # a no-op where the C library is not glibc
