@@ -133,12 +133,21 @@ def _value_text(v):
     return name if isinstance(name, str) and not isinstance(v, str) else str(v)
 
 
+def _unreadable_policy(device, key, value) -> bool:
+    """A HETERO MODEL_DISTRIBUTION_POLICY text other than PIPELINE_PARALLEL: set on a fresh
+    Core, the real Core keeps it for the plugin and crashes (SIGSEGV, measured on 2026.4.1)
+    when it creates the plugin with it, at the next get_property."""
+    return device == "HETERO" and key == "MODEL_DISTRIBUTION_POLICY" and isinstance(value, str) \
+        and any(word != "PIPELINE_PARALLEL" for word in value.split())
+
+
 def _set_get_case(device, key, value):
     real_c, lab_c = real_core(), lab_core("host")
+    read_back = not _unreadable_policy(device, key, value)  # only set_property is compared
 
     def script(core):
         core.set_property(device, {key: value}) if device else core.set_property({key: value})
-        return core.get_property(device or "CPU", key)
+        return core.get_property(device or "CPU", key) if read_back else None
 
     real, lab = attempt(lambda: script(real_c)), attempt(lambda: script(lab_c))
     compare("device/set_get_property", f"set_property({device!r}, {{{key!r}: {value!r}}})"

@@ -233,9 +233,9 @@ class BatchPlugin(Plugin):
                               "Runtime", _errors.CORE_IMPL)
         if parsed.priorities is not None and not plugin.virtual:
             parsed = dn.ParsedName(key, device_id=parsed.priorities)  # "CPU:x" is CPU's id x
-        plugin = self.core._load(key)  # a plugin a core-level key broke fails here
-        if not isinstance(plugin, HardwarePlugin) and plugin.name == self.name:
-            raise PluginError("BATCH cannot batch on BATCH", f"{_PLUGIN_SRC}:141")
+        # a plugin a core-level key broke fails here; BATCH itself is a meta device like any
+        # other: "BATCH:BATCH(2)" hands the inner BATCH no device list, and it says so
+        plugin = self.core._load(key)
         return plugin, parsed.device_id
 
     def _device_config(self, plugin: HardwarePlugin, dev_name: str,

@@ -271,14 +271,17 @@ class Core:
                                    f"get_property with unsupported property: '{key}'",
                                    "src/inference/src/dev/core_impl.cpp:1302")
         key = str(property)
+        # core_impl.cpp checks the name's prefix only: "MULTI:" (an empty list) is refused,
+        # "-AUTO:CPU" and "AUTO.1" are read as AUTO (measured on 2026.4.1)
+        for prefix in ("HETERO", "MULTI", "AUTO", "BATCH"):
+            if str(device_name).startswith(prefix + ":"):
+                raise _errors.ov_error(
+                    "core.get_property",
+                    f"You can only get_property of the {prefix} itself (without devices). "
+                    f"get_property is also possible for the individual devices before creating "
+                    f"the {prefix} on top.", "src/inference/src/dev/core_impl.cpp:1108")
         parsed = dn.parse(device_name)
         plugin = self._plugin(parsed.plugin, "core.get_property")
-        if plugin.virtual and (parsed.priorities or parsed.device_id):
-            raise _errors.ov_error(
-                "core.get_property",
-                f"You can only get_property of the {plugin.name} itself (without devices). "
-                f"get_property is also possible for the individual devices before creating the "
-                f"{plugin.name} on top.", "src/inference/src/dev/core_impl.cpp:1108")
         try:
             if parsed.device_id is not None and not plugin.virtual:
                 saved = plugin.config.get("DEVICE_ID")
@@ -367,6 +370,10 @@ class Core:
             self._defer_properties(lookup, plugin, props)
             return
         try:
+            if parsed.device_id is not None and not plugin.virtual:
+                # the plugin reads DEVICE_ID with the keys ("CPU.1" on a created CPU plugin:
+                # "CPU plugin supports only '' as device id", measured on 2026.4.1)
+                plugin.resolve(parsed.device_id)
             plugin.set_property(props)
         except PluginError as err:
             raise _errors.from_plugin("core.set_property", err) from None

@@ -118,8 +118,17 @@ def _not_registered(name: str, *, through_plugin: bool = True) -> PluginError:
 
 
 def _policy(value: Any) -> set:
-    """MODEL_DISTRIBUTION_POLICY: HETERO accepts only PIPELINE_PARALLEL (or nothing)."""
-    items = value if isinstance(value, (set, frozenset, list, tuple)) else [value]
+    """MODEL_DISTRIBUTION_POLICY: HETERO accepts only PIPELINE_PARALLEL (or nothing). A text is
+    read as ``ov::Any`` reads a set of policies, name by name (space-separated, '' for none),
+    and a name that is no policy fails there (measured on 2026.4.1)."""
+    if isinstance(value, str):
+        items = value.split()
+        for item in items:
+            if item not in ("PIPELINE_PARALLEL", "TENSOR_PARALLEL"):
+                raise PluginError(f"Unsupported model distribution policy: {item}",
+                                  "src/inference/include/openvino/runtime/properties.hpp:464")
+    else:
+        items = value if isinstance(value, (set, frozenset, list, tuple)) else [value]
     out = set()
     for item in items:
         name = getattr(item, "name", str(item))
@@ -223,7 +232,10 @@ class HeteroPlugin(Plugin):
                                   "Check 'contexts.count(device_id)' failed at "
                                   "src/plugins/intel_gpu/src/plugin/plugin.cpp:312")
             _dev_name, spec = plugin.resolve(parsed.device_id)
-            out.append((tok, spec))
+            # the Core strips one leading "-" before the plugin answers, and the answer (the
+            # ops' affinities, EXECUTION_DEVICES) names the device as the plugin does
+            # (measured: "HETERO:-CPU" runs on "CPU")
+            out.append((tok[1:] if tok.startswith("-") else tok, spec))
         return out
 
     def device_config(self, device: str, config: dict[str, Any],
