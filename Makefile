@@ -8,11 +8,12 @@ STAMP := $(VENV)/.ovlab-installed
 PYTEST_ARGS ?=
 
 .PHONY: lab test unit fuzz notebooks browser binder labs bench lint chromium clean openvino-suite \
-	openvino-suite-real
+	openvino-suite-real genai-suite genai-suite-real
 
 # NumPy's OpenBLAS threads fight pytest-xdist workers (and each other) on 2 cores: a model that
 # takes 45 ms alone took over a second under load. One BLAS thread per process in the tests.
-test unit fuzz notebooks browser binder labs openvino-suite openvino-suite-real: export OPENBLAS_NUM_THREADS = 1
+test unit fuzz notebooks browser binder labs openvino-suite openvino-suite-real genai-suite \
+	genai-suite-real: export OPENBLAS_NUM_THREADS = 1
 
 # PYTHONWARNINGS: setuptools frames its note on editable installs in "!!" banners that read like
 # a failure to a newcomer; the install itself is fine.
@@ -47,6 +48,7 @@ test: $(STAMP) chromium
 	$(BIN)/pytest -n 2 --dist loadfile -m "browser or binder" tests/browser tests/test_binder.py \
 		$(PYTEST_ARGS)
 	$(MAKE) --no-print-directory openvino-suite
+	$(MAKE) --no-print-directory genai-suite
 
 ## the differential tests (tests/differential: the real wheels vs ovlab on generated inputs)
 ## with the nightly hypothesis profile: 50 times the examples, random seeds (make test runs
@@ -82,6 +84,22 @@ openvino-suite: $(STAMP)
 openvino-suite-real: $(STAMP)
 	@if [ -f $(SUITE_FILE) ]; then cd $(SUITE) && ../../$(BIN)/python -m pytest $(PYTEST_ARGS); \
 	else echo "openvino-suite-real: skipped, OpenVINO's test files are not in $(SUITE)/upstream/"; fi
+
+## OpenVINO GenAI's own model-free test modules (GenerationConfig, the omni configs), unmodified,
+## under `python -m ovlab run -m pytest`; not committed (tests/genai_suite/README.md says where
+## they come from and how to bring them)
+GENAI_SUITE := tests/genai_suite
+GENAI_SUITE_FILE := $(GENAI_SUITE)/upstream/test_generation_config.py
+SHARED_GENAI_SUITE := ../shared/genai_suite
+genai-suite: $(STAMP)
+	@if [ ! -f $(GENAI_SUITE_FILE) ] && [ -d $(SHARED_GENAI_SUITE) ]; then \
+		sh $(GENAI_SUITE)/bring_files.sh $(SHARED_GENAI_SUITE) >/dev/null; fi
+	@if [ -f $(GENAI_SUITE_FILE) ]; then \
+		cd $(GENAI_SUITE) && ../../$(BIN)/python -m ovlab run -m pytest $(PYTEST_ARGS); \
+	else echo "genai-suite: skipped, GenAI's test files are not in $(GENAI_SUITE)/upstream/ or $(SHARED_GENAI_SUITE)/ (how to get them: $(GENAI_SUITE)/README.md)"; fi
+genai-suite-real: $(STAMP)
+	@if [ -f $(GENAI_SUITE_FILE) ]; then cd $(GENAI_SUITE) && ../../$(BIN)/python -m pytest $(PYTEST_ARGS); \
+	else echo "genai-suite-real: skipped, GenAI's test files are not in $(GENAI_SUITE)/upstream/"; fi
 
 ## re-execute every lab in place so the stored outputs match the code
 labs: $(STAMP)

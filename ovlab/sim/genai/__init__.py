@@ -12,7 +12,7 @@ step cost, fitted on Intel's 165H iGPU rows), ``tiny`` (the real tiny model), ``
 (the large models' seeded text), ``corpus`` (the tiny model's training text),
 ``structured`` (StructuredOutputConfig and its grammar builders), ``adapters`` (LoRA's
 Adapter, AdapterConfig), ``unsimulated`` (the wheel's other pipelines, as stand-ins that
-raise when used), ``npu_pipeline`` (the stateful pipelines: the NPU's static shapes, SDPA), ``memory`` (what the
+raise when used), ``speech_configs`` (Whisper's and the omni talker's configs, as data), ``npu_pipeline`` (the stateful pipelines: the NPU's static shapes, SDPA), ``memory`` (what the
 pipelines hold and the package's shared bandwidth), ``device_choice`` (lab 14's experiment). The LLMs'
 shapes are in the model catalogue (``ovlab.sim.models.llm_zoo``).
 """
@@ -53,6 +53,7 @@ from .scheduler_config import (
 )
 from .sd_metrics import ExtendedPerfMetrics, SDPerfMetrics, SDPerModelsPerfMetrics
 from .speculative import draft_model
+from .speech_configs import OmniTalkerSpeechConfig, WhisperGenerationConfig
 from .structured import StructuralTagItem, StructuralTagsConfig, StructuredOutputConfig
 from .tokenizer import TokenizedInputs, Tokenizer
 
@@ -75,6 +76,7 @@ __all__ = [
     "SparseAttentionMode", "StopCriteria", "StreamerBase", "StreamingStatus",
     "StructuralTagItem", "StructuralTagsConfig", "StructuredOutputConfig", "SummaryStats",
     "TextStreamer", "TokenizedInputs", "Tokenizer", "draft_model", "get_version",
+    "OmniTalkerSpeechConfig", "WhisperGenerationConfig",
 ]
 
 # the wheel's other classes (Whisper, VLM, image generation...): stand-ins with every member of

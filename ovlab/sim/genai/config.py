@@ -224,6 +224,39 @@ def _from_any(name: str, value: Any) -> Any:
     return value
 
 
+#: the fields ``GenerationConfig(json_path)`` reads, in its order (``generation_config.cpp``;
+#: ``stop_token_ids``, ``rng_seed`` and the other GenAI-only fields are not read from a file)
+_JSON_ORDER = ("eos_token_id max_new_tokens max_length ignore_eos min_new_tokens stop_strings "
+               "include_stop_str_in_output eos_token_id[] echo logprobs repetition_penalty frequency_penalty "
+               "presence_penalty num_beam_groups num_beams diversity_penalty length_penalty "
+               "num_return_sequences no_repeat_ngram_size do_sample temperature top_p top_k "
+               "min_p assistant_confidence_threshold num_assistant_tokens max_ngram_size "
+               "branching_factor tree_depth").split()
+
+
+def _from_json(name: str, value: Any) -> Any:
+    """One JSON value as nlohmann's ``get<T>()`` converts it to the field's C++ type: a number
+    or bool for a number (a float truncated, a negative count wrapped round), a bool for a
+    bool; anything else is nlohmann's ``type_error``."""
+    def type_error(want: str) -> RuntimeError:
+        kind = {str: "string", dict: "object"}.get(type(value), "number")
+        kind = "boolean" if isinstance(value, bool) else kind
+        return RuntimeError(f"[json.exception.type_error.302] type must be {want}, but is {kind}")
+
+    if name in _BOOL:
+        if not isinstance(value, bool):
+            raise type_error("boolean")
+        return value
+    if name == "stop_strings":
+        raise type_error("array")
+    if not isinstance(value, (bool, int, float)):
+        raise type_error("number")
+    if name in _FLOAT:
+        return _f32(float(value))
+    n = int(value)
+    return n if name in _INT64 else n % 2**64
+
+
 class GenerationConfig:
     """How to generate: length, sampling, stop conditions (``ov::genai::GenerationConfig``).
 
@@ -237,12 +270,42 @@ class GenerationConfig:
         for name, value in _DEFAULTS.items():
             object.__setattr__(self, name, copy.copy(value))
         if json_path is not None:
-            data = json.loads(Path(json_path).read_text())
-            self.update_generation_config(**{k: v for k, v in data.items() if k in _DEFAULTS})
-            if self.eos_token_id != -1:
-                eos, self.eos_token_id = self.eos_token_id, -1
-                self.set_eos_token_id(eos)
+            self._read_json(json_path)
         self.update_generation_config(**kwargs)
+
+    def _read_json(self, json_path: Any) -> None:
+        """``GenerationConfig(json_path)`` as ``generation_config.cpp`` reads the file: its
+        fields in its order through ``read_json_param`` (a value of the wrong JSON kind, such as
+        an array for a number, leaves the field as it is), a list of ``eos_token_id`` read as
+        ``stop_token_ids`` (its first item the EOS id), ``early_stopping`` as ``stop_criteria``,
+        and the EOS id added to ``stop_token_ids`` last."""
+        path = Path(json_path)
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except OSError:
+            raise RuntimeError(f"Failed to open '\"{path}\"' with generation config") from None
+        if not isinstance(data, dict):
+            return
+        for name in _JSON_ORDER:
+            if name == "eos_token_id[]":  # the list of EOS ids, read as stop_token_ids
+                ids = data.get("eos_token_id")
+                if isinstance(ids, list) and ids:
+                    self.stop_token_ids.update(int(i) for i in ids)
+                    if self.eos_token_id == -1:
+                        object.__setattr__(self, "eos_token_id", int(ids[0]))
+                continue
+            value = data.get(name)
+            if value is None or isinstance(value, list):
+                continue
+            object.__setattr__(self, name, _from_json(name, value))
+        early = data.get("early_stopping")
+        if early == "never":
+            object.__setattr__(self, "stop_criteria", StopCriteria.NEVER)
+        elif early is True or early is False:
+            object.__setattr__(self, "stop_criteria",
+                               StopCriteria.EARLY if early else StopCriteria.HEURISTIC)
+        if self.eos_token_id != -1:
+            self.set_eos_token_id(self.eos_token_id)
 
     def _incompatible(self, name: str, value: Any) -> TypeError:
         return TypeError(
