@@ -269,6 +269,16 @@ class OVEnum(enum.Enum):
         return int(self.value)
 
     @classmethod
+    def _missing_(cls, value: object):
+        """A value with no name, as pybind11 keeps it (``ExecutionMode(0)`` prints
+        ``<ExecutionMode.???: 0>``): the C++ enum's zero read from an empty string is one."""
+        if isinstance(value, int) and not isinstance(value, bool):
+            member = object.__new__(cls)
+            member._name_, member._value_ = "???", value
+            return member
+        return None
+
+    @classmethod
     def _from_key(cls, text: str):
         """Parse the string form used in configs (``"THROUGHPUT"``); None if unknown."""
         return cls.__members__.get(text)

@@ -3,7 +3,9 @@
 
 Names are generated over the CPU (the one device the real wheel has here) and unknown names:
 prefixes AUTO/MULTI/HETERO/BATCH or none, lists of tokens with priorities, indexes, brackets,
-batch sizes and ``-`` exclusions, and malformed text. GPU and NPU are left out: the real wheel
+batch sizes and ``-`` exclusions, and malformed text: unbalanced brackets before or after a
+name (``AUTO:(CPU``, ``AUTO:CPU)``), empty lists and entries (``MULTI:``, ``HETERO:CPU,,FOO``),
+ids out of range or negative (``CPU.99``, ``CPU.-1``), batch sizes 0 or negative. GPU and NPU are left out: the real wheel
 here lacks their plugins' libraries, so its messages about them are not OpenVINO's on a
 machine that has them.
 """
@@ -49,14 +51,17 @@ def _cores():
 
 # --- generated device names -----------------------------------------------------------------
 NAMES = st.sampled_from(["CPU", "CPU", "CPU", "CPU.0", "CPU.1", "CPU.x", "FOO", "FOO.1", "cpu",
-                         "", "CPU:CPU", "AUTO", "MULTI", "HETERO", "BATCH", "CPU(4)"])
+                         "", "CPU:CPU", "AUTO", "MULTI", "HETERO", "BATCH", "CPU(4)", "CPU.99",
+                         "CPU.-1", "CPU."])
+#: a bracket or a stray character before a name ("AUTO:(CPU", "MULTI:)CPU")
+LEAD = st.sampled_from(["", "", "", "", "", "(", ")", " ", "."])
 PRIO = st.sampled_from(["", "", "", "(4)", "(1)", "(0)", "(-1)", "(x)", "()", "(", ")", "(2", "((1))"])
 
 
 @st.composite
 def token(draw):
     minus = draw(st.sampled_from(["", "", "", "-"]))
-    return minus + draw(NAMES) + draw(PRIO)
+    return minus + draw(LEAD) + draw(NAMES) + draw(PRIO)
 
 
 @st.composite
@@ -68,7 +73,7 @@ def device_string(draw):
         return draw(st.text(alphabet="CPUAOTMLHERBX:,().-04 ", max_size=12))
     prefix = draw(st.sampled_from(["AUTO", "MULTI", "HETERO", "BATCH"]))
     tokens = draw(st.lists(token(), min_size=0, max_size=3))
-    sep = draw(st.sampled_from([",", ",", ",", ":", ", ", ";"]))
+    sep = draw(st.sampled_from([",", ",", ",", ":", ", ", ";", ",,"]))
     tail = draw(st.sampled_from(["", "", "", ",", ")", "("]))
     return f"{prefix}:{sep.join(tokens)}{tail}"
 

@@ -118,7 +118,13 @@ def parse_batch_device(text: str, *, strict: bool = True) -> tuple[str, int | No
 
 
 def timeout_ms(value: Any) -> int:
-    """``AUTO_BATCH_TIMEOUT`` as the uint32 the plugin reads (``Any::as<uint32_t>``)."""
+    """``AUTO_BATCH_TIMEOUT`` as the uint32 the plugin reads (``Any::as<uint32_t>``): a number
+    is cast as C++ casts it (-1 wraps round to 4294967295 ms, 1.5 is 1; measured, the real
+    plugin compiles with either), a text is parsed with ``stoul``."""
+    if isinstance(value, float) or (isinstance(value, int) and not isinstance(value, bool)):
+        return int(value) & 0xFFFFFFFF
+    if value == "":
+        return 0  # uint32_t{}: ov::Any reads "" as the type's zero value (measured)
     n = cfgmod.to_uint(value)
     if n is None or n > 0xFFFFFFFF:
         text = str(value).strip()

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from ...properties import device as device_props
-from ...properties import hint
+from ...properties import hint, log
 from ..errors import PluginError
 from ..graph import state_ops
 from ..hardware import cost
@@ -105,7 +105,11 @@ _NOT_MINE = object()
 #: what the CPU plugin reads from "" (the C++ type's zero value; measured on 2026.4.1)
 _CPU_EMPTY = {"PERF_COUNT": False, "PERFORMANCE_HINT_NUM_REQUESTS": 0, "INFERENCE_NUM_THREADS": 0,
               "ENABLE_CPU_PINNING": False, "ENABLE_HYPER_THREADING": False,
-              "CPU_DENORMALS_OPTIMIZATION": False, "CPU_SPARSE_WEIGHTS_DECOMPRESSION_RATE": 0.0}
+              "CPU_DENORMALS_OPTIMIZATION": False, "CPU_SPARSE_WEIGHTS_DECOMPRESSION_RATE": 0.0,
+              # an enum's zero: ov::log::Level{} is ERR (NO is -1), ExecutionMode{} has no name
+              # (pybind prints it "???"), element::Type{} is dynamic, streams::Num{} is AUTO
+              "LOG_LEVEL": log.Level.ERR, "EXECUTION_MODE_HINT": hint.ExecutionMode(0),
+              "INFERENCE_PRECISION_HINT": "dynamic", "NUM_STREAMS": -1}
 #: the CPU plugin's boolean keys: (config.cpp line, a space before "for"?, a final ".")
 _CPU_BOOL_KEYS = {"ENABLE_CPU_PINNING": (122, "", "."), "ENABLE_HYPER_THREADING": (176, "", "."),
                   "PERF_COUNT": (219, " ", ""), "CPU_DENORMALS_OPTIMIZATION": (293, " ", "")}
@@ -250,6 +254,8 @@ class HardwarePlugin(Plugin):
             if _any_text(value) != "":
                 self.resolve(_any_text(value))  # the CPU has no ids: its error
             return ""
+        if key == "NUM_STREAMS" and value == "NUMA":
+            return -2  # streams::NUMA, as the number reads
         if key == "NUM_STREAMS" and isinstance(value, (bool, float)):
             if isinstance(value, bool):
                 raise PluginError(f"Could not read number of streams from str: {text}; stoi",
@@ -340,7 +346,17 @@ class HardwarePlugin(Plugin):
 
     def set_property(self, props: dict[str, Any]) -> None:
         parsed = self.validate(props, for_compile=False)
+        if self.name == "CPU" and parsed.get("NUM_STREAMS") == -1:
+            # streams::AUTO switches the CPU's hint to THROUGHPUT (config.cpp's
+            # changedHintPerfMode; measured: get_property reads THROUGHPUT back)
+            parsed["PERFORMANCE_HINT"] = hint.PerformanceMode.THROUGHPUT
         self.config.update(parsed)
+
+    def _execution_mode(self) -> Any:
+        """EXECUTION_MODE_HINT as set (an enum, whatever form it was given in)."""
+        value = self.config.get("EXECUTION_MODE_HINT", hint.ExecutionMode.PERFORMANCE)
+        return value if isinstance(value, hint.ExecutionMode) else \
+            cfgmod.enum_value(hint.ExecutionMode, value) or hint.ExecutionMode.PERFORMANCE
 
     def get_property(self, key: str, options: dict | None = None) -> Any:
         if key in ("SUPPORTED_PROPERTIES", "AVAILABLE_DEVICES"):
@@ -362,13 +378,15 @@ class HardwarePlugin(Plugin):
             "DEVICE_TYPE": (device_props.Type.DISCRETE if spec.device_type == "discrete"
                             else device_props.Type.INTEGRATED),
             "DEVICE_ARCHITECTURE": spec.architecture,
-            "NUM_STREAMS": int(streams),
+            # streams::AUTO and NUMA are worked out at compile time: until then the plugin
+            # answers 1 (measured on 2026.4.1)
+            "NUM_STREAMS": int(streams) if int(streams) >= 0 else 1,
             "INFERENCE_NUM_THREADS": int(self.config.get("INFERENCE_NUM_THREADS", 0)),
             "PERF_COUNT": bool(self.config.get("PERF_COUNT", False)),
             "INFERENCE_PRECISION_HINT": _type_object(
                 self.config.get("INFERENCE_PRECISION_HINT", spec.inference_precision)),
             "PERFORMANCE_HINT": mode,
-            "EXECUTION_MODE_HINT": hint.ExecutionMode.PERFORMANCE,
+            "EXECUTION_MODE_HINT": self._execution_mode(),
             "PERFORMANCE_HINT_NUM_REQUESTS": int(self.config.get("PERFORMANCE_HINT_NUM_REQUESTS", 0)),
             "DEVICE_ID": dev_name.split(".", 1)[1] if "." in dev_name else "",
             # the CPU plugin answers these as enums / bools / a set (measured, conformance tests)
@@ -631,6 +649,8 @@ class HardwareBackend(Backend):
             optimal = min(optimal, self.num_requests)
         self.optimal = max(1, optimal)
         self.precision_hint = config.get("INFERENCE_PRECISION_HINT", spec.inference_precision)
+        if self.precision_hint == "dynamic":  # "" given: no hint, the device's own precision
+            self.precision_hint = spec.inference_precision
         self.numeric_precision = numeric_precision(spec, self.precision_hint)
         from ..graph import model_precision
 

@@ -96,14 +96,14 @@ def to_bool(value: Any) -> bool:
                       through_plugin=False)
 
 
-def _mangled(value: Any) -> str:
+def mangled(value: Any) -> str:
     """The C++ type name ``ov::Any`` reports for a Python value in "Bad as from"."""
     if isinstance(value, float):
         return "d"
     if isinstance(value, int):
         return "l"
     if isinstance(value, (list, tuple)):
-        inner = {_mangled(v) for v in value}
+        inner = {mangled(v) for v in value}
         t = inner.pop() if len(inner) == 1 else "l"
         return f"St6vectorI{t}SaI{t}EE" if t in ("l", "d") else \
             "St6vectorINSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEESaIS5_EE"
@@ -115,9 +115,11 @@ def core_bool(value: Any) -> bool:
     or a string ``to_bool`` reads; anything else is "Bad as from"."""
     if isinstance(value, bool):
         return value
+    if value == "":
+        return False  # bool{} (ov::Any reads "" as the type's zero value; measured)
     if isinstance(value, str):
         return to_bool(value)
-    raise PluginError(f"Bad as from: {_mangled(value)} to: b",
+    raise PluginError(f"Bad as from: {mangled(value)} to: b",
                       "src/core/include/openvino/core/any.hpp:783", through_plugin=False)
 
 
@@ -171,6 +173,12 @@ def to_int(value: Any) -> int | None:
         return int(str(value).strip())
     except ValueError:
         return None
+
+
+def any_text(value: Any) -> str:
+    """A value as ``ov::Any::as<std::string>()`` prints a number: a float in ``%g`` (0.0 is
+    "0", 1.5 is "1.5"), anything else as ``str``."""
+    return f"{value:g}" if isinstance(value, float) else str(value)
 
 
 def yes_no(flag: bool) -> str:

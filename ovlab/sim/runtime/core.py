@@ -84,7 +84,7 @@ def _core_bool(value: Any) -> bool:
     if isinstance(value, bool):
         return value
     if isinstance(value, str):
-        return cfgmod.to_bool(value)
+        return cfgmod.core_bool(value)  # "" is bool{}, false
     raise PluginError(f"Bad as from: {_ANY_CODE.get(type(value).__name__, '?')} to: b",
                       "src/core/include/openvino/core/any.hpp:783", through_plugin=False)
 
@@ -128,6 +128,8 @@ class Core:
         self.jitter = Jitter(seed)
         self._seq = 0
         self._host_load = 0.0  # extra load on the CPU while other devices compile (A16)
+        #: CACHE_DIR set for a virtual device (AUTO, HETERO...): the Core keeps it, not the plugin
+        self._device_cache_dirs: dict[str, str] = {}
         self._core_props: dict[str, Any] = {"CACHE_DIR": "", "ENABLE_MMAP": True,
                                             "FORCE_TBB_TERMINATE": False}
         self._loaded: set[str] = set()  # plugins a call has loaded (OpenVINO loads lazily)
@@ -281,7 +283,12 @@ class Core:
                     f"get_property is also possible for the individual devices before creating "
                     f"the {prefix} on top.", "src/inference/src/dev/core_impl.cpp:1108")
         parsed = dn.parse(device_name)
+        if parsed.plugin == "":  # ":CPU" names no device: the Core's own keys answer
+            return self.get_property(key)
         plugin = self._plugin(parsed.plugin, "core.get_property")
+        if key == "CACHE_DIR":  # the Core's per-device cache folder, whatever the device
+            return self._device_cache_dirs.get(plugin.name, "") if plugin.virtual else \
+                str(plugin.config.get("CACHE_DIR", ""))
         try:
             if parsed.device_id is not None and not plugin.virtual:
                 saved = plugin.config.get("DEVICE_ID")
@@ -355,10 +362,17 @@ class Core:
                 "set_property do not support ov::device::propreties. You can configure the "
                 "devices through the compile_model()/query_model() API.",
                 "src/inference/src/dev/core_impl.cpp:1397")
-        if "CACHE_DIR" in props and not plugin.virtual:
-            # every device takes CACHE_DIR (the Core keeps it per device), listed or not
+        if "CACHE_DIR" in props:
+            # every device takes CACHE_DIR, virtual ones too: the Core keeps it per device and
+            # answers get_property(device, "CACHE_DIR") itself (measured on 2026.4.1)
             model_cache.prepare_dir(props["CACHE_DIR"], "core.set_property")
-            plugin.config["CACHE_DIR"] = str(props.pop("CACHE_DIR"))
+            text = cfgmod.any_text(props.pop("CACHE_DIR"))
+            if plugin.virtual:
+                self._device_cache_dirs[plugin.name] = text
+            else:
+                plugin.config["CACHE_DIR"] = text
+            if not props:
+                return
         if not created:
             if parsed.device_id is not None and plugin.name == "CPU":
                 # kept for "CPU.x", handed over when the plugin is created: the CPU has no ids
@@ -506,17 +520,19 @@ class Core:
             model_cache.prepare_dir(config["CACHE_DIR"], api)
         per_device = _flatten_device_properties(config)
         if parsed.priorities is not None and "MULTI_DEVICE_PRIORITIES" in config:
-            cfg_value = str(config["MULTI_DEVICE_PRIORITIES"])
+            cfg_value = cfgmod.any_text(config["MULTI_DEVICE_PRIORITIES"])
             if cfg_value.rstrip(",") != parsed.priorities.rstrip(","):
                 raise _errors.ov_error(
                     api, f"Device priority / ID mismatch: {parsed.priorities} (from "
                     f"{device_name}) vs {cfg_value} (from config)",
                     "src/inference/src/dev/core_impl.cpp:396")
+        # the Core compares the two as ov::Any: the number 0 is not the text "0" (measured)
         if parsed.device_id is not None and "DEVICE_ID" in config \
-                and str(config["DEVICE_ID"]) != parsed.device_id:
+                and config["DEVICE_ID"] != parsed.device_id:
             raise _errors.ov_error(
                 api, f"Device priority / ID mismatch: {parsed.device_id} (from {device_name}) vs "
-                f"{config['DEVICE_ID']} (from config)", "src/inference/src/dev/core_impl.cpp:396")
+                f"{cfgmod.any_text(config['DEVICE_ID'])} (from config)",
+                "src/inference/src/dev/core_impl.cpp:396")
         if plugin.virtual:
             if per_device:
                 config["DEVICE_PROPERTIES"] = per_device

@@ -116,11 +116,24 @@ def _is_bool(value: Any) -> bool:
     return True
 
 
+#: what ``ov::Any::as<T>()`` reads from "" for AUTO's typed keys: the type's zero value
+#: (measured on 2026.4.1: "" passes every validator and reads back as "")
+_EMPTY_READS: dict[str, Any] = {
+    "PERF_COUNT": False, "DEVICE_BIND_BUFFER": False, "ENABLE_STARTUP_FALLBACK": False,
+    "ENABLE_RUNTIME_FALLBACK": False, "MODEL_PRIORITY": hint.Priority.LOW,
+    "LOG_LEVEL": log.Level.ERR, "SCHEDULE_POLICY": intel_auto.SchedulePolicy.ROUND_ROBIN,
+    "EXECUTION_MODE_HINT": hint.ExecutionMode(0),
+}
+
+
 def _valid(key: str, value: Any) -> bool:
+    if value == "" and key != "PERFORMANCE_HINT_NUM_REQUESTS" and (
+            key in _EMPTY_READS or key in ("MULTI_DEVICE_PRIORITIES", "PERFORMANCE_HINT")):
+        return True  # (the unsigned validator reads a number from the text: "" fails it)
     if key in _BOOL_KEYS:
         return _is_bool(value)
-    if key == "MULTI_DEVICE_PRIORITIES":  # an int reads as its digits (measured)
-        return isinstance(value, (str, int))
+    if key == "MULTI_DEVICE_PRIORITIES":  # a number reads as its digits (measured)
+        return isinstance(value, (str, int, float))
     if key == "MODEL_PRIORITY":
         return cfgmod.priority(value) is not None
     if key == "SCHEDULE_POLICY":
@@ -130,7 +143,9 @@ def _valid(key: str, value: Any) -> bool:
         return value == "" or cfgmod.performance_mode(value) is not None
     if key == "EXECUTION_MODE_HINT":
         return cfgmod.enum_value(hint.ExecutionMode, value) is not None
-    if key == "PERFORMANCE_HINT_NUM_REQUESTS":
+    if key == "PERFORMANCE_HINT_NUM_REQUESTS":  # a float is truncated (measured: 1.5 passes)
+        if isinstance(value, float):
+            return int(value) >= 0
         return cfgmod.to_uint(value) is not None
     if key == "DEVICES_UTILIZATION_THRESHOLD":
         # the binding already checked a dict's keys and values (runtime/config.py)
@@ -158,7 +173,8 @@ def check_value(key: str, value: Any, *, setting: bool = False) -> None:
     ``core.set_property``, whose validator line differs)."""
     # (LOG_LEVEL too: the validator's message, measured on 2026.4.1 through set_property and
     # compile_model alike, not the older "Unsupported log level")
-    ok = cfgmod.log_level(value) is not None if key == "LOG_LEVEL" else _valid(key, value)
+    ok = (value == "" or cfgmod.log_level(value) is not None) if key == "LOG_LEVEL" else \
+        _valid(key, value)
     if not ok:
         raise PluginError(f"Invalid value for property {key}: {fmt(value)}",
                           _SET_VALIDATOR_CHECK if setting else _VALIDATOR_CHECK)
@@ -219,9 +235,14 @@ class Settings:
     def raw(self, key: str) -> Any:
         return self.user[key] if key in self.user else default(self.plugin_name, key)
 
+    def _read(self, key: str) -> Any:
+        """``raw`` as AUTO reads it for use: "" is the type's zero value."""
+        value = self.raw(key)
+        return _EMPTY_READS.get(key, value) if value == "" else value
+
     # --- typed views ---------------------------------------------------------------------
     def flag(self, key: str) -> bool:
-        return cfgmod.to_bool(self.raw(key))
+        return cfgmod.to_bool(self._read(key))
 
     @property
     def hint(self) -> hint.PerformanceMode | str:
@@ -230,7 +251,7 @@ class Settings:
 
     @property
     def priority(self) -> hint.Priority:
-        return cfgmod.priority(self.raw("MODEL_PRIORITY"))
+        return cfgmod.priority(self._read("MODEL_PRIORITY"))
 
     @property
     def priority_rank(self) -> int:
@@ -239,15 +260,16 @@ class Settings:
 
     @property
     def schedule_policy(self) -> intel_auto.SchedulePolicy:
-        return cfgmod.schedule_policy(self.raw("SCHEDULE_POLICY"))
+        return cfgmod.schedule_policy(self._read("SCHEDULE_POLICY"))
 
     @property
     def log_level(self) -> log.Level:
-        return cfgmod.log_level(self.raw("LOG_LEVEL"))
+        return cfgmod.log_level(self._read("LOG_LEVEL"))
 
     @property
     def num_requests(self) -> int:
-        return int(cfgmod.to_uint(self.raw("PERFORMANCE_HINT_NUM_REQUESTS")) or 0)
+        value = self.raw("PERFORMANCE_HINT_NUM_REQUESTS")
+        return int(value) if isinstance(value, float) else int(cfgmod.to_uint(value) or 0)
 
     @property
     def batching_disabled(self) -> bool:
@@ -257,7 +279,7 @@ class Settings:
     @property
     def priorities(self) -> str:
         value = self.raw("MULTI_DEVICE_PRIORITIES")
-        return cfgmod.yes_no(value) if isinstance(value, bool) else str(value)
+        return cfgmod.yes_no(value) if isinstance(value, bool) else fmt(value)
 
     # --- resource-aware selection (2026) -------------------------------------------------
     @property

@@ -47,6 +47,7 @@ from ... import errors as _errors
 from ...errors import PluginError
 from ...hardware import cost
 from ...hardware.specs import DeviceSpec
+from ...runtime import config as cfgmod
 from ...runtime import device_name as dn
 from ...runtime import model_cache
 from ...runtime.backend import Backend, Job, Outputs, ProfilingInfo
@@ -117,6 +118,28 @@ def _not_registered(name: str, *, through_plugin: bool = True) -> PluginError:
                        _errors.CORE_IMPL, through_plugin=through_plugin)
 
 
+_POLICY_SET = "St3setIN2ov4hint23ModelDistributionPolicyESt4lessIS2_ESaIS2_EE"
+_PY_OBJECT = "St10shared_ptrIN8pybind116objectEE"
+
+
+def _not_a_policy_set(value: Any) -> PluginError:
+    """A MODEL_DISTRIBUTION_POLICY that is neither a set nor a text: ``ov::Any`` cannot make the
+    set of it and names both C++ types (measured on 2026.4.1 for each kind of value)."""
+    if value is None:
+        return PluginError("Any was not initialized.",
+                           "Check '_impl != nullptr' failed at src/core/src/any.cpp:153")
+    if isinstance(value, bool):
+        code = "b"
+    elif isinstance(value, list) and not value:
+        code = "N6Common5utils9EmptyListE"
+    elif isinstance(value, (int, float, list, tuple)) and not isinstance(value, hint.OVEnum):
+        code = cfgmod.mangled(value)
+    else:
+        code = _PY_OBJECT  # a dict, an enum alone: the binding keeps the Python object
+    return PluginError(f"Bad as from: {code} to: {_POLICY_SET}",
+                       "src/core/include/openvino/core/any.hpp:783")
+
+
 def _policy(value: Any) -> set:
     """MODEL_DISTRIBUTION_POLICY: HETERO accepts only PIPELINE_PARALLEL (or nothing). A text is
     read as ``ov::Any`` reads a set of policies, name by name (space-separated, '' for none),
@@ -127,8 +150,10 @@ def _policy(value: Any) -> set:
             if item not in ("PIPELINE_PARALLEL", "TENSOR_PARALLEL"):
                 raise PluginError(f"Unsupported model distribution policy: {item}",
                                   "src/inference/include/openvino/runtime/properties.hpp:464")
+    elif isinstance(value, (set, frozenset)):
+        items = value
     else:
-        items = value if isinstance(value, (set, frozenset, list, tuple)) else [value]
+        raise _not_a_policy_set(value)
     out = set()
     for item in items:
         name = getattr(item, "name", str(item))
@@ -163,8 +188,8 @@ class HeteroPlugin(Plugin):
     def set_property(self, props: dict[str, Any]) -> None:
         parsed: dict[str, Any] = {}
         for key, value in props.items():
-            if key == "MULTI_DEVICE_PRIORITIES":
-                parsed[key] = str(value)
+            if key == "MULTI_DEVICE_PRIORITIES":  # as<std::string>: 0.0 reads "0"
+                parsed[key] = cfgmod.any_text(value)
             elif key == "MODEL_DISTRIBUTION_POLICY":
                 parsed[key] = _policy(value)
             else:
