@@ -76,11 +76,13 @@ def _is_supported_device(core, device: str) -> bool:
 
 
 def _with_ids(core, token: str) -> list[str]:
-    """``GPU`` -> ``["GPU.0", "GPU.1"]``; a name no plugin reports stays as it is."""
+    """``GPU`` -> ``["GPU.0", "GPU.1"]``; for a name no plugin reports, the name without its
+    id (``FOO.1`` -> ``FOO``, ``.cpu`` -> ``""``), as ``get_device_list`` keeps it when the
+    Core's AVAILABLE_DEVICES query fails."""
     plugin = token.split(".", 1)[0]
     ids = _hardware_ids(core, plugin)
     if ids is None:
-        return [token]
+        return [plugin]
     return [f"{plugin}.{i}" for i in ids]
 
 

@@ -256,11 +256,12 @@ class HeteroPlugin(Plugin):
                                   f"{parsed.device_id or 0} device", SRC_QUERY,
                                   "Check 'contexts.count(device_id)' failed at "
                                   "src/plugins/intel_gpu/src/plugin/plugin.cpp:312")
-            _dev_name, spec = plugin.resolve(parsed.device_id)
+            dev_name, spec = plugin.resolve(parsed.device_id)
             # the Core strips one leading "-" before the plugin answers, and the answer (the
             # ops' affinities, EXECUTION_DEVICES) names the device as the plugin does
-            # (measured: "HETERO:-CPU" runs on "CPU")
-            out.append((tok[1:] if tok.startswith("-") else tok, spec))
+            # (measured: "HETERO:-CPU" and "HETERO:CPU." run on "CPU")
+            name = dev_name if plugin.name == "CPU" else tok
+            out.append((name[1:] if name.startswith("-") else name, spec))
         return out
 
     def device_config(self, device: str, config: dict[str, Any],
