@@ -444,8 +444,6 @@ class GenerationConfig:
         # draft model, as GenAI's continuous batching ignores them (speculative.py runs them)
         if self.is_prompt_lookup() or self.is_tree_search():
             return "prompt-lookup / tree decoding"
-        if self.structured_output_config is not None:
-            return "structured output"
         if self.adapters is not None:
             return "LoRA adapters"
         if self.echo or self.logprobs:
