@@ -53,6 +53,7 @@ from .scheduler_config import (
 )
 from .sd_metrics import ExtendedPerfMetrics, SDPerfMetrics, SDPerModelsPerfMetrics
 from .speculative import draft_model
+from .parsers import IncrementalParser, TextParserStreamer
 from .structured import StructuralTagItem, StructuralTagsConfig, StructuredOutputConfig
 from .tokenizer import TokenizedInputs, Tokenizer
 
@@ -69,12 +70,12 @@ __all__ = [
     "DecodedResults", "EncodedGenerationResult", "EncodedResults", "ExtendedPerfMetrics",
     "GenerationConfig",
     "GenerationFinishReason", "GenerationHandle", "GenerationOutput", "GenerationResult",
-    "GenerationStatus", "KVCrushAnchorPointMode", "KVCrushConfig", "LLMPipeline", "MeanStdPair",
+    "GenerationStatus", "IncrementalParser", "KVCrushAnchorPointMode", "KVCrushConfig", "LLMPipeline", "MeanStdPair",
     "PerfMetrics", "PipelineMetrics", "RawPerfMetrics", "SDPerModelsPerfMetrics", "SDPerfMetrics",
     "SchedulerConfig", "SparseAttentionConfig",
     "SparseAttentionMode", "StopCriteria", "StreamerBase", "StreamingStatus",
     "StructuralTagItem", "StructuralTagsConfig", "StructuredOutputConfig", "SummaryStats",
-    "TextStreamer", "TokenizedInputs", "Tokenizer", "draft_model", "get_version",
+    "TextParserStreamer", "TextStreamer", "TokenizedInputs", "Tokenizer", "draft_model", "get_version",
 ]
 
 # the wheel's other classes (Whisper, VLM, image generation...): stand-ins with every member of

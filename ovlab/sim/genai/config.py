@@ -510,6 +510,11 @@ def make_streamer(streamer: Any, tokenizer) -> StreamerBase | _TextStreamer | No
     """The streamer argument of ``generate``: None, a ``StreamerBase`` or a callable on text."""
     if streamer is None:
         return None
+    from .parsers import TextParserStreamer, TokenFeed
+
+    if isinstance(streamer, TextParserStreamer):  # GenAI resets it before each generation
+        streamer.reset()
+        return TokenFeed(streamer)
     if isinstance(streamer, StreamerBase):
         return streamer
     if callable(streamer):

@@ -414,6 +414,10 @@ class Engine:
             if status == StreamingStatus.CANCEL:
                 self._finish(req, GenerationStatus.CANCEL, seq)
                 return
+            if status == StreamingStatus.TOOL_CALL_STOP:  # a parser saw a whole tool call
+                req.finish_reason = GenerationFinishReason.TOOL_CALL
+                self._finish(req, GenerationStatus.STOP, seq)
+                return
         if reason != GenerationFinishReason.NONE:
             seq.set_status(SequenceStatus.FINISHED)
             seq.set_finish_reason(reason)

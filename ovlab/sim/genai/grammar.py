@@ -30,11 +30,21 @@ class GrammarError(RuntimeError):
     """A grammar GenAI's xgrammar would refuse too: the message says which part and why."""
 
 
+def _anchored(pattern: str) -> str:
+    """A string's ``pattern`` as xgrammar reads it: the whole string matches (JSON Schema's
+    own rule is a search, which would let any text surround the match)."""
+    p = pattern if pattern.startswith("^") else "^(?:" + pattern + ")"
+    return p if p.endswith("$") and not p.endswith("\\$") else p + "$"
+
+
 def strict_schema(schema: Any) -> Any:
     """xgrammar's strict mode (GenAI's default): an object schema that does not say
-    ``additionalProperties`` takes no other properties; nested schemas alike."""
+    ``additionalProperties`` takes no other properties; nested schemas alike; a string's
+    ``pattern`` matches the whole string."""
     if isinstance(schema, dict):
         out = {k: strict_schema(v) for k, v in schema.items()}
+        if isinstance(out.get("pattern"), str) and out.get("type", "string") == "string":
+            out["pattern"] = _anchored(out["pattern"])
         if (out.get("type") == "object" or "properties" in out) \
                 and "additionalProperties" not in out:
             out["additionalProperties"] = False
@@ -271,22 +281,27 @@ def chosen_field(config: StructuredOutputConfig) -> str:
 
 
 def llguidance_grammar(config: StructuredOutputConfig) -> str:
-    """The llguidance grammar (Lark text, or its JSON form with side grammars) of a config."""
+    """The llguidance grammar (Lark text, or its JSON form with side grammars) of a config.
+
+    ``no_forcing``: a text the grammar forces is left to the model to tokenize, token by token
+    under the mask, as xgrammar does (llguidance would otherwise force its canonical tokens:
+    'un' where xgrammar lets a model write 'u', 'n'; the real wheel's greedy tokens on the tiny
+    model differ then, ``benchmarks/bench_genai_real.py``)."""
     from llguidance import LLMatcher
 
     field = chosen_field(config)
     value = getattr(config, field)
-    if field == "json_schema":
-        return LLMatcher.grammar_from_json_schema(_schema_text(value))
-    if field == "regex":
-        return LLMatcher.grammar_from_regex(str(value))
     w = _Writer()
-    if field == "grammar":
+    if field == "json_schema":
+        start = "%json " + _schema_text(value)
+    elif field == "regex":
+        start = _regex_body(str(value))
+    elif field == "grammar":
         start = w.ebnf(str(value))
     else:
         el = _old_tags(value) if isinstance(value, StructuralTagsConfig) else value
         start = w.element(el)
-    lark = "%llguidance {}\nstart: " + start + "\n" + "\n".join(w.rules) + "\n"
+    lark = '%llguidance {"no_forcing": true}\nstart: ' + start + "\n" + "\n".join(w.rules) + "\n"
     if not w.side:
         return LLMatcher.grammar_from_lark(lark)
     return json.dumps({"grammars": [{"name": "main", "lark_grammar": lark}, *w.side]})

@@ -483,6 +483,10 @@ class LLMPipeline(_Base):
                                           else r.finish_reason)
             raw_detok.append(self._engine.host_work(len(r.group.get_sequences()[0].get_generated_ids())))
         res.perf_metrics = self._merge(reqs, start, raw_tok, raw_detok)
+        from .parsers import TextParserStreamer
+
+        if isinstance(streamer, TextParserStreamer):  # run_generate_with_parsers
+            res.parsed = [streamer.get_parsed_message()]
         if isinstance(inputs, str) and self._chat is not None:
             self._chat.append({"role": "assistant", "content": res.texts[0]})
         if isinstance(inputs, str) and cfg.num_return_sequences == 1:
