@@ -28,6 +28,7 @@ from .config import (
     StreamingStatus,
     TextStreamer,
 )
+from .parsers import IncrementalParser, TextParserStreamer
 from .pipeline import ContinuousBatchingPipeline, GenerationHandle, LLMPipeline
 from .results import (
     DecodedResults,
@@ -53,7 +54,6 @@ from .scheduler_config import (
 )
 from .sd_metrics import ExtendedPerfMetrics, SDPerfMetrics, SDPerModelsPerfMetrics
 from .speculative import draft_model
-from .parsers import IncrementalParser, TextParserStreamer
 from .structured import StructuralTagItem, StructuralTagsConfig, StructuredOutputConfig
 from .tokenizer import TokenizedInputs, Tokenizer
 

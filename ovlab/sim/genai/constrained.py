@@ -30,17 +30,18 @@ from .structured import StructuredOutputConfig
 
 #: host CPU seconds to compute one token mask: a base per token plus a part per vocabulary id
 #: (the token trie's walk). Fitted to llguidance 1.9.1 measured by
-#: ``benchmarks/bench_grammar_mask.py`` (one thread, JSON schema, the mean over an answer's tokens)
-#: on this repository's build machine, lscpu "Intel(R) Xeon(R) Processor", 2026-12-07:
-#: 10.9 µs/token for the tiny model's 512 tokens, 31.2 µs for Llama 2's 32,064, 96.3 µs for
-#: Qwen2's 151,936 ids. Published figures are of the same order: XGrammar (GenAI's engine;
-#: Dong et al., MLSys 2025) and llguidance (guidance-ai/jsonschemabench, maskbench) report tens
-#: of µs per token on 128k-150k vocabularies.
-MASK_BASE_S, MASK_PER_VOCAB_S = 11.8e-6, 5.6e-10
-#: host CPU seconds to compile a request's grammar (GenAI's grammar_compile_times): the mean of
-#: the same measurement's three vocabularies (0.5, 8.8 and 0.8 ms; it does not grow with the
-#: vocabulary's size).
-COMPILE_BASE_S, COMPILE_PER_VOCAB_S = 3.4e-3, 0.0
+#: ``benchmarks/bench_grammar_mask.py`` (one thread, JSON schema, no_forcing as ``grammar.py``
+#: compiles it, the mean over an answer's tokens, median of 5 runs) on the build machine, lscpu
+#: "Intel(R) Xeon(R) Processor" (2 vCPUs shared), 2026-12-07: 6.6-7.0 µs per token for the tiny
+#: model's 512 tokens, 17.8-18.4 µs for Llama 2's 32,064, 29.5-31.7 µs for Qwen2's 151,936 ids.
+#: Published figures are of the same order: XGrammar (GenAI's engine; Dong et al., MLSys 2025)
+#: and llguidance (guidance-ai/jsonschemabench, maskbench) report tens of µs per token on
+#: 128k-150k vocabularies. Beside a 7B model's 15-60 ms per token it is a small share of TPOT;
+#: beside the tiny model's step it is not.
+MASK_BASE_S, MASK_PER_VOCAB_S = 9.9e-6, 1.5e-10
+#: host CPU seconds to compile a request's grammar (GenAI's grammar_compile_times): the same
+#: measurement gave 0.9-3.2 ms whatever the vocabulary; its middle.
+COMPILE_BASE_S, COMPILE_PER_VOCAB_S = 1.6e-3, 0.0
 
 
 def mask_seconds(vocab_size: int) -> float:
