@@ -97,6 +97,13 @@ def vocab_tokens(vocab: Any) -> tuple[list[bytes], set[int]]:
     return out, added
 
 
+def vocabulary_of(tokenizer: Any) -> Any:
+    """The vocabulary a pipeline's tokenizer encodes with (the course BPE for the tiny model)."""
+    from .tokenizer import vocabulary
+
+    return getattr(tokenizer, "_vocab", None) or vocabulary("ovlab-course-bpe")
+
+
 @cache
 def lltokenizer(vocab: Any):
     """llguidance's tokenizer over a vocabulary (built once per vocabulary: ~0.1-1 s)."""

@@ -236,9 +236,9 @@ class Engine:
         return req
 
     def _vocab(self):
-        from .tokenizer import vocabulary
+        from .constrained import vocabulary_of
 
-        return getattr(self.tokenizer, "_vocab", None) or vocabulary("ovlab-course-bpe")
+        return vocabulary_of(self.tokenizer)
 
     def _constrain(self, req: _Request, input_ids: list[int]) -> None:
         """Structured output: compile the request's grammar (its host time is GenAI's

@@ -513,6 +513,8 @@ class LLMPipeline(_Base):
         pm.raw_metrics.tokenization_durations = list(tok)
         pm.raw_metrics.detokenization_durations = list(detok)
         pm.raw_metrics.generate_durations = [(self._engine.core.clock.now - start) * 1e6]
+        pm.raw_metrics.grammar_compile_times = [t for r in reqs
+                                                for t in r.perf.raw_metrics.grammar_compile_times]
         return pm
 
 
