@@ -43,6 +43,7 @@ def test_builders_compose_print_and_check_as_the_wheel():
                                                              end="</f>")], at_least_one=True)
         w = mod.TagsWithSeparator([mod.Tag("a", "{}", "b")], ";")
         assert len(a.elements) == 3 and len(u.elements) == 3
+        assert t.at_least_one and not t.stop_after_first and w.separator == ";"
         with pytest.raises(ValueError, match="requires at least two elements"):
             mod.Union([mod.AnyText()])
         with pytest.raises(TypeError):
