@@ -2,8 +2,9 @@
 
 The samples are Intel's code and are not committed: fetch openvino.genai's
 ``samples/python/text_generation/{greedy_causal_lm,multinomial_causal_lm,chat_sample,
-benchmark_genai}.py`` into ``tests/genai/upstream_samples/`` (git-ignored). Without them the
-tests skip.
+benchmark_genai,structured_output_generation,compound_grammar_generation,
+structural_tags_generation}.py`` into ``tests/genai/upstream_samples/`` (git-ignored). Without
+them the tests skip.
 """
 
 from __future__ import annotations
