@@ -510,11 +510,8 @@ def make_streamer(streamer: Any, tokenizer) -> StreamerBase | _TextStreamer | No
     """The streamer argument of ``generate``: None, a ``StreamerBase`` or a callable on text."""
     if streamer is None:
         return None
-    from .parsers import TextParserStreamer, TokenFeed
-
-    if isinstance(streamer, TextParserStreamer):  # GenAI resets it before each generation
-        streamer.reset()
-        return TokenFeed(streamer)
+    if hasattr(streamer, "_token_feed"):  # a TextParserStreamer (parsers.py): reset, then fed
+        return streamer._token_feed()
     if isinstance(streamer, StreamerBase):
         return streamer
     if callable(streamer):

@@ -20,7 +20,7 @@ import json
 import re
 from typing import Any
 
-from .structured import StructuralTagsConfig, StructuredOutputConfig
+from .structured import StructuralTagsConfig, StructuredOutputConfig, chosen_field
 
 SOC = StructuredOutputConfig
 _TEXT = r"(.|\n)*"
@@ -267,17 +267,6 @@ def _old_tags(config: StructuralTagsConfig) -> Any:
     """The deprecated ``StructuralTagsConfig``: triggers, and tags with a JSON schema each."""
     return SOC.TriggeredTags(list(config.triggers), [
         SOC.Tag(t.begin, SOC.JSONSchema(t.schema), t.end) for t in config.structural_tags])
-
-
-def chosen_field(config: StructuredOutputConfig) -> str:
-    """The one field set, as ``StructuredOutputConfig::validate`` demands."""
-    fields = [n for n in StructuredOutputConfig._FIELDS if getattr(config, n) is not None]
-    if len(fields) != 1:
-        shown = ", ".join(f"{n}={getattr(config, n)!r}" for n in fields)
-        raise RuntimeError("Only one of json, regex, grammar, structural_tags_config, or "
-                           f"compound_grammar should be set in StructuredOutputConfig, but got: "
-                           f"{shown}")
-    return fields[0]
 
 
 def llguidance_grammar(config: StructuredOutputConfig) -> str:

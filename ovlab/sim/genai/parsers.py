@@ -78,6 +78,11 @@ class TextParserStreamer(TextStreamer):
         raise NotImplementedError("TextParserStreamer.write(message) must be implemented by the "
                                   "subclass")
 
+    def _token_feed(self) -> TokenFeed:
+        """What the engine writes tokens to; GenAI resets the streamer before each generation."""
+        self.reset()
+        return TokenFeed(self)
+
     def get_parsed_message(self) -> dict:
         return dict(self._parsed)
 

@@ -165,8 +165,6 @@ class StructuredOutputConfig:
 
     def validate(self) -> None:
         """Exactly one field is set (``StructuredOutputConfig::validate``)."""
-        from .grammar import chosen_field
-
         chosen_field(self)
 
     def __repr__(self) -> str:
@@ -210,3 +208,14 @@ class StructuralTagsConfig:
     def __repr__(self) -> str:
         return (f"StructuralTagsConfig(structural_tags={self.structural_tags!r}, "
                 f"triggers={self.triggers!r})")
+
+
+def chosen_field(config: StructuredOutputConfig) -> str:
+    """The one field set, as ``StructuredOutputConfig::validate`` demands (its message)."""
+    fields = [n for n in StructuredOutputConfig._FIELDS if getattr(config, n) is not None]
+    if len(fields) != 1:
+        shown = ", ".join(f"{n}={getattr(config, n)!r}" for n in fields)
+        raise RuntimeError("Only one of json, regex, grammar, structural_tags_config, or "
+                           f"compound_grammar should be set in StructuredOutputConfig, but got: "
+                           f"{shown}")
+    return fields[0]
