@@ -2,10 +2,10 @@
 
 Field names and defaults are the 2026.4 wheel's (``tests/genai/test_api_surface.py`` reads them
 from it); ``validate()`` raises the checks of ``generation_config.cpp`` that a learner meets.
-Beam search, prompt-lookup and tree decoding, structured output and adapters are GenAI
-features this simulator does not run (speculative decoding runs with a draft model,
-``speculative.py``): setting them is allowed, generating with them raises a
-clear error naming the feature.
+Beam search, prompt-lookup and tree decoding and adapters are GenAI features this simulator
+does not run everywhere (speculative decoding runs with a draft model, ``speculative.py``;
+structured output runs, ``constrained.py``): setting them is allowed, generating with one where
+it is not simulated raises a clear error naming the feature.
 """
 
 from __future__ import annotations
