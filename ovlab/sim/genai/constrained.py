@@ -201,9 +201,9 @@ CLOSE_STEP = 0.3
 QUESTION_TOKENS = 48
 #: the chance that a stand-in takes a word of the prompt for a free value (an argument, a name)
 COPY_CHANCE = 0.5
-#: a structure's length in tokens at which a stand-in surely closes it when it may (the chance
-#: to end a list grows with the tokens written: about two tool calls, a handful of items)
-STRUCTURE_TOKENS = 100
+#: a stand-in ends a list when it may with a chance that grows from 0 after STRUCTURE_MIN tokens
+#: to 0.9 (about two tool calls, a handful of items; never an empty list at once)
+STRUCTURE_TOKENS, STRUCTURE_MIN = 100, 20
 #: the chance that a stand-in writes a tool call (a trigger) after a sentence of free text
 TRIGGER_CHANCE = 0.6
 
@@ -290,6 +290,7 @@ class StandInChooser:
         free = len(ids) > 0.5 * self.n_real
         proposal_ok = proposal < len(allowed) and bool(allowed[proposal])
         if free and accepting:  # free text: the stand-in's own words, and sometimes a tool call
+            self.count = 0  # (a structure's length counts from its start)
             if self.triggers and proposal < len(self.tokens) and \
                     self.tokens[proposal].rstrip().endswith((b".", b"!", b"?")) and \
                     self.rng.random() < TRIGGER_CHANCE / (1 + self.tags_written):
@@ -315,7 +316,9 @@ class StandInChooser:
                 return tok
             copied = ids[self.in_prompt[ids] & ~closing]
             if len(copied) and self.rng.random() < COPY_CHANCE:  # a value from the prompt
-                cw = self.prior[copied] * self.boost[copied]
+                cw = self.boost[copied] ** 2 * (self.prior[copied] > 0.01)  # the question's
+                if cw.sum() <= 0:
+                    cw = np.ones(len(copied))
                 tok = int(copied[int(self.rng.choice(len(copied), p=cw / cw.sum()))])
                 self.run += 1
                 return tok
@@ -324,7 +327,8 @@ class StandInChooser:
                 return proposal
             else:
                 ids, w = ids[~closing], w[~closing]
-        elif closing.all() and self.rng.random() < min(0.9, self.count / STRUCTURE_TOKENS):
+        elif closing.all() and self.rng.random() < min(
+                0.9, max(0, self.count - STRUCTURE_MIN) / STRUCTURE_TOKENS):
             return self._closer(ids, w)  # punctuation only (',' or ']'): end the structure
         elif closing.all() and len(ids) <= 64:  # not yet: an empty list or object is rare
             w = w * np.where(self._ends(ids), 0.02, 1.0)
@@ -356,6 +360,9 @@ class StandInChooser:
         after which the grammar accepts, or else allows the fewest tokens (a closing quote, not
         a comma inside the string; ']' rather than one more array item), the shortest on a tie;
         found by taking each and rolling it back."""
+        plain = self.prior[ids] >= 0.01  # not '":"",\n': whitespace-padded punctuation
+        if plain.any():
+            ids, w = ids[plain], w[plain]
         order = np.argsort(-w, kind="stable")[:tries]
         m, best, best_key = self.c.matcher, int(ids[order[0]]), None
         for k in order:

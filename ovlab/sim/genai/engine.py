@@ -21,6 +21,7 @@ sequences it ran), so the device's timeline shows the LLM beside anything else o
 from __future__ import annotations
 
 import warnings
+import zlib
 from collections import deque
 from functools import cache
 from typing import Any
@@ -260,7 +261,8 @@ class Engine:
         if req.standin is not None:
             req.chooser = constrained.StandInChooser(
                 req.constraint, list(input_ids),
-                [int(cfg.rng_seed) & 0xFFFFFFFF, len(input_ids), 0x5EED],
+                [int(cfg.rng_seed) & 0xFFFFFFFF, zlib.crc32(np.asarray(input_ids, np.int64).tobytes()),
+                 0x5EED],
                 constrained.top_triggers(cfg.structured_output_config))
 
     def has_non_finished_requests(self) -> bool:
