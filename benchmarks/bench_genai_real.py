@@ -8,7 +8,9 @@ with the same ``SchedulerConfig``. After every ``step()`` both report ``Pipeline
 prints the steps side by side and counts the differences: scheduling decisions and cache usage
 are compared exactly, tokens exactly (a float near-tie could flip a greedy pick; none has).
 Wall-clock times are not compared: the real pipeline runs on this 2-vCPU machine, ovlab's time is
-a virtual 165H.
+a virtual 165H. Structured output (issue 37): the same grammars (JSON schema, regex, EBNF, the
+structural-tag builders) on both, greedy: the real one masks with xgrammar, ovlab's with
+llguidance; the tokens are compared, and each output is checked against its grammar.
 
 Run: ``python benchmarks/bench_genai_real.py`` (needs the openvino-genai wheel).
 """
@@ -183,6 +185,124 @@ def compare_beams(model_dir: Path, verbose: bool = True) -> dict[str, int]:
     return diffs
 
 
+STRUCTURED_PROMPTS = ["Generate a json about a person.", "What does the NPU do?"]
+PERSON = {"type": "object", "properties": {
+    "name": {"type": "string", "pattern": "^[A-Z][a-z]{1,20}$"},
+    "age": {"type": "integer", "minimum": 0, "maximum": 128},
+    "city": {"enum": ["Dublin", "Dubai", "Munich"]}}, "required": ["name", "age", "city"]}
+
+
+def structured_cases(S) -> dict:
+    """name: (StructuredOutputConfig of module ``S``'s class, the check of a complete output)."""
+    import json
+    import re
+
+    def schema_check(schema):
+        def ok(text):
+            import jsonschema
+
+            try:
+                jsonschema.validate(json.loads(text), schema)
+                return True
+            except (ValueError, jsonschema.ValidationError):
+                return False
+        return ok
+
+    enum = {"enum": ["Dublin", "Dubai", "Munich"]}
+    integer = {"type": "integer", "minimum": 0, "maximum": 1000}
+    array = {"type": "array", "items": {"type": "integer"}, "maxItems": 3}
+    tag_a = S.Tag(begin="<f>", content=S.ConstString("A"), end="</f>")
+    tag_b = S.Tag(begin="<f>", content=S.ConstString("B"), end="</f>")
+    return {
+        "json_schema, person": (S(json_schema=json.dumps(PERSON)), schema_check(PERSON)),
+        "json_schema, enum": (S(json_schema=json.dumps(enum)), schema_check(enum)),
+        "json_schema, integer": (S(json_schema=json.dumps(integer)), schema_check(integer)),
+        "json_schema, array": (S(json_schema=json.dumps(array)), schema_check(array)),
+        "regex, email": (S(regex=r"[a-z]{1,8}@[a-z]{1,8}\.com"),
+                         lambda t: re.fullmatch(r"[a-z]{1,8}@[a-z]{1,8}\.com", t) is not None),
+        "regex, JSON": (S(regex=r'\{"city":"(Dublin|Dubai|Munich)"\}'),
+                        lambda t: re.fullmatch(r'\{"city":"(Dublin|Dubai|Munich)"\}', t) is not None),
+        "EBNF, date": (S(grammar='root ::= date\ndate ::= d d d d "-" d d "-" d d\nd ::= [0-9]'),
+                       lambda t: re.fullmatch(r"\d{4}-\d{2}-\d{2}", t) is not None),
+        "Union": (S(structural_tags_config=S.ConstString("yes") | S.ConstString("no")),
+                  lambda t: t in ("yes", "no")),
+        "Concat, JSONSchema": (S(structural_tags_config=S.ConstString("functools")
+                                 + S.JSONSchema(json.dumps({"enum": ["a", "b"]}))),
+                               lambda t: t in ('functools"a"', 'functools"b"')),
+        "Tag, Regex": (S(structural_tags_config=S.Tag(begin="<f>", content=S.Regex("[0-9]{2,4}"),
+                                                      end="</f>")),
+                       lambda t: re.fullmatch(r"<f>[0-9]{2,4}</f>", t) is not None),
+        "TriggeredTags": (S(structural_tags_config=S.TriggeredTags(
+            triggers=["<f"], tags=[tag_a, tag_b], at_least_one=True, stop_after_first=True)),
+                          lambda t: t in ("<f>A</f>", "<f>B</f>")),
+        "TagsWithSeparator": (S(structural_tags_config=S.TagsWithSeparator(
+            tags=[tag_a, tag_b], separator=";", at_least_one=True)),
+                              lambda t: re.fullmatch(r"<f>[AB]</f>(;<f>[AB]</f>)*", t) is not None),
+        "compound_grammar": (S(compound_grammar=S.JSONSchema(json.dumps(
+            {"enum": ["yes", "no"]}))), lambda t: t in ('"yes"', '"no"')),
+    }
+
+
+def structured(model_dir: Path, names: list[str] | None = None, max_new_tokens: int = 40
+               ) -> dict[str, list[dict]]:
+    """Structured output, greedy, on the real ContinuousBatchingPipeline (xgrammar) and ovlab's
+    (llguidance): per case and prompt, both outputs' tokens and text and whether each is
+    complete and valid. ``model_dir`` needs the detokenizer (``export(detokenizer=True)``):
+    GenAI reads the vocabulary that xgrammar masks from it."""
+    import contextlib
+    import io
+
+    import openvino as ov
+    import openvino_genai as real
+
+    import ovlab
+    import ovlab.sim.genai as lab
+    from ovlab.sim.genai.tokenizer import Tokenizer
+    from ovlab.sim.runtime.tensor import Tensor
+
+    tok = Tokenizer()
+    prompts = [tok.encode(tok.apply_chat_template([{"role": "user", "content": p}], True))
+               .input_ids.data[0].tolist() for p in STRUCTURED_PROMPTS]
+    rp = real.ContinuousBatchingPipeline(str(model_dir), real.SchedulerConfig(), "CPU",
+                                         {"INFERENCE_PRECISION_HINT": "f32",
+                                          "KV_CACHE_PRECISION": "f32"})
+    with contextlib.redirect_stderr(io.StringIO()):
+        lp = lab.ContinuousBatchingPipeline("tiny-llm-fp16-ov", lab.SchedulerConfig(), "CPU",
+                                            core=ovlab.Core("cpu"))
+    rc, lc = structured_cases(real.StructuredOutputConfig), structured_cases(lab.StructuredOutputConfig)
+    out: dict[str, list[dict]] = {}
+    for name in names or list(rc):
+        for ids in prompts:
+            row = {}
+            for side, mod, pipe, cases, tensor in (("real", real, rp, rc, ov.Tensor),
+                                                   ("ovlab", lab, lp, lc, Tensor)):
+                config, check = cases[name]
+                cfg = mod.GenerationConfig(max_new_tokens=max_new_tokens,
+                                           structured_output_config=config)
+                gen = pipe.generate([tensor(np.asarray([ids], np.int64))], [cfg])[0]
+                tokens = list(gen.m_generation_ids[0])
+                text = tok.decode(tokens)
+                row[side] = {"tokens": tokens, "text": text, "valid": bool(check(text))}
+            out.setdefault(name, []).append(row)
+    return out
+
+
+def compare_structured(model_dir: Path, verbose: bool = True) -> dict[str, dict[str, int]]:
+    results = structured(model_dir)
+    summary = {}
+    for name, rows in results.items():
+        summary[name] = {"other_tokens": sum(r["real"]["tokens"] != r["ovlab"]["tokens"] for r in rows),
+                         "real_valid": sum(r["real"]["valid"] for r in rows),
+                         "ovlab_valid": sum(r["ovlab"]["valid"] for r in rows), "n": len(rows)}
+        if verbose:
+            s = summary[name]
+            print(f"== structured output, {name}: {s['other_tokens']} of {s['n']} prompts' tokens "
+                  f"differ; valid: real {s['real_valid']}, ovlab {s['ovlab_valid']}")
+            for r in rows:
+                print(f"   real {r['real']['text']!r:.60s}  ovlab {r['ovlab']['text']!r:.60s}")
+    return summary
+
+
 def main() -> None:
     try:
         import openvino_genai  # noqa: F401
@@ -194,10 +314,17 @@ def main() -> None:
         model_dir = export(Path(tmp) / "tiny-llm-ir")
         results = compare(model_dir)
         beam_diffs = compare_beams(model_dir)
+        so = compare_structured(export(Path(tmp) / "tiny-llm-ir-detok", detokenizer=True))
     bad = {k: v for k, v in results.items() if v["step_diffs"] or v["requests_with_other_tokens"]}
     print(f"\n{len(results) - len(bad)} of {len(results)} cases identical step by step and token by token")
     print(f"{sum(1 for d in beam_diffs.values() if not d)} of {len(beam_diffs)} beam-search cases "
           "identical (tokens and scores of every returned sequence)")
+    print(f"{sum(1 for d in so.values() if not d['other_tokens'])} of {len(so)} structured-output "
+          "cases with the same greedy tokens; "
+          f"{sum(d['real_valid'] for d in so.values())} real and "
+          f"{sum(d['ovlab_valid'] for d in so.values())} ovlab outputs of "
+          f"{sum(d['n'] for d in so.values())} complete and valid (the tiny model fills a "
+          "free-whitespace JSON object with whitespace until max_new_tokens, on both)")
 
 
 if __name__ == "__main__":

@@ -9,6 +9,9 @@ Built with the real ``openvino`` Python API from ``ovlab/sim/genai/data/tiny_llm
 GenAI's ``SDPAToPagedAttention`` pattern requires) and ``Assign``; output ``logits``. GenAI's
 continuous-batching pipeline turns it into a paged-attention model, as it does an optimum export.
 No tokenizer IR is written: the comparison feeds token ids (``ov.Tensor``) and reads token ids.
+With ``detokenizer=True`` (``--detokenizer``) an ``openvino_detokenizer.xml`` is written too (built
+with ``openvino_tokenizers``' pipeline steps: the course BPE's token bytes in a ``VocabDecoder``):
+GenAI reads the vocabulary from it, which structured output needs (xgrammar masks the tokens).
 """
 
 from __future__ import annotations
@@ -27,7 +30,34 @@ from ovlab.sim.genai.tiny import load_weights  # noqa: E402
 DEFAULT_OUT = ROOT / "artifacts" / "tiny-llm-ir"
 
 
-def export(out: Path = DEFAULT_OUT) -> Path:
+def write_detokenizer(out: Path) -> Path:
+    """``openvino_detokenizer.xml``: the course BPE's tokens (raw bytes; the special ones
+    skipped), as GenAI's ``read_vocab_from_detokenizer_model`` reads a vocabulary."""
+    import openvino as ov
+    from openvino_tokenizers.constants import UTF8ReplaceMode
+    from openvino_tokenizers.tokenizer_pipeline import (
+        FuseStep,
+        TokenizerPipeline,
+        UTF8ValidateStep,
+        VocabDecoderStep,
+    )
+
+    from ovlab.sim.genai.bpe import SPECIALS
+    from ovlab.sim.genai.tokenizer import _shared_bpe
+
+    pipeline = TokenizerPipeline()
+    pipeline.add_steps([VocabDecoderStep(vocab=list(_shared_bpe().pieces),
+                                         skip_tokens=list(range(len(SPECIALS)))),
+                        FuseStep(), UTF8ValidateStep(mode=UTF8ReplaceMode.REPLACE)])
+    model = pipeline.get_detokenizer_ov_subgraph()
+    ppp = ov.preprocess.PrePostProcessor(model)  # GenAI hands the detokenizer int64 token ids
+    ppp.input().tensor().set_element_type(ov.Type.i64)
+    path = out / "openvino_detokenizer.xml"
+    ov.save_model(ppp.build(), path)
+    return path
+
+
+def export(out: Path = DEFAULT_OUT, detokenizer: bool = False) -> Path:
     import openvino as ov
     import openvino.opset13 as op
     from openvino import Type
@@ -104,8 +134,11 @@ def export(out: Path = DEFAULT_OUT) -> Path:
         "num_attention_heads": heads, "num_key_value_heads": heads,
         "num_hidden_layers": cfg.layers, "max_position_embeddings": cfg.context, **special}))
     (out / "generation_config.json").write_text(json.dumps(special))
+    if detokenizer:
+        write_detokenizer(out)
     return out
 
 
 if __name__ == "__main__":
-    print(export(Path(sys.argv[1]) if len(sys.argv) > 1 else DEFAULT_OUT))
+    args = [a for a in sys.argv[1:] if a != "--detokenizer"]
+    print(export(Path(args[0]) if args else DEFAULT_OUT, detokenizer="--detokenizer" in sys.argv))

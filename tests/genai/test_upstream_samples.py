@@ -2,12 +2,14 @@
 
 The samples are Intel's code and are not committed: fetch openvino.genai's
 ``samples/python/text_generation/{greedy_causal_lm,multinomial_causal_lm,chat_sample,
-benchmark_genai}.py`` into ``tests/genai/upstream_samples/`` (git-ignored). Without them the
-tests skip.
+benchmark_genai,structured_output_generation,compound_grammar_generation,
+structural_tags_generation}.py`` into ``tests/genai/upstream_samples/`` (git-ignored). Without
+them the tests skip.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -75,3 +77,35 @@ def test_benchmark_genai_on_npu_shows_the_padded_prefill(tmp_path):
     assert npu_long == pytest.approx(npu_short, rel=0.01)  # only tokenizing differs
     gpu_short, gpu_long = figures("GPU", short)[1], figures("GPU", long)[1]
     assert gpu_long > 3 * gpu_short and npu_short > gpu_long
+
+
+# --- structured output (issue 37): the samples build their schemas with pydantic ----------------
+def test_structured_output_generation_writes_valid_json():
+    pytest.importorskip("pydantic")
+    proc = run("structured_output_generation.py", "TinyLlama-1.1B-Chat-v1.0-int4-ov",
+               stdin="Please generate jsons for 3 persons and 1 transaction.\n")
+    lines = proc.stdout.splitlines()
+    counts = [ln for ln in lines if "Generated JSON with item quantities:" in ln]
+    assert len(counts) == 1
+    quantities = json.loads(counts[0].split(":", 1)[1])
+    items = [json.loads(ln) for ln in lines if ln.startswith("{")]
+    assert len(items) == sum(quantities.values()) > 0
+    keys = {frozenset(("name", "surname", "age", "city")), frozenset(("model", "year", "engine_type")),
+            frozenset(("id", "amount", "currency"))}
+    assert all(frozenset(item) in keys for item in items)
+
+
+def test_compound_grammar_generation_stops_at_its_tool_call():
+    pytest.importorskip("pydantic")
+    proc = run("compound_grammar_generation.py", "Qwen2.5-7B-Instruct-int4-ov")
+    assert "Assistant: no" in proc.stdout or "Assistant: yes" in proc.stdout
+    assert "Finish reason: TOOL_CALL" in proc.stdout
+    calls = proc.stdout.split("The following tool calls were generated:", 1)[1]
+    assert "book_flight_ticket(" in calls or "book_hotel(" in calls
+
+
+def test_structural_tags_generation_parses_the_tool_calls():
+    pytest.importorskip("pydantic")
+    proc = run("structural_tags_generation.py", "Qwen2.5-7B-Instruct-int4-ov")
+    structured = proc.stdout.split("Using structural tags", 1)[1]
+    assert "Request(" in structured.split("Correct tool calls by the model:", 1)[1]

@@ -28,6 +28,7 @@ from .config import (
     StreamingStatus,
     TextStreamer,
 )
+from .parsers import IncrementalParser, TextParserStreamer
 from .pipeline import ContinuousBatchingPipeline, GenerationHandle, LLMPipeline
 from .results import (
     DecodedResults,
@@ -70,13 +71,13 @@ __all__ = [
     "DecodedResults", "EncodedGenerationResult", "EncodedResults", "ExtendedPerfMetrics",
     "GenerationConfig",
     "GenerationFinishReason", "GenerationHandle", "GenerationOutput", "GenerationResult",
-    "GenerationStatus", "KVCrushAnchorPointMode", "KVCrushConfig", "LLMPipeline", "MeanStdPair",
+    "GenerationStatus", "IncrementalParser", "KVCrushAnchorPointMode", "KVCrushConfig", "LLMPipeline", "MeanStdPair",
     "PerfMetrics", "PipelineMetrics", "RawPerfMetrics", "SDPerModelsPerfMetrics", "SDPerfMetrics",
     "SchedulerConfig", "SparseAttentionConfig",
     "SparseAttentionMode", "StopCriteria", "StreamerBase", "StreamingStatus",
     "StructuralTagItem", "StructuralTagsConfig", "StructuredOutputConfig", "SummaryStats",
-    "TextStreamer", "TokenizedInputs", "Tokenizer", "draft_model", "get_version",
-    "OmniTalkerSpeechConfig", "WhisperGenerationConfig",
+    "TextParserStreamer", "TextStreamer", "TokenizedInputs", "Tokenizer", "draft_model",
+    "get_version", "OmniTalkerSpeechConfig", "WhisperGenerationConfig",
 ]
 
 # the wheel's other classes (Whisper, VLM, image generation...): stand-ins with every member of

@@ -2,10 +2,10 @@
 
 Field names and defaults are the 2026.4 wheel's (``tests/genai/test_api_surface.py`` reads them
 from it); ``validate()`` raises the checks of ``generation_config.cpp`` that a learner meets.
-Beam search, prompt-lookup and tree decoding, structured output and adapters are GenAI
-features this simulator does not run (speculative decoding runs with a draft model,
-``speculative.py``): setting them is allowed, generating with them raises a
-clear error naming the feature.
+Beam search, prompt-lookup and tree decoding and adapters are GenAI features this simulator
+does not run everywhere (speculative decoding runs with a draft model, ``speculative.py``;
+structured output runs, ``constrained.py``): setting them is allowed, generating with one where
+it is not simulated raises a clear error naming the feature.
 """
 
 from __future__ import annotations
@@ -507,8 +507,6 @@ class GenerationConfig:
         # draft model, as GenAI's continuous batching ignores them (speculative.py runs them)
         if self.is_prompt_lookup() or self.is_tree_search():
             return "prompt-lookup / tree decoding"
-        if self.structured_output_config is not None:
-            return "structured output"
         if self.adapters is not None:
             return "LoRA adapters"
         if self.echo or self.logprobs:
@@ -575,6 +573,8 @@ def make_streamer(streamer: Any, tokenizer) -> StreamerBase | _TextStreamer | No
     """The streamer argument of ``generate``: None, a ``StreamerBase`` or a callable on text."""
     if streamer is None:
         return None
+    if hasattr(streamer, "_token_feed"):  # a TextParserStreamer (parsers.py): reset, then fed
+        return streamer._token_feed()
     if isinstance(streamer, StreamerBase):
         return streamer
     if callable(streamer):

@@ -21,6 +21,7 @@ sequences it ran), so the device's timeline shows the LLM beside anything else o
 from __future__ import annotations
 
 import warnings
+import zlib
 from collections import deque
 from functools import cache
 from typing import Any
@@ -92,6 +93,8 @@ class _Request:
         self.stop_text: str | None = None
         self.cumulative_log_prob = 0.0
         self.beams = None  # beam_search.GroupBeamSearcher, made at the first sampling
+        self.constraint = None  # constrained.Constraint: the grammar of structured output
+        self.chooser = None  # constrained.StandInChooser: a virtual model's text under it
         self.beam_standins: dict[int, StandIn] | None = None  # a virtual model's beams
 
     def final_sequences(self) -> list[tuple[object, float]]:
@@ -227,9 +230,40 @@ class Engine:
                                                               config.temperature,
                                                               getattr(self.tokenizer, "_vocab", None))
         req = _Request(group, config, standin, self.core.clock.now)
+        if config.structured_output_config is not None:
+            self._constrain(req, input_ids)
         self.state[id(group)] = req
         self.awaiting.append(group)
         return req
+
+    def _vocab(self):
+        from .constrained import vocabulary_of
+
+        return vocabulary_of(self.tokenizer)
+
+    def _constrain(self, req: _Request, input_ids: list[int]) -> None:
+        """Structured output: compile the request's grammar (its host time is GenAI's
+        grammar_compile_times, and it delays the request) and keep its matcher."""
+        from . import constrained
+
+        cfg = req.config
+        if cfg.is_beam_search() or cfg.num_return_sequences > 1:
+            raise NotImplementedError("structured output with beam search or several return "
+                                      "sequences is not simulated by ovlab's GenAI (greedy and "
+                                      "multinomial sampling are)")
+        cfg.structured_output_config.validate()
+        vocab = self._vocab()
+        req.constraint = constrained.Constraint(cfg.structured_output_config, vocab,
+                                                set(cfg.stop_token_ids) | {cfg.eos_token_id})
+        seconds = constrained.compile_seconds(req.constraint.size)
+        self.core.clock.sleep(seconds)
+        req.perf.raw_metrics.grammar_compile_times.append(seconds * 1e6)
+        if req.standin is not None:
+            req.chooser = constrained.StandInChooser(
+                req.constraint, list(input_ids),
+                [int(cfg.rng_seed) & 0xFFFFFFFF, zlib.crc32(np.asarray(input_ids, np.int64).tobytes()),
+                 0x5EED],
+                constrained.top_triggers(cfg.structured_output_config))
 
     def has_non_finished_requests(self) -> bool:
         return bool(self.awaiting or self.requests)
@@ -279,6 +313,13 @@ class Engine:
             self.core._next_seq(), 0, self.name, self.device, start, start, now, worker="genai",
             batch_id=self.step_count, batch_size=len(chunks)))
 
+        masks = sum(len(g.get_running_sequences()) for g in scheduled if g.requires_sampling()
+                    and self.state[id(g)].constraint is not None)
+        if masks:  # the host computes each constrained sequence's token mask (sampler.cpp)
+            from .constrained import mask_seconds
+
+            self.core.clock.sleep(masks * mask_seconds(self._vocab_size()))
+            now = self.core.clock.now
         for group in scheduled:
             req = self.state[id(group)]
             sampling = group.requires_sampling()
@@ -292,6 +333,11 @@ class Engine:
                     self._sample(req, group, seq, logits, now)
             group.finish_iteration()
         self._free_non_running()
+
+    def _vocab_size(self) -> int:
+        from .constrained import lltokenizer
+
+        return lltokenizer(self._vocab()).vocab_size
 
     def step_seconds(self, chunks: list[Chunk]) -> tuple[float, float]:
         """(time of a step running ``chunks``, the part of it spent moving memory)."""
@@ -331,10 +377,22 @@ class Engine:
         if len(generated) < cfg.min_new_tokens:
             forbid = {eos} | stop_ids
         # ignore_eos does not mask EOS (GenAI samples it and goes on); min_new_tokens does
+        allowed = req.constraint.allowed() if req.constraint is not None else None
         if logits is None:
             token, logprob = req.standin.next_token(forbid | ({eos} if cfg.ignore_eos else set())), 0.0
+            if allowed is not None:
+                for t in forbid:
+                    if t < len(allowed):
+                        allowed[t] = False
+                token = req.chooser.choose(token, allowed)
         else:
+            if allowed is not None:
+                from .constrained import mask_logits
+
+                logits = mask_logits(logits, allowed)
             token, logprob = self._pick(req, logits, generated, forbid)
+        if req.constraint is not None:
+            req.constraint.accept(token)
         seq.append_token(token, logprob)
         req.cumulative_log_prob += logprob
         n_generated = len(generated) + 1
@@ -357,6 +415,10 @@ class Engine:
                 return
             if status == StreamingStatus.CANCEL:
                 self._finish(req, GenerationStatus.CANCEL, seq)
+                return
+            if status == StreamingStatus.TOOL_CALL_STOP:  # a parser saw a whole tool call
+                req.finish_reason = GenerationFinishReason.TOOL_CALL
+                self._finish(req, GenerationStatus.STOP, seq)
                 return
         if reason != GenerationFinishReason.NONE:
             seq.set_status(SequenceStatus.FINISHED)

@@ -483,6 +483,10 @@ class LLMPipeline(_Base):
                                           else r.finish_reason)
             raw_detok.append(self._engine.host_work(len(r.group.get_sequences()[0].get_generated_ids())))
         res.perf_metrics = self._merge(reqs, start, raw_tok, raw_detok)
+        from .parsers import TextParserStreamer
+
+        if isinstance(streamer, TextParserStreamer):  # run_generate_with_parsers
+            res.parsed = [streamer.get_parsed_message()]
         if isinstance(inputs, str) and self._chat is not None:
             self._chat.append({"role": "assistant", "content": res.texts[0]})
         if isinstance(inputs, str) and cfg.num_return_sequences == 1:
@@ -509,6 +513,8 @@ class LLMPipeline(_Base):
         pm.raw_metrics.tokenization_durations = list(tok)
         pm.raw_metrics.detokenization_durations = list(detok)
         pm.raw_metrics.generate_durations = [(self._engine.core.clock.now - start) * 1e6]
+        pm.raw_metrics.grammar_compile_times = [t for r in reqs
+                                                for t in r.perf.raw_metrics.grammar_compile_times]
         return pm
 
 

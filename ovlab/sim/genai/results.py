@@ -131,7 +131,12 @@ class PerfMetrics:
         return _mean_std(self.raw_metrics.sampling_durations)
 
     def get_grammar_compile_time(self) -> SummaryStats:
-        return SummaryStats(-1.0, -1.0, -1.0, -1.0)
+        """Structured output's grammar compilations (ms): mean, std, min, max."""
+        times = self.raw_metrics.grammar_compile_times
+        if not times:
+            return SummaryStats(-1.0, -1.0, -1.0, -1.0)
+        ms = _mean_std(times)
+        return SummaryStats(ms.mean, ms.std, min(times) / 1000.0, max(times) / 1000.0)
 
     def get_grammar_compiler_init_times(self) -> dict[str, float]:
         return {}

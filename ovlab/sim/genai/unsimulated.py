@@ -28,7 +28,7 @@ FEATURES = [
     (("Omni", "Talker"), "omni models (OmniPipeline)"),
     (("TextEmbedding", "Embed", "TextRerank"), "text embeddings and reranking "
                                                "(TextEmbeddingPipeline, TextRerankPipeline)"),
-    (("Parser", "ReasoningIncremental", "IncrementalParser", "TextParserStreamer",
+    (("Parser", "ReasoningIncremental",
       "VLLMParserWrapper", "Llama3", "DeepSeekR1", "Phi4Reasoning"),
      "output parsers (reasoning and tool-call parsing)"),
     (("Text2Image", "Image2Image", "Inpainting", "ImageGeneration", "RawImageGeneration",
