@@ -62,6 +62,8 @@ def generate(pipe, ids_rows: list[list[int]], cfg: GenerationConfig, streamer: A
         pipe._pl_reference = type(pipe)(pipe._models_path, "CPU",  # an LLMPipeline
                                         core=Core(core.platform, seed=core.seed))
     ref = pipe._pl_reference
+    if eng.model is not None and ref._engine.model is not None:  # the same LoRA (lora.py)
+        ref._engine.model.w, ref._engine.model.lora = eng.model.w, eng.model.lora
     plain = cfg.copy()
     plain.num_assistant_tokens, plain.max_ngram_size = None, 0
     reqs = ref._run([ids], [plain], None, ref._engine.core.clock.now)
