@@ -65,3 +65,14 @@ def test_prompt_lookup_gives_real_genais_tokens(model_dir):
         cfg = mod.GenerationConfig(max_new_tokens=40, num_assistant_tokens=5, max_ngram_size=3)
         got.append(list(pipe.generate(tensor(np.asarray([ids], np.int64)), cfg).tokens[0]))
     assert got[0] == got[1]
+
+
+def test_lora_adapter_gives_real_genais_tokens(model_dir):
+    """LoRA (issue 37): the real LLMPipeline and ovlab's, built with the shipped adapter
+    (tools/train_tiny_lora.py) and switched per generate call (none, alpha 1, 0.5, 0), give
+    the same greedy tokens for three prompts; the adapter changes them (alpha 1 is not the base)."""
+    ids = bench_genai_real._prompt_ids()[:3]
+    res = bench_genai_real.lora(model_dir, ids, new_tokens=32)
+    assert res["real"] == res["ovlab"]
+    none, alpha1 = res["ovlab"][0], res["ovlab"][1]
+    assert none != alpha1
