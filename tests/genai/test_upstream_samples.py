@@ -2,7 +2,7 @@
 
 The samples are Intel's code and are not committed: fetch openvino.genai's
 ``samples/python/text_generation/{greedy_causal_lm,multinomial_causal_lm,chat_sample,
-benchmark_genai}.py`` into ``tests/genai/upstream_samples/`` (git-ignored). Without them the
+benchmark_genai,lora_greedy_causal_lm}.py`` into ``tests/genai/upstream_samples/`` (git-ignored). Without them the
 tests skip.
 """
 
@@ -75,3 +75,32 @@ def test_benchmark_genai_on_npu_shows_the_padded_prefill(tmp_path):
     assert npu_long == pytest.approx(npu_short, rel=0.01)  # only tokenizing differs
     gpu_short, gpu_long = figures("GPU", short)[1], figures("GPU", long)[1]
     assert gpu_long > 3 * gpu_short and npu_short > gpu_long
+
+
+def test_lora_greedy_causal_lm_with_the_shipped_adapter():
+    """The LoRA sample on the tiny model with ovlab's trained adapter: at alpha 0.75 its habit
+    (answers end with "Try it in the lab.") shows; without the adapter it does not."""
+    adapter = ROOT / "ovlab" / "sim" / "genai" / "data" / "tiny_lora_lab.safetensors"
+    proc = run("lora_greedy_causal_lm.py", "tiny-llm-fp16-ov", str(adapter), "What does the NPU do?")
+    with_lora, _, without = proc.stdout.partition("Generate without LoRA adapter:")
+    assert "Try it in the lab." in with_lora and "Try it in the lab." not in without
+    assert without.strip()
+
+
+def test_lora_greedy_causal_lm_on_gpu_with_a_virtual_model(tmp_path):
+    """On the GPU (the sample's comment: "GPU can be used as well", its one-line edit made in a
+    copy) with a virtual model: both generations run, 100 tokens each at most."""
+    src = HERE / "lora_greedy_causal_lm.py"
+    if not src.exists():
+        pytest.skip(f"lora_greedy_causal_lm.py not fetched into {HERE}")
+    text = src.read_text()
+    assert "device = 'CPU'" in text
+    copy = HERE / "_gpu_lora_greedy_causal_lm.py"
+    copy.write_text(text.replace("device = 'CPU'", "device = 'GPU'"))
+    try:
+        adapter = ROOT / "ovlab" / "sim" / "genai" / "data" / "tiny_lora_lab.safetensors"
+        proc = run(copy.name, "TinyLlama-1.1B-Chat-v1.0-fp16-ov", str(adapter), "Why is the sky blue?")
+    finally:
+        copy.unlink()
+    assert proc.stdout.count("Generate with LoRA adapter") == 1
+    assert "Generate without LoRA adapter:" in proc.stdout
