@@ -212,3 +212,23 @@ def test_no_adapter_in_a_dynamic_mode_costs_nothing_but_static_rank_keeps_its_ra
     before = fixed._engine.lora.flops_per_token
     fixed._engine.lora.apply(ov_genai.AdapterConfig())
     assert fixed._engine.lora.flops_per_token == before > 0
+
+
+def test_errors_read_as_the_real_wheels(tmp_path):
+    """The same inputs to the real openvino_genai.Adapter: ours raise the same type, with the
+    real message's check and text (the real one adds its build path)."""
+    real = pytest.importorskip("openvino_genai", reason="the real openvino-genai wheel is not installed")
+    (tmp_path / "a.bin").write_bytes(b"junk")
+    (tmp_path / "junk.safetensors").write_bytes(b"junk")
+    save_file({"x.lora_A.weight": np.zeros((2, 2), np.float32)}, str(tmp_path / "a.safetensors"))
+    for name in ("nope.safetensors", "a.bin", "junk.safetensors", "a.safetensors"):
+        path = str(tmp_path / name)
+        with pytest.raises(RuntimeError) as theirs:
+            real.Adapter(path)
+        with pytest.raises(RuntimeError) as ours:
+            ov_genai.Adapter(path)
+        real_check, real_text = str(theirs.value).split("\n")[0], str(theirs.value).split("\n")[1]
+        our_check, our_text = str(ours.value).split("\n")[0], str(ours.value).split("\n")[1]
+        assert real_check.split(" failed at ")[0] == our_check.split(" failed at ")[0]
+        assert real_check.endswith(our_check.split(" failed at ")[1])  # src/cpp/src/lora/...:line
+        assert our_text.startswith(real_text)
