@@ -232,3 +232,11 @@ def test_errors_read_as_the_real_wheels(tmp_path):
         assert real_check.split(" failed at ")[0] == our_check.split(" failed at ")[0]
         assert real_check.endswith(our_check.split(" failed at ")[1])  # src/cpp/src/lora/...:line
         assert our_text.startswith(real_text)
+
+
+def test_adapters_where_ovlab_does_not_run_them_raise_clearly(adapter):
+    with pytest.raises(NotImplementedError, match="LoRA adapters on the NPU"):
+        ov_genai.LLMPipeline("tiny-llm-fp16-ov", "NPU", adapters=ov_genai.AdapterConfig(adapter))
+    with pytest.raises(NotImplementedError, match="with a draft model"):
+        ov_genai.LLMPipeline("tiny-llm-fp16-ov", "CPU", adapters=ov_genai.AdapterConfig(adapter),
+                             draft_model=ov_genai.draft_model("tiny-llm-fp16-ov", "CPU"))
