@@ -237,6 +237,11 @@ def test_errors_read_as_the_real_wheels(tmp_path):
 def test_adapters_where_ovlab_does_not_run_them_raise_clearly(adapter):
     with pytest.raises(NotImplementedError, match="LoRA adapters on the NPU"):
         ov_genai.LLMPipeline("tiny-llm-fp16-ov", "NPU", adapters=ov_genai.AdapterConfig(adapter))
+    with pytest.raises(NotImplementedError, match="split over devices"):
+        ov_genai.LLMPipeline("tiny-llm-fp16-ov", "HETERO:GPU.0,GPU.1",
+                             adapters=ov_genai.AdapterConfig(adapter),
+                             MODEL_DISTRIBUTION_POLICY="PIPELINE_PARALLEL",
+                             core=ovlab.Core("multi-gpu", seed=0))
     with pytest.raises(NotImplementedError, match="with a draft model"):
         ov_genai.LLMPipeline("tiny-llm-fp16-ov", "CPU", adapters=ov_genai.AdapterConfig(adapter),
                              draft_model=ov_genai.draft_model("tiny-llm-fp16-ov", "CPU"))

@@ -402,6 +402,9 @@ class LLMPipeline(_Base):
         if str(device).strip().upper().startswith("HETERO"):
             from . import hetero
 
+            if properties.get("adapters") is not None:
+                raise NotImplementedError("LoRA adapters on an LLM split over devices (HETERO) "
+                                          "are not simulated by ovlab (CPU and GPU are)")
             if str(properties.pop("ATTENTION_BACKEND", "PA")).upper() == "SDPA":
                 raise NotImplementedError("ATTENTION_BACKEND='SDPA' over HETERO: the stateful "
                                           "SDPA pipeline split over devices is not simulated by "
