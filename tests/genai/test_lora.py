@@ -245,3 +245,19 @@ def test_adapters_where_ovlab_does_not_run_them_raise_clearly(adapter):
     with pytest.raises(NotImplementedError, match="with a draft model"):
         ov_genai.LLMPipeline("tiny-llm-fp16-ov", "CPU", adapters=ov_genai.AdapterConfig(adapter),
                              draft_model=ov_genai.draft_model("tiny-llm-fp16-ov", "CPU"))
+
+
+def test_continuous_batching_pipeline_takes_adapters_in_its_properties(adapter):
+    """ContinuousBatchingPipeline(path, scheduler_config, device, {"adapters": ...}); every
+    request of one generate must carry the same adapters (GenAI's check)."""
+    pipe = ov_genai.ContinuousBatchingPipeline("tiny-llm-fp16-ov", ov_genai.SchedulerConfig(), "CPU",
+                                               {"adapters": ov_genai.AdapterConfig(adapter)})
+    cfg = pipe.get_config()
+    cfg.max_new_tokens = 60
+    res = pipe.generate(PROMPTS[:2], [cfg, cfg])
+    assert all(PHRASE in r.m_generation_ids[0] for r in res)
+    off = cfg.copy()
+    off.adapters = ov_genai.AdapterConfig()
+    assert not any(PHRASE in r.m_generation_ids[0] for r in pipe.generate(PROMPTS[:2], [off, off]))
+    with pytest.raises(RuntimeError, match="LoRA adapters value must be the same for all requests"):
+        pipe.generate(PROMPTS[:2], [cfg, off])

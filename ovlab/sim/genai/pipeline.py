@@ -554,6 +554,12 @@ class ContinuousBatchingPipeline(_Base):
                                "shapes; LLMPipeline(models_path, \"NPU\") runs the NPU's "
                                "stateful pipeline")
         self._setup(models_path, device, sched, core, tokenizer)
+        props = args[0] if args and isinstance(args[0], dict) else kwargs.get("properties") or {}
+        adapters = props.get("adapters", kwargs.get("adapters"))
+        if adapters is not None:  # properties={"adapters": AdapterConfig(...)}, as GenAI reads them
+            from . import lora
+
+            lora.attach(self, adapters)
 
     def get_config(self) -> GenerationConfig:
         return self._generation_config.copy()
