@@ -261,3 +261,12 @@ def test_continuous_batching_pipeline_takes_adapters_in_its_properties(adapter):
     assert not any(PHRASE in r.m_generation_ids[0] for r in pipe.generate(PROMPTS[:2], [off, off]))
     with pytest.raises(RuntimeError, match="LoRA adapters value must be the same for all requests"):
         pipe.generate(PROMPTS[:2], [cfg, off])
+
+
+def test_adapter_from_a_tensor_of_the_files_bytes(adapter):
+    """Adapter(safetensor: ov.Tensor): the file read into memory first (GenAI's third overload)."""
+    raw = np.frombuffer(SHIPPED.read_bytes(), np.uint8)
+    from_tensor = ov_genai.Adapter(ovlab.Tensor(raw.copy()))
+    assert sorted(from_tensor._tensors) == sorted(adapter._tensors)
+    with pytest.raises(RuntimeError, match="Cannot parse safetensor"):
+        ov_genai.Adapter(ovlab.Tensor(np.zeros(8, np.uint8)))

@@ -85,31 +85,30 @@ def group_lora_tensors(tensors: dict[str, np.ndarray]) -> dict[str, LoRAWeight]:
     return out
 
 
+_PARSE = ("safetensors_file_init(safetensor_data, safetensor.get_byte_size(), &safe_tensors_file) "
+          "== nullptr", 112, "Cannot parse safetensor as a Safetensors file format. Safetensors "
+          "file format is supported only")
+
+
 def _read(source: Any) -> tuple[dict[str, np.ndarray], str]:
-    from safetensors import SafetensorError
+    """The tensors of a safetensors file (a path, or an ``ov.Tensor`` of the file's bytes) and
+    where they came from, with GenAI's checks (``SafetensorsAdapterImpl``)."""
     from safetensors.numpy import load, load_file
 
-    if hasattr(source, "data"):  # ov.Tensor of the file's bytes (Adapter(safetensor))
-        raw = np.ascontiguousarray(np.asarray(source.data)).tobytes()
-        where = "<ov.Tensor>"
-        try:
-            return load(raw), where
-        except (SafetensorError, ValueError, Exception) as e:  # noqa: BLE001 - the package's errors vary
-            _check(False, "safetensors_file_init(safetensor_data, safetensor.get_byte_size(), "
-                   "&safe_tensors_file) == nullptr", 112, "Cannot parse safetensor as a Safetensors "
-                   f"file format. Safetensors file format is supported only ({e})")
-    path = Path(source.decode() if isinstance(source, bytes) else str(source))
-    _check(path.exists(), "std::filesystem::exists(path)", 1041,
-           f"LoRA adapter path does not exist: {path}")
-    _check(path.suffix == ".safetensors", 'path.extension().string() == ".safetensors"', 1042,
-           f"Expected .safetensors file, got: {path}")
+    if hasattr(source, "data"):  # Adapter(safetensor: ov.Tensor)
+        raw, where = np.ascontiguousarray(np.asarray(source.data)).tobytes(), "<ov.Tensor>"
+    else:
+        path = Path(source.decode() if isinstance(source, bytes) else str(source))
+        _check(path.exists(), "std::filesystem::exists(path)", 1041,
+               f"LoRA adapter path does not exist: {path}")
+        _check(path.suffix == ".safetensors", 'path.extension().string() == ".safetensors"', 1042,
+               f"Expected .safetensors file, got: {path}")
+        raw, where = None, str(path)
     try:
-        return load_file(str(path)), str(path)
-    except Exception as e:  # noqa: BLE001 - safetensors raises its own and OS errors
-        _check(False, "safetensors_file_init(safetensor_data, safetensor.get_byte_size(), "
-               "&safe_tensors_file) == nullptr", 112, "Cannot parse safetensor as a Safetensors "
-               f"file format. Safetensors file format is supported only ({e})")
-    raise AssertionError("unreachable")
+        return (load(raw) if raw is not None else load_file(where)), where
+    except Exception as e:  # noqa: BLE001 - safetensors raises its own error types and OSError
+        condition, line, message = _PARSE
+        raise RuntimeError(f"Check '{condition}' failed at {_SRC}:{line}:\n{message} ({e})") from e
 
 
 class Adapter:
