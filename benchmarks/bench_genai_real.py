@@ -185,6 +185,57 @@ def compare_beams(model_dir: Path, verbose: bool = True) -> dict[str, int]:
     return diffs
 
 
+LORA_ALPHAS = (None, 1.0, 0.5, 0.0)  # None: generate(adapters=AdapterConfig()), no adapter
+
+
+def lora(model_dir: Path, ids: list[list[int]], new_tokens: int = 32,
+         adapter_path: Path | None = None) -> dict[str, list[list[list[int]]]]:
+    """Greedy tokens of each prompt, real LLMPipeline and ovlab's, built with the shipped LoRA
+    adapter (``tools/train_tiny_lora.py``) and switched per generate call: no adapter, then
+    alpha 1, 0.5 and 0. {"real": [per alpha: [per prompt: tokens]], "ovlab": ...}."""
+    import openvino as ov
+    import openvino_genai as real
+
+    import ovlab
+    import ovlab.sim.genai as lab
+    from ovlab.sim.genai.tiny import DATA
+    from ovlab.sim.runtime.tensor import Tensor
+
+    path = adapter_path or DATA / "tiny_lora_lab.safetensors"
+    out = {}
+    for name, mod, tensor, model, props in (
+            ("real", real, ov.Tensor, str(model_dir),
+             {"INFERENCE_PRECISION_HINT": "f32", "KV_CACHE_PRECISION": "f32"}),
+            ("ovlab", lab, Tensor, "tiny-llm-fp16-ov", {"core": ovlab.Core("cpu")})):
+        adapter = mod.Adapter(str(path))
+        pipe = mod.LLMPipeline(model, "CPU", adapters=mod.AdapterConfig(adapter), **props)
+        rows = []
+        for alpha in LORA_ALPHAS:
+            config = mod.AdapterConfig() if alpha is None else mod.AdapterConfig(adapter, alpha)
+            rows.append([list(pipe.generate(tensor(np.asarray([p], np.int64)),
+                                            max_new_tokens=new_tokens, adapters=config).tokens[0])
+                         for p in ids])
+        out[name] = rows
+    return out
+
+
+def compare_lora(model_dir: Path, verbose: bool = True) -> dict[str, int]:
+    """Per alpha: how many prompts' greedy tokens differ between the real wheel and ovlab."""
+    from ovlab.sim.genai.tokenizer import Tokenizer
+
+    ids = _prompt_ids()
+    res = lora(model_dir, ids)
+    tok = Tokenizer()
+    diffs = {}
+    for i, alpha in enumerate(LORA_ALPHAS):
+        label = "no adapter" if alpha is None else f"alpha {alpha}"
+        diffs[label] = sum(1 for r, o in zip(res["real"][i], res["ovlab"][i], strict=True) if r != o)
+        if verbose:
+            print(f"== LoRA, {label}: {diffs[label]} of {len(ids)} prompts' greedy tokens differ; "
+                  f"first answer: {tok.decode(res['ovlab'][i][0])!r}")
+    return diffs
+
+
 STRUCTURED_PROMPTS = ["Generate a json about a person.", "What does the NPU do?"]
 PERSON = {"type": "object", "properties": {
     "name": {"type": "string", "pattern": "^[A-Z][a-z]{1,20}$"},
@@ -314,6 +365,7 @@ def main() -> None:
         model_dir = export(Path(tmp) / "tiny-llm-ir")
         results = compare(model_dir)
         beam_diffs = compare_beams(model_dir)
+        lora_diffs = compare_lora(model_dir)
         so = compare_structured(export(Path(tmp) / "tiny-llm-ir-detok", detokenizer=True))
     bad = {k: v for k, v in results.items() if v["step_diffs"] or v["requests_with_other_tokens"]}
     print(f"\n{len(results) - len(bad)} of {len(results)} cases identical step by step and token by token")
@@ -325,6 +377,8 @@ def main() -> None:
           f"{sum(d['ovlab_valid'] for d in so.values())} ovlab outputs of "
           f"{sum(d['n'] for d in so.values())} complete and valid (the tiny model fills a "
           "free-whitespace JSON object with whitespace until max_new_tokens, on both)")
+    print(f"{sum(1 for d in lora_diffs.values() if not d)} of {len(lora_diffs)} LoRA cases "
+          "identical (greedy tokens of every prompt, adapter switched per generate)")
 
 
 if __name__ == "__main__":

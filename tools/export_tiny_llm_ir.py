@@ -25,7 +25,13 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from ovlab.sim.genai.lora import node_name  # noqa: E402
 from ovlab.sim.genai.tiny import load_weights  # noqa: E402
+
+# the tiny model's weight keys as the Llama modules optimum names (LoRA adapters address these)
+MODULES = {"wq": "self_attn.q_proj", "wk": "self_attn.k_proj", "wv": "self_attn.v_proj",
+           "wo": "self_attn.o_proj", "w_gate": "mlp.gate_proj", "w_up": "mlp.up_proj",
+           "w_down": "mlp.down_proj"}
 
 DEFAULT_OUT = ROOT / "artifacts" / "tiny-llm-ir"
 
@@ -96,13 +102,20 @@ def export(out: Path = DEFAULT_OUT, detokenizer: bool = False) -> Path:
     def split_heads(t):
         return op.transpose(op.reshape(t, ints([0, 0, heads, hd]), True), ints([0, 2, 1, 3]))
 
+    def linear(h, i: int, key: str):
+        """``h @ W`` named as optimum names a linear layer's MatMul, so that GenAI's LoRA
+        matching (a PEFT layer name contained in the MatMul's name) finds it."""
+        mm = op.matmul(h, const(w[f"l{i}.{key}"]), False, False)
+        mm.set_friendly_name(node_name(i, MODULES[key]))
+        return mm
+
     batch = op.gather(op.shape_of(params["input_ids"]), ints([0]), ints(0))
     sinks = []
     for i in range(cfg.layers):
         h = rms(x, w[f"l{i}.ln1"])
-        q = rope(split_heads(op.matmul(h, const(w[f"l{i}.wq"]), False, False)))
-        k = rope(split_heads(op.matmul(h, const(w[f"l{i}.wk"]), False, False)))
-        v = split_heads(op.matmul(h, const(w[f"l{i}.wv"]), False, False))
+        q = rope(split_heads(linear(h, i, "wq")))
+        k = rope(split_heads(linear(h, i, "wk")))
+        v = split_heads(linear(h, i, "wv"))
         cached = []
         for name, new in (("key", k), ("value", v)):
             info = ov.op.util.VariableInfo()
@@ -118,11 +131,11 @@ def export(out: Path = DEFAULT_OUT, detokenizer: bool = False) -> Path:
         o = op.scaled_dot_product_attention(q, cached[0], cached[1], const(np.zeros((1, 1, 1, 1))),
                                             causal=True)
         o = op.reshape(op.transpose(o, ints([0, 2, 1, 3])), ints([0, 0, d]), True)
-        x = op.add(x, op.matmul(o, const(w[f"l{i}.wo"]), False, False))
+        x = op.add(x, linear(o, i, "wo"))
         h = rms(x, w[f"l{i}.ln2"])
-        gate = op.matmul(h, const(w[f"l{i}.w_gate"]), False, False)
-        up = op.matmul(h, const(w[f"l{i}.w_up"]), False, False)
-        x = op.add(x, op.matmul(op.multiply(op.swish(gate), up), const(w[f"l{i}.w_down"]), False, False))
+        gate = linear(h, i, "w_gate")
+        up = linear(h, i, "w_up")
+        x = op.add(x, linear(op.multiply(op.swish(gate), up), i, "w_down"))
     logits = op.matmul(rms(x, w["ln_f"]), emb, False, True)
     logits.output(0).set_names({"logits"})
     model = ov.Model([op.result(logits)], sinks, list(params.values()), "tiny-llm")

@@ -65,5 +65,8 @@ def test_lab14_exercises_answers():
     from ovlab.sim.exercises import for_lab
 
     ex = for_lab("14")
-    assert ex.answer(3) == 2
+    # a draft on the CPU or the iGPU lowers the iGPU's TPOT a little; on the NPU it raises it
+    order = ex.answer(3)
+    assert sorted(order) == ["CPU", "GPU", "NPU", "none"] and order[-1] == "NPU"
+    assert order.index("none") == 2
     assert ex.answer(2)[0] == "GPU" and ex.answer(2)[-1] == "NPU"

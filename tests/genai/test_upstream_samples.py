@@ -3,8 +3,8 @@
 The samples are Intel's code and are not committed: fetch openvino.genai's
 ``samples/python/text_generation/{greedy_causal_lm,multinomial_causal_lm,chat_sample,
 benchmark_genai,structured_output_generation,compound_grammar_generation,
-structural_tags_generation}.py`` into ``tests/genai/upstream_samples/`` (git-ignored). Without
-them the tests skip.
+structural_tags_generation,lora_greedy_causal_lm}.py`` into ``tests/genai/upstream_samples/``
+(git-ignored). Without them the tests skip.
 """
 
 from __future__ import annotations
@@ -109,3 +109,30 @@ def test_structural_tags_generation_parses_the_tool_calls():
     proc = run("structural_tags_generation.py", "Qwen2.5-7B-Instruct-int4-ov")
     structured = proc.stdout.split("Using structural tags", 1)[1]
     assert "Request(" in structured.split("Correct tool calls by the model:", 1)[1]
+def test_lora_greedy_causal_lm_with_the_shipped_adapter():
+    """The LoRA sample on the tiny model with ovlab's trained adapter: at alpha 0.75 its habit
+    (answers end with "Try it in the lab.") shows; without the adapter it does not."""
+    adapter = ROOT / "ovlab" / "sim" / "genai" / "data" / "tiny_lora_lab.safetensors"
+    proc = run("lora_greedy_causal_lm.py", "tiny-llm-fp16-ov", str(adapter), "What does the NPU do?")
+    with_lora, _, without = proc.stdout.partition("Generate without LoRA adapter:")
+    assert "Try it in the lab." in with_lora and "Try it in the lab." not in without
+    assert without.strip()
+
+
+def test_lora_greedy_causal_lm_on_gpu_with_a_virtual_model(tmp_path):
+    """On the GPU (the sample's comment: "GPU can be used as well", its one-line edit made in a
+    copy) with a virtual model: both generations run, 100 tokens each at most."""
+    src = HERE / "lora_greedy_causal_lm.py"
+    if not src.exists():
+        pytest.skip(f"lora_greedy_causal_lm.py not fetched into {HERE}")
+    text = src.read_text()
+    assert "device = 'CPU'" in text
+    copy = HERE / "_gpu_lora_greedy_causal_lm.py"
+    copy.write_text(text.replace("device = 'CPU'", "device = 'GPU'"))
+    try:
+        adapter = ROOT / "ovlab" / "sim" / "genai" / "data" / "tiny_lora_lab.safetensors"
+        proc = run(copy.name, "TinyLlama-1.1B-Chat-v1.0-fp16-ov", str(adapter), "Why is the sky blue?")
+    finally:
+        copy.unlink()
+    assert proc.stdout.count("Generate with LoRA adapter") == 1
+    assert "Generate without LoRA adapter:" in proc.stdout

@@ -11,7 +11,7 @@ sample), ``continuous_batching`` and ``scheduler_config`` (GenAI's scheduler, po
 step cost, fitted on Intel's 165H iGPU rows), ``tiny`` (the real tiny model), ``standin``
 (the large models' seeded text), ``corpus`` (the tiny model's training text),
 ``structured`` (StructuredOutputConfig and its grammar builders), ``adapters`` (LoRA's
-Adapter, AdapterConfig), ``unsimulated`` (the wheel's other pipelines, as stand-ins that
+Adapter, AdapterConfig), ``lora`` (adapters on a pipeline: matching, modes, their cost), ``unsimulated`` (the wheel's other pipelines, as stand-ins that
 raise when used), ``speech_configs`` (Whisper's and the omni talker's configs, as data), ``npu_pipeline`` (the stateful pipelines: the NPU's static shapes, SDPA), ``memory`` (what the
 pipelines hold and the package's shared bandwidth), ``device_choice`` (lab 14's experiment). The LLMs'
 shapes are in the model catalogue (``ovlab.sim.models.llm_zoo``).

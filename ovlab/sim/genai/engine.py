@@ -158,6 +158,7 @@ class Engine:
         return int(memory.free_bytes(self.core, self.device))
 
     cache_dir = ""  # CACHE_DIR of the pipeline's properties or of the Core
+    lora = None  # lora.AdapterController of a pipeline built with adapters=
     loaded_from = "compile"
 
     def load_seconds(self) -> float:
@@ -191,6 +192,9 @@ class Engine:
 
     # --- requests ---------------------------------------------------------------------------------
     def add_request(self, request_id: int, input_ids: list[int], config: GenerationConfig) -> _Request:
+        if config.adapters is not None:  # applied per generate (lora.set_adapters), not per request
+            config = config.copy()
+            config.adapters = None
         feature = config.unsupported_feature()
         if feature and feature.startswith(("beam search", "several return")) \
                 and config.is_beam_search() and not self.one_at_a_time:
@@ -346,8 +350,13 @@ class Engine:
                                     self.kv_elem)
         if seconds <= 0:
             return 0.0, 0.0
-        nbytes = features(spec, precision, chunks, self.kv_elem)["bytes"]
-        return seconds, nbytes / (self.bandwidth * 1e9 * self.cost.memory_efficiency)
+        memory = features(spec, precision, chunks, self.kv_elem)["bytes"] / (
+            self.bandwidth * 1e9 * self.cost.memory_efficiency)
+        if self.lora is not None:  # LoRA's low-rank matmuls (lora.py)
+            extra, extra_memory = self.lora.step_extra(sum(c.tokens for c in chunks), self.peak,
+                                                       self.bandwidth)
+            seconds, memory = seconds + extra, memory + extra_memory
+        return seconds, memory
 
     def _run_on_device(self, seconds: float, memory_seconds: float = 0.0) -> None:
         """The step as one job on the device, shared with the Core's other work there; it keeps

@@ -341,6 +341,9 @@ class _Base:
                                "already in running state. Use ContinuousBatchingPipeline::add_request")
         if eng.one_at_a_time and len(prompts) > 1:
             raise RuntimeError("Currently only batch size equal to 1 is supported for NPU device!")
+        from . import lora
+
+        lora.set_adapters(eng, configs)
         reqs = []
         for ids, cfg in zip(prompts, configs, strict=True):
             reqs.append(eng.add_request(self._next_id, ids, cfg))
@@ -399,6 +402,9 @@ class LLMPipeline(_Base):
         if str(device).strip().upper().startswith("HETERO"):
             from . import hetero
 
+            if properties.get("adapters") is not None:
+                raise NotImplementedError("LoRA adapters on an LLM split over devices (HETERO) "
+                                          "are not simulated by ovlab (CPU and GPU are)")
             if str(properties.pop("ATTENTION_BACKEND", "PA")).upper() == "SDPA":
                 raise NotImplementedError("ATTENTION_BACKEND='SDPA' over HETERO: the stateful "
                                           "SDPA pipeline split over devices is not simulated by "
@@ -411,8 +417,13 @@ class LLMPipeline(_Base):
             return
         self._prompt_lookup = bool(properties.pop("prompt_lookup", False))
         self._models_path = models_path
+        adapters = properties.pop("adapters", None)
         engine_cls, sched = _select_engine(str(device).strip(), properties)
         self._setup(models_path, device, sched, core, tokenizer, engine_cls, properties)
+        if adapters is not None:
+            from . import lora
+
+            lora.attach(self, adapters)
         if self._prompt_lookup and self._engine.one_at_a_time:
             raise RuntimeError("prompt_lookup: ovlab runs prompt-lookup decoding in continuous "
                                "batching (CPU, GPU), as GenAI's PromptLookupImpl does")
@@ -434,6 +445,9 @@ class LLMPipeline(_Base):
         if isinstance(inputs, (Tensor, TokenizedInputs, np.ndarray)):
             ids = _ids(inputs.input_ids if isinstance(inputs, TokenizedInputs) else inputs)
             if getattr(self, "_prompt_lookup", False):
+                from . import lora
+
+                lora.set_adapters(self._engine, [cfg])
                 from . import prompt_lookup
 
                 return prompt_lookup.generate(self, ids, cfg, streamer, encoded=True)
@@ -468,8 +482,9 @@ class LLMPipeline(_Base):
             ids.append(self._tokenizer.encode(t).input_ids.data[0].tolist())
             raw_tok.append(self._engine.host_work(len(ids[-1])))
         if getattr(self, "_prompt_lookup", False):
-            from . import prompt_lookup
+            from . import lora, prompt_lookup
 
+            lora.set_adapters(self._engine, [cfg])
             res = prompt_lookup.generate(self, ids, cfg, streamer, encoded=False)
             return res.texts[0] if isinstance(inputs, str) else res
         reqs = self._run(ids, [cfg] * len(ids), streamer, start)
@@ -545,6 +560,12 @@ class ContinuousBatchingPipeline(_Base):
                                "shapes; LLMPipeline(models_path, \"NPU\") runs the NPU's "
                                "stateful pipeline")
         self._setup(models_path, device, sched, core, tokenizer)
+        props = args[0] if args and isinstance(args[0], dict) else kwargs.get("properties") or {}
+        adapters = props.get("adapters", kwargs.get("adapters"))
+        if adapters is not None:  # properties={"adapters": AdapterConfig(...)}, as GenAI reads them
+            from . import lora
+
+            lora.attach(self, adapters)
 
     def get_config(self) -> GenerationConfig:
         return self._generation_config.copy()

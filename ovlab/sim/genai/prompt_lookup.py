@@ -18,8 +18,11 @@ from typing import Any
 
 from ..trace.records import InferenceRecord
 from .config import GenerationConfig, StreamingStatus, make_streamer
+from .continuous_batching import SequenceStatus
 from .results import DecodedResults, EncodedResults, PerfMetrics
 from .timing import Chunk
+
+PADDING_TOKEN_ID = -1  # continuous_batching_for_prompt_lookup.cpp
 
 
 def generate_candidates(input_ids: list[int], num_pred_tokens: int, max_ngram_size: int
@@ -62,6 +65,8 @@ def generate(pipe, ids_rows: list[list[int]], cfg: GenerationConfig, streamer: A
         pipe._pl_reference = type(pipe)(pipe._models_path, "CPU",  # an LLMPipeline
                                         core=Core(core.platform, seed=core.seed))
     ref = pipe._pl_reference
+    if eng.model is not None and ref._engine.model is not None:  # the same LoRA (lora.py)
+        ref._engine.model.w, ref._engine.model.lora = eng.model.w, eng.model.lora
     plain = cfg.copy()
     plain.num_assistant_tokens, plain.max_ngram_size = None, 0
     reqs = ref._run([ids], [plain], None, ref._engine.core.clock.now)
@@ -93,26 +98,60 @@ def generate(pipe, ids_rows: list[list[int]], cfg: GenerationConfig, streamer: A
                     return False
         return True
 
-    run(Chunk(len(ids), 0))  # prefill: the first token
-    emitted, going, accepted_total, proposed = (1, bool(tokens) and emit(tokens[:1]), 0, 0)
-    emitted = min(emitted, len(tokens))
+    # the request in the main engine's scheduler: candidates are appended to the sequence and
+    # take KV slots for the validation step, as in GenAI; rejected ones are removed afterwards
+    # and their blocks freed (``Scheduler.clean_empty_blocks`` at the next schedule)
+    req = eng.add_request(pipe._next_id, ids, plain)
+    pipe._next_id += 1
+    eng.awaiting.remove(req.group)
+    group = req.group
+    seq = group.get_sequences()[0]
+    emitted, going, accepted_total, proposed = 0, bool(tokens), 0, 0
     while going and emitted < len(tokens):
-        left = cfg.get_max_new_tokens(len(ids)) - emitted - 1
-        cands = generate_candidates(ids + tokens[:emitted], min(k_max, max(0, left)),
-                                    int(cfg.max_ngram_size))
-        k = k_max  # padded with -1 to num_assistant_tokens
-        run(Chunk(1 + k, len(ids) + emitted - 1))
+        k = 0
+        cands: list[int] = []
+        if emitted:  # generate_candidates_for_prompt_lookup: none before the first token
+            left = cfg.get_max_new_tokens(len(ids)) - emitted - 1
+            cands = generate_candidates(ids + tokens[:emitted], min(k_max, max(0, left)),
+                                        int(cfg.max_ngram_size))
+            k = k_max  # padded with -1 to num_assistant_tokens, "to maintain consistent shape"
+            for c in cands + [PADDING_TOKEN_ID] * (k - len(cands)):
+                seq.append_token(c, 0.0)
+            group.set_num_validated_tokens(k)
+        out = eng.scheduler.schedule([group])
+        eng.step_count += 1
+        core.trace.scheduler_step(out.step_record(eng.step_count, clock.now, eng.device, eng.name))
+        eng.metrics.cache_usage = out.m_cache_usage
+        eng.metrics.max_cache_usage = max(eng.metrics.max_cache_usage, out.m_cache_usage)
+        if out.m_total_num_scheduled_tokens == 0:
+            raise RuntimeError("prompt lookup: the KV cache has no room for the prompt and its "
+                               f"{k} candidates")
+        run(Chunk(group.get_num_scheduled_tokens(), group.get_num_processed_tokens()))
+        sampling = group.requires_sampling()
         accepted = 0
-        for c in cands:
-            if emitted + accepted < len(tokens) and c == tokens[emitted + accepted]:
-                accepted += 1
-            else:
-                break
-        proposed += k
-        accepted_total += accepted
-        new = tokens[emitted:emitted + accepted + 1]
-        emitted += len(new)
-        going = emit(new)
+        if sampling:
+            for c in cands:
+                if emitted + accepted < len(tokens) and c == tokens[emitted + accepted]:
+                    accepted += 1
+                else:
+                    break
+            seq.remove_last_tokens(k)  # candidates: the accepted ones come back as tokens
+            new = tokens[emitted:emitted + accepted + 1]
+            for t in new:
+                seq.append_token(t, 0.0)
+        group.finish_iteration()
+        if sampling:
+            if k:
+                proposed += k
+                accepted_total += accepted
+                # the KV of the rejected candidates is dropped: processed up to the last token
+                group.update_processed_tokens_num(len(ids) + emitted + len(new) - 1)
+            emitted += len(new)
+            going = emit(new)
+    seq.set_status(SequenceStatus.FINISHED)
+    if eng.scheduler.has_block_table(seq.get_id()):
+        eng.scheduler.free_sequence(seq.get_id())
+    eng.forget(req)
     if stream is not None:
         stream.end()
     pm.evaluate(start)

@@ -128,6 +128,10 @@ class SpeculativeLLMPipeline(LLMPipeline):
             config = args.pop(0)
         properties = {**(config or {}), **kwargs}
         draft = properties.pop("draft_model")
+        if properties.get("adapters") is not None:
+            raise NotImplementedError("LoRA adapters with a draft model (speculative decoding) "
+                                      "are not simulated by ovlab (LLMPipeline without a draft "
+                                      "model runs them)")
         if not isinstance(draft, DraftModel):
             raise TypeError("draft_model must come from openvino_genai.draft_model(path, device), "
                             f"not {type(draft).__name__}")

@@ -105,6 +105,17 @@ class TinyLLM:
 
     def __init__(self, path: Path = WEIGHTS) -> None:
         self.cfg, self.w = load_weights(path)
+        # LoRA (``lora.py``): weight key -> (A^T (d_in, r), alpha B^T (r, d_out)); the low-rank
+        # path runs beside the weight's matmul, as GenAI's dynamic LoRA does
+        self.lora: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+
+    def _mm(self, h: np.ndarray, key: str) -> np.ndarray:
+        """``h @ W``, plus ``(h @ A^T) @ (alpha B^T)`` where an adapter adapts ``W``."""
+        y = h @ self.w[key]
+        low = self.lora.get(key)
+        if low is not None:
+            y = y + (h @ low[0]) @ low[1]
+        return y
 
     def new_cache(self, block_size: int) -> PagedKV:
         return PagedKV(self.cfg, block_size)
@@ -126,9 +137,9 @@ class TinyLLM:
         mask = all_pos[None, :] > pos[:, None]
         for i in range(cfg.layers):
             h = rms_norm(x, w[f"l{i}.ln1"])
-            q = apply_rope((h @ w[f"l{i}.wq"]).reshape(n, cfg.heads, cfg.head_dim), cos, sin)
-            k = apply_rope((h @ w[f"l{i}.wk"]).reshape(n, cfg.heads, cfg.head_dim), cos, sin)
-            v = (h @ w[f"l{i}.wv"]).reshape(n, cfg.heads, cfg.head_dim)
+            q = apply_rope(self._mm(h, f"l{i}.wq").reshape(n, cfg.heads, cfg.head_dim), cos, sin)
+            k = apply_rope(self._mm(h, f"l{i}.wk").reshape(n, cfg.heads, cfg.head_dim), cos, sin)
+            v = self._mm(h, f"l{i}.wv").reshape(n, cfg.heads, cfg.head_dim)
             cache.k[i][blk, off] = k
             cache.v[i][blk, off] = v
             keys = cache.k[i][all_blk, all_off]  # (S, H, D)
@@ -138,9 +149,9 @@ class TinyLLM:
             att = np.exp(att - att.max(-1, keepdims=True))
             att /= att.sum(-1, keepdims=True)
             o = np.einsum("hts,shd->thd", att, vals).reshape(n, cfg.hidden)
-            x = x + o @ w[f"l{i}.wo"]
+            x = x + self._mm(o, f"l{i}.wo")
             h = rms_norm(x, w[f"l{i}.ln2"])
-            g = h @ w[f"l{i}.w_gate"]
-            x = x + ((g / (1.0 + np.exp(-g))) * (h @ w[f"l{i}.w_up"])) @ w[f"l{i}.w_down"]
+            g = self._mm(h, f"l{i}.w_gate")
+            x = x + self._mm((g / (1.0 + np.exp(-g))) * self._mm(h, f"l{i}.w_up"), f"l{i}.w_down")
         last = rms_norm(x[-1:], w["ln_f"])
         return (last @ w["tok_emb"].T)[0]
