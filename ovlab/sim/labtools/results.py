@@ -7,7 +7,9 @@ learner has their own home, so an instructor gathers ``/home/*/.ovlab/results`` 
 ``python tools/collect_results.py`` (or :func:`collect`). Unanswered exercises are not recorded,
 so running a lab without answering writes nothing.
 
-A file holds, per exercise, the latest verdict, the latest answer (its ``repr``), the number of
+A file holds the learner's name at the latest answer (and ``earlier_learners``, if the name
+changed: set it before the first answer, or the next answer moves the lab to the new name), and,
+per exercise, the latest verdict, the latest answer (its ``repr``), the number of
 attempts, whether the answer was revealed, and when it was first right (UTC). Writes are atomic
 (a temporary file renamed over the old one), so a collector never reads half a file.
 """
@@ -46,9 +48,10 @@ def learner_file() -> Path:
 
 
 def set_learner(name: str) -> Path:
-    """Set, once, the name your results are recorded under (on a machine without JupyterHub,
-    where every learner may share one login): ``ovlab.sim.labtools.set_learner("ana")``. It is kept
-    in a small file and used by every later check, in every lab."""
+    """Set the name your results are recorded under (on a machine without JupyterHub, where
+    every learner may share one login): ``ovlab.sim.labtools.set_learner("ana")``. It is kept
+    in a small file and used by every later check, in every lab; a lab answered before under
+    another name moves to this one at its next answer."""
     name = str(name).strip()
     if not name or any(c in name for c in "\n\r/\\"):
         raise ValueError(f"a learner name is one line of text without slashes, got {name!r}")
@@ -103,6 +106,16 @@ def record(lab: str, exercise: str, verdict: str, answer: Any, *, revealed: bool
     try:
         folder.mkdir(parents=True, exist_ok=True)
         data = read(path) or {"lab": lab, "learner": learner(), "exercises": {}}
+        # the name is the learner's at the latest answer, not the first: a learner who answered
+        # once under the login name and then set their own is collected under their own (the
+        # file keeps the earlier names, so an instructor sees the change)
+        now_name = learner()
+        if data.get("learner") != now_name:
+            earlier = [n for n in data.get("earlier_learners", []) if n != now_name]
+            if data.get("learner"):
+                earlier.append(data["learner"])
+            data["earlier_learners"] = earlier
+            data["learner"] = now_name
         entry = data["exercises"].setdefault(exercise, {"attempts": 0, "revealed": False})
         if answer is not None:
             entry["attempts"] += 1
