@@ -171,8 +171,12 @@ def tracks_table(data: dict, where: str = "labs/") -> str:
     return "\n".join(lines)
 
 
-def track_table(data: dict, index: int) -> str:
-    """One class track step by step: its labs' minutes and what a learner can do after each."""
+def track_table(data: dict, index: int, goals: bool = True) -> str:
+    """One class track step by step: its labs' minutes and what a learner can do after each
+    (``goals=False``: without that last column, for a slide)."""
+    if not goals:
+        return "\n".join(line.rsplit(" |", 2)[0] + " |" if line.startswith("| ") else "|---|---|---|"
+                         for line in track_table(data, index).splitlines())
     by_prefix = {lab[:2]: lab for lab in _labs(data)}
     lines = ["| step | lab | minutes | after it a learner can |", "|---|---|---|---|"]
     name, _planned, steps = TRACKS[index]
