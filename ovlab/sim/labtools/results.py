@@ -61,26 +61,33 @@ def set_learner(name: str) -> Path:
     return path
 
 
-def learner() -> str:
-    """The learner's name: JupyterHub's user if there is one; else the name set once with
-    :func:`set_learner` (or ``$OVLAB_LEARNER``); else the login name, with a warning, since on
-    a shared machine every learner would be recorded under it."""
-    global _warned_os_user
+def learner_and_source() -> tuple[str, str]:
+    """The learner's name and where it comes from: ``"hub"`` (``$JUPYTERHUB_USER``), ``"env"``
+    (``$OVLAB_LEARNER``), ``"set"`` (:func:`set_learner`'s file) or ``"login"`` (the login
+    name, which learners sharing a machine would share)."""
     if os.environ.get("JUPYTERHUB_USER"):
-        return os.environ["JUPYTERHUB_USER"]
+        return os.environ["JUPYTERHUB_USER"], "hub"
     if os.environ.get(LEARNER_ENV, "").strip():
-        return os.environ[LEARNER_ENV].strip()
+        return os.environ[LEARNER_ENV].strip(), "env"
     try:
         name = learner_file().read_text(encoding="utf-8").strip()
     except OSError:
         name = ""
     if name:
-        return name
+        return name, "set"
     try:
-        name = getpass.getuser()
+        return getpass.getuser(), "login"
     except Exception:  # noqa: BLE001 - no login name in some containers
-        name = "unknown"
-    if not _warned_os_user:
+        return "unknown", "login"
+
+
+def learner() -> str:
+    """The learner's name: JupyterHub's user if there is one; else the name set with
+    :func:`set_learner` (or ``$OVLAB_LEARNER``); else the login name, with a one-line note the
+    first time, since on a shared machine every learner would be recorded under it."""
+    global _warned_os_user
+    name, source = learner_and_source()
+    if source == "login" and not _warned_os_user:
         # one friendly line, not a UserWarning: a warning shows in a pink block with an
         # internal file path, which a learner reads as an error
         _warned_os_user = True
