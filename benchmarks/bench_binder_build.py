@@ -30,6 +30,7 @@ import argparse
 import json
 import os
 import platform
+import resource
 import shutil
 import signal
 import socket
@@ -58,11 +59,16 @@ def _load() -> float:
     return os.getloadavg()[0]
 
 
-def _run(cmd: list, env: dict, cwd: Path = ROOT) -> float:
+def _run(cmd: list, env: dict, cwd: Path = ROOT) -> tuple[float, float]:
+    """Wall seconds and CPU seconds (user + system, the command and its children): on a shared
+    machine the wall time follows the load, the CPU time much less."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.monotonic()
     subprocess.run([str(c) for c in cmd], cwd=cwd, env=env, check=True, capture_output=True,
                    text=True, timeout=3600)
-    return time.monotonic() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return time.monotonic() - t0, cpu
 
 
 def build(env_dir: Path, cache: Path) -> dict:
@@ -71,15 +77,17 @@ def build(env_dir: Path, cache: Path) -> dict:
     env.pop("PIP_FIND_LINKS", None)  # PyPI and the cache only, as on a Binder builder
     env.pop("VIRTUAL_ENV", None)
     load = _load()
-    venv_s = _run([sys.executable, "-m", "venv", env_dir], env)
+    venv_s, venv_cpu = _run([sys.executable, "-m", "venv", env_dir], env)
     py = env_dir / "bin" / "python"
-    install_s = _run([py, "-m", "pip", "install", "-q", "-r", "binder/requirements.txt"], env)
+    install_s, install_cpu = _run([py, "-m", "pip", "install", "-q", "-r",
+                                   "binder/requirements.txt"], env)
     post_env = dict(env, NB_PYTHON_PREFIX=str(env_dir), KERNEL_PYTHON_PREFIX=str(env_dir),
                     PATH=f"{env_dir / 'bin'}:{env['PATH']}")
-    post_s = _run(["bash", "binder/postBuild"], post_env)
+    post_s, post_cpu = _run(["bash", "binder/postBuild"], post_env)
     return {"venv_s": round(venv_s, 1), "pip_install_s": round(install_s, 1),
             "postbuild_s": round(post_s, 1), "total_s": round(venv_s + install_s + post_s, 1),
-            "load_at_start": round(load, 2)}
+            "total_cpu_s": round(venv_cpu + install_cpu + post_cpu, 1),
+            "load_at_start": round(load, 2), "load_at_end": round(_load(), 2)}
 
 
 def _free_port() -> int:
