@@ -8,12 +8,12 @@ STAMP := $(VENV)/.ovlab-installed
 PYTEST_ARGS ?=
 
 .PHONY: lab test unit fuzz notebooks browser binder labs bench lint chromium clean openvino-suite \
-	openvino-suite-real genai-suite genai-suite-real
+	openvino-suite-real genai-suite genai-suite-real deck deck-check wheelhouse wheelhouse-check
 
 # NumPy's OpenBLAS threads fight pytest-xdist workers (and each other) on 2 cores: a model that
 # takes 45 ms alone took over a second under load. One BLAS thread per process in the tests.
 test unit fuzz notebooks browser binder labs openvino-suite openvino-suite-real genai-suite \
-	genai-suite-real: export OPENBLAS_NUM_THREADS = 1
+	genai-suite-real deck-check: export OPENBLAS_NUM_THREADS = 1
 
 # PYTHONWARNINGS: setuptools frames its note on editable installs in "!!" banners that read like
 # a failure to a newcomer; the install itself is fine.
@@ -42,11 +42,12 @@ test: $(STAMP) chromium
 	@$(BIN)/python tests/real_wheel.py
 	$(BIN)/ruff check .
 	$(BIN)/pytest -n 2 --dist loadfile -m "not browser and not binder" tests $(PYTEST_ARGS)
+	$(MAKE) --no-print-directory deck-check
 	@# every lab runs with nbval inside the Binder stand-in (tests/test_binder.py: a fresh
 	@# environment from binder/, outputs compared with the stored ones), on one worker while the
 	@# real-browser tests run on the other ('make notebooks' runs nbval in .venv alone)
 	$(BIN)/pytest -n 2 --dist loadfile -m "browser or binder" tests/browser tests/test_binder.py \
-		$(PYTEST_ARGS)
+		tests/test_deck.py $(PYTEST_ARGS)
 	$(MAKE) --no-print-directory openvino-suite
 	$(MAKE) --no-print-directory genai-suite
 
@@ -64,7 +65,7 @@ notebooks: $(STAMP)
 	$(BIN)/pytest -p no:cacheprovider --nbval --nbval-current-env -n 2 --dist loadfile \
 		--nbval-sanitize-with tests/nbval-sanitize.cfg labs $(PYTEST_ARGS)
 browser: $(STAMP) chromium
-	$(BIN)/pytest -m browser tests/browser $(PYTEST_ARGS)
+	$(BIN)/pytest -m browser tests/browser tests/test_deck.py $(PYTEST_ARGS)
 binder: $(STAMP)
 	$(BIN)/pytest -m binder tests/test_binder.py $(PYTEST_ARGS)
 
@@ -100,6 +101,36 @@ genai-suite: $(STAMP)
 genai-suite-real: $(STAMP)
 	@if [ -f $(GENAI_SUITE_FILE) ]; then cd $(GENAI_SUITE) && ../../$(BIN)/python -m pytest $(PYTEST_ARGS); \
 	else echo "genai-suite-real: skipped, GenAI's test files are not in $(GENAI_SUITE)/upstream/"; fi
+
+## the opening deck (docs/deck/opening.ipynb): its stored outputs against a fresh run (nbval),
+## and its slides as HTML that load nothing from the network (reveal.js from the sphinx-revealjs
+## wheel, tools/build_deck.py): artifacts/deck/opening.slides.html
+deck-check: $(STAMP)
+	$(BIN)/pytest -p no:cacheprovider -q --nbval --nbval-current-env \
+		--nbval-sanitize-with tests/nbval-sanitize.cfg docs/deck/opening.ipynb
+deck: $(STAMP)
+	$(BIN)/python tools/build_deck.py
+
+## an offline install for a room without internet: wheelhouse/ gets every wheel the labs need
+## (binder/requirements.txt's pins and what they pull in, for this machine's platform and
+## Python), ovlab's own wheel and the deck's reveal.js; on the learners' machines:
+##   python3 -m venv .venv
+##   .venv/bin/pip install --no-index --find-links wheelhouse -r wheelhouse/requirements.txt ovlab
+## (another platform: PIP_PLATFORM_ARGS="--platform win_amd64 --only-binary=:all:"; docs/instructors.md)
+WHEELHOUSE ?= wheelhouse
+PIP_PLATFORM_ARGS ?=
+wheelhouse: $(STAMP)
+	mkdir -p $(WHEELHOUSE)
+	rm -f $(WHEELHOUSE)/ovlab-*.whl
+	$(BIN)/python -m pip download -q $(PIP_PLATFORM_ARGS) -d $(WHEELHOUSE) -r binder/requirements.txt
+	$(BIN)/python -m pip download -q --no-deps -d $(WHEELHOUSE) 'sphinx-revealjs>=3.2'
+	$(BIN)/python -m pip wheel -q --no-deps -w $(WHEELHOUSE) .
+	cp binder/requirements.txt $(WHEELHOUSE)/requirements.txt
+	@echo "$(WHEELHOUSE)/: $$(ls $(WHEELHOUSE)/*.whl | wc -l) wheels, $$(du -sh $(WHEELHOUSE) | cut -f1)"
+## the round trip: a fresh venv from the wheelhouse alone (pip --no-index), then ovlab check
+## on lab 00 (a few minutes: not part of make test)
+wheelhouse-check: wheelhouse
+	$(BIN)/python tools/wheelhouse_check.py $(WHEELHOUSE)
 
 ## re-execute every lab in place so the stored outputs match the code
 labs: $(STAMP)

@@ -313,6 +313,10 @@ for precision in ["FP32", "INT8"]:
 # Replace `None` with your answer and run the cell: the check says whether it is right, within
 # the tolerance it states. After a try, `exercises.check(1, answer, reveal=True)` shows the answer.
 #
+# Your answers are recorded for your instructor under your name. On JupyterHub that is your hub
+# user; elsewhere, set it once, before your first answer, in a cell of your own:
+# `ov.labtools.set_learner("your name")` (every lab then uses it).
+#
 # **1.** On a fresh laptop Core, compile GoogLeNet-v1 for the `GPU` instead of the CPU. What does
 # `core.clock.now` read afterwards, in seconds?
 

@@ -33,3 +33,31 @@ def test_the_lab_step_reports_a_broken_notebook(tmp_path):
     nbformat.write(nb, tmp_path / "99-broken.ipynb")
     with pytest.raises(RuntimeError, match="99-broken"):
         preclass._labs(tmp_path)()
+
+
+def test_ovlab_check_prints_its_own_lines_only(tmp_path):
+    """The instructor's green light reads as one: every line is a check's (no kernel's
+    "[IPKernelApp] WARNING ... eavesdropping", no stray note), and the login-name advice is
+    part of the results line."""
+    import os
+    import subprocess
+    import sys
+
+    import nbformat
+
+    labs = tmp_path / "labs"
+    labs.mkdir()
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("print('hello')")])
+    nbformat.write(nb, labs / "01-hello.ipynb")
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("JUPYTERHUB_USER", "OVLAB_LEARNER", "OVLAB_RESULTS_DIR")}
+    env["HOME"] = str(tmp_path)  # no name set: the login name, the case that needs the advice
+    done = subprocess.run([sys.executable, "-m", "ovlab", "check", "--labs", str(labs)],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stderr == ""
+    lines = done.stdout.splitlines()
+    assert lines[-1] == "ready for class"
+    assert all(line.startswith("ok   ") for line in lines[:-1]), lines
+    results_line = next(line for line in lines if line.startswith("ok   results"))
+    assert "set_learner('name') before their first answer" in results_line

@@ -4,7 +4,8 @@
 class time per lab, from the sources: ``python tools/lab_stats.py --write``) and ``memory`` (each
 lab kernel's peak after Run All, with where and when: ``python benchmarks/bench_lab_memory.py
 --record``). This tool writes the tables and sentences built from it into ``docs/instructors.md``
-(between ``<!-- labs:... -->`` markers), the time and memory columns of the README's lab
+and the 3-hour track's clock into ``docs/facilitator-3h.md`` (between ``<!-- labs:... -->``
+markers), the time and memory columns of the README's lab
 table, and the tracks through the labs (``TRACKS``: 15 minutes, 3 hours, 90 minutes on LLMs, a
 second day) with the whole set's time into the README, the guide and lab 00's source, so that
 they can never disagree again (they did: lab 01 at 177 MB in one, 232 MB in the other; "about
@@ -30,6 +31,7 @@ DATA = ROOT / "benchmarks" / "results" / "labs.json"
 INSTRUCTORS = ROOT / "docs" / "instructors.md"
 README = ROOT / "README.md"
 LAB00 = ROOT / "lab-sources" / "00-start-here.py"  # then: python tools/run_labs.py 00
+FACILITATOR = ROOT / "docs" / "facilitator-3h.md"
 
 # what a learner can do after each lab (the instructors' table); one entry per lab
 OBJECTIVES = {
@@ -171,8 +173,12 @@ def tracks_table(data: dict, where: str = "labs/") -> str:
     return "\n".join(lines)
 
 
-def track_table(data: dict, index: int) -> str:
-    """One class track step by step: its labs' minutes and what a learner can do after each."""
+def track_table(data: dict, index: int, goals: bool = True) -> str:
+    """One class track step by step: its labs' minutes and what a learner can do after each
+    (``goals=False``: without that last column, for a slide)."""
+    if not goals:
+        return "\n".join(line.rsplit(" |", 2)[0] + " |" if line.startswith("| ") else "|---|---|---|"
+                         for line in track_table(data, index).splitlines())
     by_prefix = {lab[:2]: lab for lab in _labs(data)}
     lines = ["| step | lab | minutes | after it a learner can |", "|---|---|---|---|"]
     name, _planned, steps = TRACKS[index]
@@ -191,6 +197,33 @@ def track_table(data: dict, index: int) -> str:
 
 def three_hour_table(data: dict) -> str:
     return track_table(data, 1)
+
+
+def _clock(minutes: int) -> str:
+    return f"{minutes // 60}:{minutes % 60:02d}"
+
+
+def schedule_table(data: dict, index: int = 1) -> str:
+    """A track as a clock: when each lab and break starts and ends, from 0:00 (the facilitator's
+    script, ``docs/facilitator-3h.md``)."""
+    by_prefix = {lab[:2]: lab for lab in _labs(data)}
+    lines = ["| clock | step | minutes |", "|---|---|---|"]
+    now = 0
+    for step in TRACKS[index][2]:
+        minutes = _step_minutes(data, step)
+        if step[0] == BREAK:
+            what = "break"
+        else:
+            title = OBJECTIVES[step[0]][0]
+            what = f"lab [{step[0]} {title}](../labs/{by_prefix[step[0]]}.ipynb)"
+        lines.append(f"| {_clock(now)}-{_clock(now + minutes)} | {what} | {minutes} |")
+        now += minutes
+    lines.append(f"| | total | {now} |")
+    return "\n".join(lines)
+
+
+def render_facilitator(text: str, data: dict) -> str:
+    return _between(text, "schedule", schedule_table(data, 1), FACILITATOR)
 
 
 def readme_memory(data: dict) -> str:
@@ -255,7 +288,7 @@ def main(argv: list[str]) -> int:
     data = load()
     stale = []
     for path, render in ((INSTRUCTORS, render_instructors), (README, render_readme),
-                         (LAB00, render_lab00)):
+                         (LAB00, render_lab00), (FACILITATOR, render_facilitator)):
         old = path.read_text(encoding="utf-8")
         new = render(old, data)
         if new != old:

@@ -260,17 +260,12 @@ class _Chain:
         self.out = ops.multiply(self.out, ops.constant(recip)).output(0)
 
     def resize(self, algorithm: ResizeAlgorithm, size: tuple[int, int]) -> None:
-        interpolate = getattr(ops, "interpolate", None)
-        if interpolate is None:
-            raise NotImplementedError(
-                "PrePostProcessor resize: ovlab.opset has no Interpolate op yet, so resizing "
-                "cannot be built into the model (give the tensor the model's spatial size)")
         if self.layout is None or not (self.layout.has_name("H") and self.layout.has_name("W")):
             raise RuntimeError("PrePostProcessor: resize needs a layout with 'H' and 'W'")
         rank = len(self.shape)
         axes = [self.layout.get_index_by_name("H") % rank, self.layout.get_index_by_name("W") % rank]
-        self.out = interpolate(self.out, np.array(size, np.int64), _RESIZE_MODES[algorithm],
-                               "sizes", axes=np.array(axes, np.int64)).output(0)
+        self.out = ops.interpolate(self.out, np.array(size, np.int64), _RESIZE_MODES[algorithm],
+                                   "sizes", axes=np.array(axes, np.int64)).output(0)
 
 
 def _not_aligned(shape: list[int], model_shape: list[int], name: str) -> None:

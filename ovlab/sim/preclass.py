@@ -90,17 +90,14 @@ def _dashboard() -> str:
 
 
 def _results() -> str:
-    import warnings
-
     from .labtools import results
 
     folder = results.results_dir()
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        who = results.learner()
+    who, source = results.learner_and_source()  # no note printed: this line says it
     where = "off" if folder is None else str(folder)
     note = (" (the login name: on a shared machine ask learners to run "
-            "ovlab.sim.labtools.set_learner('name') once)" if caught else "")
+            "ovlab.labtools.set_learner('name') before their first answer)"
+            if source == "login" else "")
     return f"results go to {where}, recorded as {who!r}{note}"
 
 

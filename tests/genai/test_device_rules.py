@@ -138,7 +138,7 @@ def test_sdpa_backend_selects_the_stateful_pipeline_and_conflicts_with_pa_keys()
 
 
 def test_auto_resolves_as_auto_does_for_a_dynamic_model():
-    assert ov_genai.LLMPipeline(TINY, "AUTO", core=core()).device == "GPU.0"
+    assert ov_genai.LLMPipeline(TINY, "AUTO", core=core()).device == "GPU"
     assert ov_genai.LLMPipeline(TINY, "AUTO:NPU,CPU", core=core()).device == "CPU"
     assert ov_genai.LLMPipeline(TINY, "AUTO:-GPU", core=core()).device == "CPU"
     assert ov_genai.LLMPipeline(TINY, "AUTO:CPU,GPU", core=core()).device == "CPU"
@@ -216,3 +216,19 @@ def test_npu_chat_rereads_the_whole_history_and_refuses_it_past_max_prompt_len()
     with pytest.raises(RuntimeError, match="hold chat history up to 64 tokens"):
         for _ in range(10):
             pipe.generate("Tell me more about the KV cache and the scheduler.", cfg)
+
+
+def test_pipe_device_names_the_device_as_the_core_lists_it():
+    """``pipe.device`` is ovlab's (the wheel's LLMPipeline has no such attribute: GenAI keeps
+    its device to itself); it reads as ``core.available_devices`` lists the device: ``GPU`` on
+    the 165H, whose one iGPU OpenVINO lists without an index, ``GPU.1`` beside a second GPU."""
+    ai_pc = core()
+    assert ai_pc.available_devices == ["CPU", "GPU", "NPU"]
+    for device, listed in [("GPU", "GPU"), ("GPU.0", "GPU"), ("AUTO", "GPU"), ("CPU", "CPU"),
+                           ("NPU", "NPU")]:
+        pipe = ov_genai.LLMPipeline(TINY, device, core=ai_pc)
+        assert pipe.device == listed and pipe.device in ai_pc.available_devices, device
+    two = ovlab.Core("workstation", seed=0)
+    assert "GPU.1" in two.available_devices
+    assert ov_genai.LLMPipeline(TINY, "GPU.1", core=two).device == "GPU.1"
+    assert ov_genai.LLMPipeline(TINY, "GPU", core=two).device == "GPU.0"

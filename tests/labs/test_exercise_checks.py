@@ -226,3 +226,24 @@ def test_the_learner_is_the_hub_user_else_the_name_set_once_else_the_os_user(tmp
         assert results.learner() == "cho"
     with pytest.raises(ValueError, match="one line"):
         results.set_learner("a/b")
+
+
+def test_a_name_set_after_the_first_answer_moves_the_lab_to_it(tmp_path, monkeypatch, capsys):
+    """The review's "ana": one answer under the login name, then her own name; the collector
+    lists her, not the login (the file keeps the earlier name for the instructor)."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("OVLAB_RESULTS_DIR", str(tmp_path / "results"))
+    monkeypatch.delenv("OVLAB_LEARNER", raising=False)
+    monkeypatch.delenv("JUPYTERHUB_USER", raising=False)
+    monkeypatch.setattr(results.getpass, "getuser", lambda: "root")
+    check(200, 100, explain="e", hint="h", lab="05-demo", exercise=3)
+    path = tmp_path / "results" / "05-demo.json"
+    assert json.loads(path.read_text())["learner"] == "root"
+    results.set_learner("ana")
+    check(100, 100, explain="e", hint="h", lab="05-demo", exercise=3)
+    data = json.loads(path.read_text())
+    assert data["learner"] == "ana" and data["earlier_learners"] == ["root"]
+    assert data["exercises"]["3"]["attempts"] == 2
+    capsys.readouterr()
+    table = results.collect([tmp_path / "results"])
+    assert set(table["learner"]) == {"ana"}

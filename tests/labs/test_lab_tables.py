@@ -11,7 +11,8 @@ def test_the_docs_quote_the_measurement(tool):
     tables = tool("lab_tables")
     data = tables.load()
     for path, render in ((tables.INSTRUCTORS, tables.render_instructors),
-                         (tables.README, tables.render_readme)):
+                         (tables.README, tables.render_readme),
+                         (tables.FACILITATOR, tables.render_facilitator)):
         text = path.read_text(encoding="utf-8")
         assert render(text, data) == text, f"{path.name} is stale: run python tools/lab_tables.py"
 

@@ -63,3 +63,22 @@ def test_the_llm_labs_have_a_track_and_a_place_in_the_second_day(tool):
     # every lab is in some track
     labs = {lab[:2] for lab in tables.load()["stats"]}
     assert labs == {lab for ls in by_name.values() for lab in ls}
+
+
+def test_the_facilitators_clock_is_the_three_hour_track(tool):
+    """docs/facilitator-3h.md's clock: the README's 3-hour track, lab by lab, in order, each
+    step starting when the one before it ends, to the track's total."""
+    tables = tool("lab_tables")
+    text = (ROOT / "docs" / "facilitator-3h.md").read_text(encoding="utf-8")
+    block = text.split("<!-- labs:schedule -->")[1].split("<!-- /labs:schedule -->")[0]
+    rows = re.findall(r"^\| (\d+):(\d\d)-(\d+):(\d\d) \| ([^|]+) \| (\d+) \|$", block, re.M)
+    three = next(t for t in _tracks(_places()["README.md"]) if t[0].startswith("3 hours"))
+    labs = tuple(m.group(1) for _h, _m, _h2, _m2, what, _n in rows
+                 for m in [re.match(r"lab \[(\d\d) ", what)] if m)
+    assert labs == three[1]
+    clock = 0
+    for h, m, h2, m2, _what, minutes in rows:
+        assert int(h) * 60 + int(m) == clock and int(h2) * 60 + int(m2) == clock + int(minutes)
+        clock += int(minutes)
+    assert clock == three[2] == tables.track_minutes(tables.load(), tables.TRACKS[1])
+    assert re.search(rf"^\| \| total \| {clock} \|$", block, re.M)

@@ -369,13 +369,13 @@ def setup(pipe, models_path: Any, device: str, scheduler_config, core, tokenizer
             raise RuntimeError(f"{llm.spec.name} {llm.precision}: the part HETERO put on "
                                f"{s.device} needs {s.real_bytes / 1e9:.1f} GB for its weights but "
                                f"{s.device} has {mem / 1e9:.1f} GB")
-    pipe.device = f"HETERO:{','.join(devices)}"
+    pipe._device = f"HETERO:{','.join(devices)}"
     pipe._tokenizer = tokenizer if tokenizer is not None else Tokenizer(models_path)
     start = pipe.core.clock.now
-    pipe._engine = HeteroEngine(llm, pipe.core, pipe.device, stages, scheduler_config,
+    pipe._engine = HeteroEngine(llm, pipe.core, pipe._device, stages, scheduler_config,
                                 pipe._tokenizer)
     pipe.core.clock.sleep(pipe._engine.load_seconds())
-    pipe.core.trace.event(start, "genai_load", pipe.device, pipe._engine.name,
+    pipe.core.trace.event(start, "genai_load", pipe._device, pipe._engine.name,
                           seconds=pipe.core.clock.now - start,
                           weight_bytes=pipe._engine.weight_bytes(),
                           stages=[s.describe() for s in stages])

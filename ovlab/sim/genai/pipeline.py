@@ -90,7 +90,7 @@ def _note_standin(pipe: Any) -> None:
 
     from IPython.display import display
 
-    line = STANDIN_NOTE.format(model=eng.name, device=eng.device)
+    line = STANDIN_NOTE.format(model=eng.name, device=listed_name(eng.core, eng.device))
     display({"text/plain": line,
              "text/html": f"<div class='ovlab-standin-note' style='color:#666;font-size:12px'>"
                           f"&#9432; {html.escape(line)}</div>"}, raw=True)
@@ -129,6 +129,20 @@ def resolve_device(core, device: str) -> str:
         return upper
     raise RuntimeError(f"Device with \"{name}\" name is not registered in the OpenVINO Runtime "
                        f"(this platform has {', '.join(devices)})")
+
+
+def listed_name(core, device: str) -> str:
+    """``device`` (a platform's name, ``GPU.0``) as ``core.available_devices`` lists it:
+    OpenVINO names a device by its index only when its plugin has more than one (``GPU`` on a
+    laptop with one iGPU, ``GPU.0`` and ``GPU.1`` beside a dGPU). Composite names
+    (``HETERO:GPU.0,GPU.1``) stay as they are."""
+    if ":" in device or "." not in device:
+        return device
+    listed = core.available_devices
+    if device in listed:
+        return device
+    base = device.split(".")[0]
+    return base if base in listed else device
 
 
 def resolve_auto(core, name: str) -> str:
@@ -264,6 +278,18 @@ class _Base:
     """What both pipelines share: the model, the engine, the tokenizer, chat state."""
 
     _engine: Engine
+    _device: str = ""
+
+    @property
+    def device(self) -> str:
+        """The device this pipeline runs on, named as the Core lists it (ovlab only: the wheel's
+        pipelines keep their device to themselves). A platform with one GPU lists ``GPU``,
+        as OpenVINO's ``available_devices`` does, though the GPU plugin's device is ``GPU.0``."""
+        return listed_name(self.core, self._device)
+
+    @device.setter
+    def device(self, name: str) -> None:
+        self._device = name
 
     def _setup(self, models_path: Any, device: str, scheduler_config: SchedulerConfig | None,
                core: Any, tokenizer: Tokenizer | None, engine_cls: Any = None,
@@ -274,29 +300,29 @@ class _Base:
         from . import memory
 
         self.core = core if core is not None else _default_core()
-        self.device = resolve_device(self.core, device)
+        self._device = resolve_device(self.core, device)
         llm = resolve(models_path, quiet=not (_note_paths is not None and _note_paths()))
         self._tokenizer = tokenizer if tokenizer is not None else Tokenizer(models_path)
         start = self.core.clock.now
         if engine_cls is None:
-            self._engine = Engine(llm, self.core, self.device, scheduler_config, self._tokenizer)
+            self._engine = Engine(llm, self.core, self._device, scheduler_config, self._tokenizer)
         else:
-            self._engine = engine_cls(llm, self.core, self.device, self._tokenizer, properties)
+            self._engine = engine_cls(llm, self.core, self._device, self._tokenizer, properties)
         # CACHE_DIR: the CB and SDPA engines' (the NPU engine reads its own from its config)
         self._engine.cache_dir = str((properties or {}).get("CACHE_DIR") or
                                      self.core._core_props.get("CACHE_DIR", "") or "")
         weights = self._engine.weight_bytes()
         held = getattr(self._engine, "static_bytes", self._engine.weight_bytes)()
-        memory.reserve(self.core, self.device, held)
+        memory.reserve(self.core, self._device, held)
         # a pipeline that is dropped frees its memory, as the real one does
-        self._free = weakref.finalize(self, memory.release, self.core, self.device, held)
-        memory.attach_package_pool(self.core, self.device)
+        self._free = weakref.finalize(self, memory.release, self.core, self._device, held)
+        memory.attach_package_pool(self.core, self._device)
         try:
             self.core.clock.sleep(self._engine.load_seconds())
         except RuntimeError:
             self._free()
             raise
-        self.core.trace.event(start, "genai_load", self.device, self._engine.name,
+        self.core.trace.event(start, "genai_load", self._device, self._engine.name,
                               seconds=self.core.clock.now - start, weight_bytes=weights,
                               pipeline=self._engine.kind)
         self._load_time_ms = (self.core.clock.now - start) * 1e3

@@ -145,7 +145,7 @@ class SpeculativeLLMPipeline(LLMPipeline):
         if not self.stateful and backend == "SDPA":
             raise RuntimeError(SDPA_ERROR)
         self.core = core if core is not None else _default_core()
-        self.device = resolve_device(self.core, main_name)
+        self._device = resolve_device(self.core, main_name)
         if self.stateful:
             if "NPU" not in self.core.platform.devices:
                 raise RuntimeError("Device with \"NPU\" name is not registered in the OpenVINO "
@@ -160,17 +160,17 @@ class SpeculativeLLMPipeline(LLMPipeline):
             draft.acceptance if draft.acceptance is not None else DEFAULT_ACCEPTANCE)
         self._tokenizer = tokenizer if tokenizer is not None else Tokenizer(models_path)
         self.cost = LLMCost.load()
-        for llm, dev in ((self.llm, self.device), (self.draft, self.draft_device)):
+        for llm, dev in ((self.llm, self._device), (self.draft, self.draft_device)):
             need = _weights(llm)
             have = self.core.platform.devices[dev].mem_size_gb * 1e9
             if need > have:
                 raise RuntimeError(f"{llm.spec.name} {llm.precision} needs {need / 1e9:.1f} GB for "
                                    f"its weights but {dev} has {have / 1e9:.1f} GB")
         start = self.core.clock.now
-        for llm, dev in ((self.llm, self.device), (self.draft, self.draft_device)):
+        for llm, dev in ((self.llm, self._device), (self.draft, self.draft_device)):
             spec = self.core.platform.devices[dev]
             self.core.clock.sleep(_weights(llm) / (LOAD_DISK_GBS * 1e9) + spec.compile_base_s)
-        self.core.trace.event(start, "genai_load", self.device, self.llm.spec.name,
+        self.core.trace.event(start, "genai_load", self._device, self.llm.spec.name,
                               seconds=self.core.clock.now - start, draft=self.draft.spec.name,
                               draft_device=self.draft_device, stateful=self.stateful)
         self._load_time_ms = (self.core.clock.now - start) * 1e3
@@ -341,7 +341,7 @@ class SpeculativeLLMPipeline(LLMPipeline):
                       draft_name, "genai-draft", 1)
         draft_raw.m_durations.append(d * 1e6)
         draft_raw.m_batch_sizes.append(1)
-        m = self._run(self.device, self._pass_seconds(self.llm, self.device, [Chunk(n_prompt, 0)]),
+        m = self._run(self._device, self._pass_seconds(self.llm, self._device, [Chunk(n_prompt, 0)]),
                       main_name, "genai", 1)
         going = bool(tokens) and emit(tokens[:1], it0, m)
         emitted = 1 if tokens else 0
@@ -361,7 +361,7 @@ class SpeculativeLLMPipeline(LLMPipeline):
                 plan = [draw()[1] for _ in range(min(cand, room))]
             k = len(plan)
             if k == 0:  # no room for candidates: the main model decodes on its own
-                m = self._run(self.device, self._pass_seconds(self.llm, self.device,
+                m = self._run(self._device, self._pass_seconds(self.llm, self._device,
                                                               [Chunk(1, past)]), main_name, "genai", 1)
                 past += 1
                 going = emit(tokens[emitted:emitted + 1], it0, m)
@@ -377,7 +377,7 @@ class SpeculativeLLMPipeline(LLMPipeline):
                 draft_raw.m_batch_sizes.append(1)
                 pm.num_draft_processed_tokens += n
             accepted = next((i for i, ok in enumerate(plan) if not ok), k)
-            m = self._run(self.device, self._pass_seconds(self.llm, self.device,
+            m = self._run(self._device, self._pass_seconds(self.llm, self._device,
                                                           [Chunk(k + 1, past)]), main_name, "genai",
                           k + 1)
             pm.num_draft_tokens += k

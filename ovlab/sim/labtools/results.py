@@ -7,7 +7,9 @@ learner has their own home, so an instructor gathers ``/home/*/.ovlab/results`` 
 ``python tools/collect_results.py`` (or :func:`collect`). Unanswered exercises are not recorded,
 so running a lab without answering writes nothing.
 
-A file holds, per exercise, the latest verdict, the latest answer (its ``repr``), the number of
+A file holds the learner's name at the latest answer (and ``earlier_learners``, if the name
+changed: set it before the first answer, or the next answer moves the lab to the new name), and,
+per exercise, the latest verdict, the latest answer (its ``repr``), the number of
 attempts, whether the answer was revealed, and when it was first right (UTC). Writes are atomic
 (a temporary file renamed over the old one), so a collector never reads half a file.
 """
@@ -46,9 +48,10 @@ def learner_file() -> Path:
 
 
 def set_learner(name: str) -> Path:
-    """Set, once, the name your results are recorded under (on a machine without JupyterHub,
-    where every learner may share one login): ``ovlab.sim.labtools.set_learner("ana")``. It is kept
-    in a small file and used by every later check, in every lab."""
+    """Set the name your results are recorded under (on a machine without JupyterHub, where
+    every learner may share one login): ``ovlab.sim.labtools.set_learner("ana")``. It is kept
+    in a small file and used by every later check, in every lab; a lab answered before under
+    another name moves to this one at its next answer."""
     name = str(name).strip()
     if not name or any(c in name for c in "\n\r/\\"):
         raise ValueError(f"a learner name is one line of text without slashes, got {name!r}")
@@ -58,26 +61,33 @@ def set_learner(name: str) -> Path:
     return path
 
 
-def learner() -> str:
-    """The learner's name: JupyterHub's user if there is one; else the name set once with
-    :func:`set_learner` (or ``$OVLAB_LEARNER``); else the login name, with a warning, since on
-    a shared machine every learner would be recorded under it."""
-    global _warned_os_user
+def learner_and_source() -> tuple[str, str]:
+    """The learner's name and where it comes from: ``"hub"`` (``$JUPYTERHUB_USER``), ``"env"``
+    (``$OVLAB_LEARNER``), ``"set"`` (:func:`set_learner`'s file) or ``"login"`` (the login
+    name, which learners sharing a machine would share)."""
     if os.environ.get("JUPYTERHUB_USER"):
-        return os.environ["JUPYTERHUB_USER"]
+        return os.environ["JUPYTERHUB_USER"], "hub"
     if os.environ.get(LEARNER_ENV, "").strip():
-        return os.environ[LEARNER_ENV].strip()
+        return os.environ[LEARNER_ENV].strip(), "env"
     try:
         name = learner_file().read_text(encoding="utf-8").strip()
     except OSError:
         name = ""
     if name:
-        return name
+        return name, "set"
     try:
-        name = getpass.getuser()
+        return getpass.getuser(), "login"
     except Exception:  # noqa: BLE001 - no login name in some containers
-        name = "unknown"
-    if not _warned_os_user:
+        return "unknown", "login"
+
+
+def learner() -> str:
+    """The learner's name: JupyterHub's user if there is one; else the name set with
+    :func:`set_learner` (or ``$OVLAB_LEARNER``); else the login name, with a one-line note the
+    first time, since on a shared machine every learner would be recorded under it."""
+    global _warned_os_user
+    name, source = learner_and_source()
+    if source == "login" and not _warned_os_user:
         # one friendly line, not a UserWarning: a warning shows in a pink block with an
         # internal file path, which a learner reads as an error
         _warned_os_user = True
@@ -103,6 +113,16 @@ def record(lab: str, exercise: str, verdict: str, answer: Any, *, revealed: bool
     try:
         folder.mkdir(parents=True, exist_ok=True)
         data = read(path) or {"lab": lab, "learner": learner(), "exercises": {}}
+        # the name is the learner's at the latest answer, not the first: a learner who answered
+        # once under the login name and then set their own is collected under their own (the
+        # file keeps the earlier names, so an instructor sees the change)
+        now_name = learner()
+        if data.get("learner") != now_name:
+            earlier = [n for n in data.get("earlier_learners", []) if n != now_name]
+            if data.get("learner"):
+                earlier.append(data["learner"])
+            data["earlier_learners"] = earlier
+            data["learner"] = now_name
         entry = data["exercises"].setdefault(exercise, {"attempts": 0, "revealed": False})
         if answer is not None:
             entry["attempts"] += 1

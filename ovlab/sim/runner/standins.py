@@ -21,9 +21,7 @@ UNSIMULATED = {
     "VASurfaceTensor": "VA-API surface tensors",
     "Op": "custom operations written in Python",
     "OpExtension": "custom-op extensions",
-    "Extension": "extensions loaded from shared libraries",
     "shutdown": "unloading the OpenVINO libraries",
-    "tensor_from_file": "memory-mapped tensors read from a file",
     "DiscreteTypeInfo": "the type information of C++ op classes",
     # openvino.utils: helpers of the graph builder that wrap pybind internals
     "numpy_to_c": "raw C pointers to NumPy buffers",
