@@ -236,6 +236,50 @@ def compare_lora(model_dir: Path, verbose: bool = True) -> dict[str, int]:
     return diffs
 
 
+PROMPT_LOOKUP = ((5, 3), (3, 2), (8, 4))  # (num_assistant_tokens, max_ngram_size)
+
+
+def prompt_lookup(model_dir: Path, ids: list[list[int]], new_tokens: int = 40,
+                  settings=PROMPT_LOOKUP) -> dict[str, list[list[list[int]]]]:
+    """Greedy tokens of each prompt with prompt-lookup decoding (``LLMPipeline(...,
+    prompt_lookup=True)``), the real wheel's and ovlab's, for each (candidates, n-gram size):
+    {"real": [per setting: [per prompt: tokens]], "ovlab": ...}. Greedy acceptance keeps the
+    greedy text, so both must also give plain greedy decoding's tokens."""
+    import openvino as ov
+    import openvino_genai as real
+
+    import ovlab.sim.genai as lab
+    from ovlab.sim.runtime.tensor import Tensor
+
+    out = {}
+    for name, mod, tensor, path in (("real", real, ov.Tensor, str(model_dir)),
+                                    ("ovlab", lab, Tensor, "tiny-llm-fp16-ov")):
+        props = ({"INFERENCE_PRECISION_HINT": "f32", "KV_CACHE_PRECISION": "f32"}
+                 if mod is real else {})
+        pipe = mod.LLMPipeline(path, "CPU", prompt_lookup=True, **props)
+        rows = []
+        for k, n in settings:
+            cfg = mod.GenerationConfig(max_new_tokens=new_tokens, num_assistant_tokens=k,
+                                       max_ngram_size=n)
+            rows.append([list(pipe.generate(tensor(np.asarray([p], np.int64)), cfg).tokens[0])
+                         for p in ids])
+        out[name] = rows
+    return out
+
+
+def compare_prompt_lookup(model_dir: Path, verbose: bool = True) -> dict[str, int]:
+    """Per setting: how many prompts' tokens differ between the real wheel and ovlab."""
+    ids = _prompt_ids()
+    res = prompt_lookup(model_dir, ids)
+    diffs = {}
+    for i, (k, n) in enumerate(PROMPT_LOOKUP):
+        label = f"{k} candidates, n-grams up to {n}"
+        diffs[label] = sum(1 for r, o in zip(res["real"][i], res["ovlab"][i], strict=True) if r != o)
+        if verbose:
+            print(f"== prompt lookup, {label}: {diffs[label]} of {len(ids)} prompts' tokens differ")
+    return diffs
+
+
 STRUCTURED_PROMPTS = ["Generate a json about a person.", "What does the NPU do?"]
 PERSON = {"type": "object", "properties": {
     "name": {"type": "string", "pattern": "^[A-Z][a-z]{1,20}$"},
@@ -366,6 +410,7 @@ def main() -> None:
         results = compare(model_dir)
         beam_diffs = compare_beams(model_dir)
         lora_diffs = compare_lora(model_dir)
+        pl_diffs = compare_prompt_lookup(model_dir)
         so = compare_structured(export(Path(tmp) / "tiny-llm-ir-detok", detokenizer=True))
     bad = {k: v for k, v in results.items() if v["step_diffs"] or v["requests_with_other_tokens"]}
     print(f"\n{len(results) - len(bad)} of {len(results)} cases identical step by step and token by token")
@@ -377,6 +422,8 @@ def main() -> None:
           f"{sum(d['ovlab_valid'] for d in so.values())} ovlab outputs of "
           f"{sum(d['n'] for d in so.values())} complete and valid (the tiny model fills a "
           "free-whitespace JSON object with whitespace until max_new_tokens, on both)")
+    print(f"{sum(1 for d in pl_diffs.values() if not d)} of {len(pl_diffs)} prompt-lookup settings "
+          "identical (tokens of every prompt)")
     print(f"{sum(1 for d in lora_diffs.values() if not d)} of {len(lora_diffs)} LoRA cases "
           "identical (greedy tokens of every prompt, adapter switched per generate)")
 
