@@ -325,6 +325,35 @@ def _open_and_run(lab, page, notebook):
     return dash, root
 
 
+# with the dashboard's first line at the top of the notebook's view: where the first slider
+# and the bottom of the live figure's plot area lie, and the view's bottom (px, in the window)
+ONE_SCREEN = """root => {
+  root.scrollIntoView({block: 'start'});
+  const view = (root.closest('.jp-WindowedPanel-outer') || root.closest('.jp-Notebook'))
+    .getBoundingClientRect();
+  const slider = root.querySelector('.widget-slider').getBoundingClientRect();
+  const gd = """ + GD + """;
+  const size = gd._fullLayout._size;
+  const plotBottom = gd.getBoundingClientRect().top + size.t + size.h;
+  return {view_top: Math.round(view.top), view_bottom: Math.round(view.bottom),
+          slider_top: Math.round(slider.top), plot_bottom: Math.round(plotBottom)};
+}"""
+
+
+def assert_knobs_and_plot_share_one_screen(page, root, where: str) -> None:
+    """At a 1280x800 window with the file browser open, the first knob and the whole plot
+    area fit in the notebook's view at once (review 4: the learner scrolled between a knob and
+    its effect)."""
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.wait_for_timeout(800)  # plotly relayouts on resize
+    at = page.evaluate(ONE_SCREEN, root)
+    assert at["view_top"] <= at["slider_top"] and at["plot_bottom"] <= at["view_bottom"], \
+        (where, at)
+    page.set_viewport_size({"width": 1280, "height": 1800})
+    page.wait_for_timeout(500)
+    root.evaluate("root => root.scrollIntoView({block: 'start'})")
+
+
 def _save_timings(stem: str, timings: dict, shot_dir) -> None:
     out = shot_dir / "timings.json"
     data = json.loads(out.read_text()) if out.exists() else {}
@@ -349,6 +378,7 @@ def test_dashboard(lab, page, shot_dir, notebook):
         colours["CPU · AUTO's CPU helper"] = HELPER
     _check_colours(root, colours)
     _shot(dash, shot_dir, f"{stem}-dashboard.png")
+    assert_knobs_and_plot_share_one_screen(page, root, stem)
 
     # 2. widget change -> redrawn figure, at default settings, to timeouts not run before
     page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']")

@@ -98,9 +98,9 @@ def test_runs_restyle_one_figure_and_only_compare_mode_makes_a_new_one():
     d.knobs.device.value = "AUTO"  # batch status), restyled
     assert d.figure is first
     d.knobs.compare.value = "side by side"  # A's and B's figures where the figure was
-    assert d.widget.children[-1] is d.pair and d.figure is first
+    assert d.widget.children[-2] is d.pair and d.figure is first
     d.knobs.compare.value = "off"  # and the same figure back
-    assert d.widget.children[-1] is first
+    assert d.widget.children[-2] is first
 
 
 @pytest.fixture(scope="module")
@@ -149,9 +149,9 @@ def test_compare_mode_pins_run_a_and_states_the_differences(dash):
     titles = [out.outputs[0]["data"]["text/plain"] for out in dash.pair_outputs]
     assert titles[0].startswith("<Figure: <b>A: AUTO THROUGHPUT")
     assert titles[1] == "<Figure: <b>B: AUTO THROUGHPUT timeout 100 ms</b>>"
-    assert dash.widget.children[-1] is dash.pair
+    assert dash.widget.children[-2] is dash.pair
     dash.knobs.compare.value = "off"
-    assert dash.pinned is None and dash.widget.children[-1] is dash.figure
+    assert dash.pinned is None and dash.widget.children[-2] is dash.figure
     dash.knobs.timeout.value = 1000
 
 

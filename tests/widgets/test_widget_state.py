@@ -74,13 +74,13 @@ def test_side_by_side_is_two_figures_in_a_box_that_wraps():
     box that wraps, so the browser puts B below A when the output area is narrow; both on one
     latency range and one count range; a change of B's run replaces B's figure only."""
     dash = ovlab.widgets.LatencyDashboard(niter=200)
-    assert dash.widget.children[-1] is dash.figure
+    assert dash.widget.children[-2] is dash.figure
     dash.knobs.compare.value = "side by side"  # pins the run on screen as A
     dash.knobs.timeout.value = 500
     pair = dash.pair
-    assert dash.widget.children[-1] is pair
+    assert dash.widget.children[-2] is pair
     # the figure stays in the box, hidden: a view drawn again from its model lost its styles
-    assert dash.widget.children[-2] is dash.figure  # just before the pair: hidden by its rule
+    assert dash.widget.children[-3] is dash.figure  # just before the pair: hidden by its rule
     assert pair.layout.flex_flow == "row wrap" and pair.layout.display == "flex"
     assert [c.children[0] for c in pair.children[1:]] == list(dash.pair_outputs)
     assert all(c.layout.flex == f"1 1 {dash.PANEL_MIN_PX}px" and c.layout.min_width == "0"
@@ -106,7 +106,7 @@ def test_side_by_side_is_two_figures_in_a_box_that_wraps():
         assert dash.pair_outputs[0].outputs is first_a
     figure = dash.figure
     dash.knobs.compare.value = "off"  # the figure back, the same widget, shown
-    assert dash.widget.children[-1] is figure is dash.figure and pair not in dash.widget.children
+    assert dash.widget.children[-2] is figure is dash.figure and pair not in dash.widget.children
     # the static figure for pages without a kernel keeps the four panels in one figure
     dash.knobs.compare.value = "side by side"
     static = dash.static_figure()
@@ -126,7 +126,7 @@ def test_a_replaced_figure_is_closed_one_replacement_later():
     second = dash.figure
     assert second is not first and first.comm is not None  # not closed yet
     dash.knobs.device.value = "GPU"  # and back: another new figure
-    assert dash.figure is not second and dash.widget.children[-1] is dash.figure
+    assert dash.figure is not second and dash.widget.children[-2] is dash.figure
     assert first.comm is None and second.comm is not None
 
 

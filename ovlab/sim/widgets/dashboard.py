@@ -150,10 +150,12 @@ class Dashboard:
         self.widget: widgets.VBox | None = None
         if run:
             self.run()
+        # the summary under the figure: the knobs and the plot share one screen at 1280x800
+        # (with the summary between them, the plot started 600 px below the first knob)
         self.widget = widgets.VBox(
             [widgets.HTML(f"<b>{self.title()}</b> &mdash; {self.model_label} on the "
                           f"<code>{platform}</code> platform, seed {seed}"),
-             self.knobs.box(), self.summary, self.clock, self.figure])
+             self.knobs.box(), self.clock, self.figure, self.summary])
 
     # --- what subclasses provide -----------------------------------------------------------
     def title(self) -> str:
@@ -341,7 +343,8 @@ class Dashboard:
         children = self.widget.children
         if what is self.pair:
             if self.pair not in children:  # just after the figure, which its rule hides
-                self.widget.children = (*children, self.pair)
+                i = children.index(self.figure) + 1
+                self.widget.children = (*children[:i], self.pair, *children[i:])
         elif self.pair in children:
             self.widget.children = tuple(w for w in children if w is not self.pair)
 

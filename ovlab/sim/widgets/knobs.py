@@ -19,9 +19,11 @@ import ipywidgets as widgets
 from ..viz.analytic import batching
 
 HINTS = ["LATENCY", "THROUGHPUT", "CUMULATIVE_THROUGHPUT"]
-# 230 px holds the longest label ("HINT_NUM_REQUESTS (0=unset)" was cut at 200 px)
+# 230 px holds the longest label ("HINT_NUM_REQUESTS (0=unset)" was cut at 200 px); the sliders'
+# column is 430 px and the toggles' 400 px, so the two sit side by side in an output area of
+# 848 px (a 1280-px window with the file browser open)
 STYLE = {"description_width": "230px"}
-WIDE = widgets.Layout(width="520px")
+WIDE = widgets.Layout(width="430px")
 
 
 def inert_knobs(core, model, device: str, config: dict[str, Any]) -> dict[str, str]:
@@ -53,7 +55,8 @@ class Knobs:
                  allow_batching: bool, timeout: int, num_requests: int, interval: int,
                  niter: int, x_axis: bool) -> None:
         self.device = widgets.Combobox(value=device, options=list(devices), description="device",
-                                       style=STYLE, layout=WIDE, ensure_option=False)
+                                       style={"description_width": "60px"},
+                                       layout=widgets.Layout(width="400px"), ensure_option=False)
         self.hint = widgets.ToggleButtons(options=HINTS, value=hint,
                                           description="PERFORMANCE_HINT",
                                           # buttons as wide as their text, not "CUMULATIVE_TH..."
@@ -113,7 +116,7 @@ class Knobs:
                                 f"<span class='ovlab-speed-why' style='color:#777;font-size:12px'>"
                                 f"{self.SPEED_OFF}</span>")
 
-    PIN_OFF = "turn compare on (overlay or side by side) to pin a run as A"
+    PIN_OFF = "turn compare on to pin a run as A"
 
     def set_pin_enabled(self, enabled: bool) -> None:
         """Enable "pin this run as A", or disable it saying why: on the button (its tooltip)
@@ -137,12 +140,20 @@ class Knobs:
         return [self.lock_y, self.compare] + ([self.x_axis] if self.show_x_axis else [])
 
     def box(self) -> widgets.Widget:
-        row1 = [self.live, self.speed, self.speed_why, self.lock_y] + (
-            [self.x_axis] if self.show_x_axis else [])
-        return widgets.VBox([*self.experiment, self.inert,
-                             widgets.HBox(row1, layout=widgets.Layout(flex_flow="row wrap")),
-                             widgets.HBox([self.compare, self.pin, self.pin_why],
-                                          layout=widgets.Layout(flex_flow="row wrap"))])
+        """The knobs in two columns that wrap: the device and the toggles, then the sliders
+        (side by side from an output area of about 840 px: a 1280-px window with the file
+        browser open; one under the other below that); then the view's options in rows that
+        wrap. Stacked one a row, the knobs took 420 px, and at 1280x800 the knobs and the figure
+        never shared one screen (review 4): a learner scrolled between a knob and its effect."""
+        wrap = widgets.Layout(flex_flow="row wrap", align_items="flex-start")
+        toggles = widgets.VBox([self.device, self.hint, self.batching],
+                               layout=widgets.Layout(margin="0 8px 0 0"))
+        sliders = widgets.VBox([self.timeout, self.num_requests, self.interval, self.niter])
+        row1 = [self.live, self.speed, self.speed_why, self.lock_y]
+        row2 = ([self.x_axis] if self.show_x_axis else []) + [self.compare, self.pin,
+                                                               self.pin_why]
+        return widgets.VBox([widgets.HBox([toggles, sliders], layout=wrap), self.inert,
+                             widgets.HBox(row1, layout=wrap), widgets.HBox(row2, layout=wrap)])
 
     def config(self) -> dict[str, Any]:
         """The compile config the widgets describe (strings, as the yas-sim scripts pass them)."""
