@@ -291,7 +291,7 @@ print("  timer expiries per batch worker:", {int(w): int(n) for w, n in per_work
 #   ticks that sent requests alone (orange marks on the x axis).
 # - **The analytic model** (black and teal lines): the helper's latency (the CPU slowed by the
 #   GPU compile), a full batch from t(16) up to 15 x 30 ms + t(16), a lone request up to the
-#   timeout + t(1). The summary line under the knobs gives simulated versus analytic numbers,
+#   timeout + t(1). The summary line under the figure gives simulated versus analytic numbers,
 #   including the switch time and the throughput from Little's law.
 #
 # Here is that figure as a static image, for pages read without a kernel:
