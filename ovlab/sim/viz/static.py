@@ -346,6 +346,9 @@ def show(fig) -> None:
     from IPython.display import display
 
     bundle = dict(pio.renderers["plotly_mimetype"].to_mimebundle(fig.to_dict()))
+    # plotly.js follows the output area's width when the window (or the file browser) changes
+    # it; a figure drawn at 1280 px kept its width at 1000 px and ran past its output area
+    bundle["application/vnd.plotly.v1+json"]["config"] = {"responsive": True}
     bundle["text/plain"] = f"<Figure: {_text(fig.layout.title) or 'plotly figure'}>"
     # what a front end without plotly shows; the stored notebook replaces it with the PNG and
     # its alt text (add_static_images), and nbval's sanitizer reads both as the alt text

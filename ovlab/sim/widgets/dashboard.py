@@ -27,6 +27,7 @@ import plotly.graph_objects as go
 from ..viz.analytic import Analytic
 from ..viz.compare import compare_pair_specs, compare_spec, compare_text
 from ..viz.runview import RunView
+from .fit import fit
 from .frame_clock import FrameClock
 from .knobs import Knobs, inert_knobs
 from .live import LivePlayer
@@ -150,10 +151,10 @@ class Dashboard:
         self.widget: widgets.VBox | None = None
         if run:
             self.run()
-        self.widget = widgets.VBox(
+        self.widget = fit(widgets.VBox(
             [widgets.HTML(f"<b>{self.title()}</b> &mdash; {self.model_label} on the "
                           f"<code>{platform}</code> platform, seed {seed}"),
-             self.knobs.box(), self.summary, self.clock, self.figure])
+             self.knobs.box(), self.summary, self.clock, self.figure]))
 
     # --- what subclasses provide -----------------------------------------------------------
     def title(self) -> str:
@@ -304,8 +305,10 @@ class Dashboard:
                                   analytic_a=self._pinned_analytic, analytic_b=self.analytic,
                                   y_range=self.locked_range(self.y_unit), y_unit=self.y_unit)
 
-    # each panel of side by side is at least this wide: two fit in a row from twice that
-    PANEL_MIN_PX = 470
+    # each panel of side by side is at least this wide: two fit in a row from twice that, which
+    # a 1280-px window with the file browser open gives (an output area of 848 px); at 1000 px
+    # (568 px) B goes below A, both whole
+    PANEL_MIN_PX = 400
 
     def _draw_pair(self, spec_a: dict[str, Any], spec_b: dict[str, Any]) -> None:
         """Side by side as two figures in a box that wraps (CSS ``flex-wrap``): the browser
