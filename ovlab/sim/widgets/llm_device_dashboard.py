@@ -19,6 +19,8 @@ import plotly.graph_objects as go
 
 from ..genai import device_choice
 from ..viz.llm_devices import devices_figure
+from .fit import fit
+from .sync import Retired, new_figure, redraw
 
 PROMPTS = (32, 128, 256, 512, 1024, 1536)  # all below every zoo model's context
 
@@ -43,13 +45,15 @@ class LLMDeviceDashboard(widgets.VBox):
         self.summary.add_class("ovlab-summary")
         self._cache: OrderedDict = OrderedDict()
         self.figures, self.error = self._measure(self.settings())
-        self.fig = go.FigureWidget(self._figure())
+        self.fig = new_figure(self._figure().to_dict())
+        self._retired = Retired()
         self.controls = [self.w_model, self.w_prompt, self.w_users]
         for w in self.controls:
             w.observe(self._changed, names="value")
         self._describe()
         super().__init__([widgets.HBox([self.w_model, self.w_prompt]), self.w_users,
                           self.summary, self.fig])
+        fit(self)
 
     def settings(self) -> tuple:
         return self.w_model.value, int(self.w_prompt.value), int(self.w_users.value)
@@ -87,13 +91,7 @@ class LLMDeviceDashboard(widgets.VBox):
 
     def _changed(self, _change=None) -> None:
         self.figures, self.error = self._measure(self.settings())
-        new = self._figure()
-        with self.fig.batch_update():
-            self.fig.data = []
-            for trace in new.data:
-                self.fig.add_trace(trace)
-            self.fig.layout.title = new.layout.title
-            self.fig.layout.annotations = new.layout.annotations
+        self.fig = redraw(self, self.fig, self._figure(), self._retired)
         self._describe()
 
     def static_figure(self) -> go.Figure:
