@@ -93,6 +93,19 @@ def figure_widget_class() -> type:
             _py2js_update = Dict(allow_none=True).tag(sync=True, to_json=to_js,
                                                       from_json=_js_to_py)
 
+            def _send_update_msg(self, restyle_data, relayout_data, trace_indexes=None,
+                                 source_view_id=None):
+                # plotly.js turns autosize off and fixes the width at its current size when
+                # a relayout sets the height, unless the same relayout sets both: a
+                # dashboard whose height changed (one more legend row) kept its width when
+                # the window narrowed, and ran past its output area. Both sent as they are
+                # (plotly's Python side holds them unchanged, so assigning sends nothing).
+                if "height" in relayout_data and "width" not in relayout_data and \
+                        self.layout.autosize is not False and self.layout.width is None:
+                    relayout_data = {**relayout_data, "autosize": True, "width": None}
+                super()._send_update_msg(restyle_data, relayout_data, trace_indexes,
+                                         source_view_id=source_view_id)
+
         FigureWidget.__module__ = __name__
         _WIDGET.append(FigureWidget)
     return _WIDGET[0]
