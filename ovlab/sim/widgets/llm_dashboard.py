@@ -16,7 +16,7 @@ import ipywidgets as widgets
 import plotly.graph_objects as go
 
 from ..genai import serving
-from ..viz.llm import serving_figure
+from ..viz.llm import serving_spec
 from .fit import fit
 from .sync import Retired, new_figure, redraw
 
@@ -54,7 +54,7 @@ class LLMServingDashboard(widgets.VBox):
         self.note.add_class("ovlab-inert")
         self._runs: OrderedDict = OrderedDict()
         self.run = self._serve(self.settings())
-        self.fig = new_figure(self._figure(self.run).to_dict())
+        self.fig = new_figure(self._figure(self.run))
         self._retired = Retired()
         self.controls = [self.w_tokens, self.w_seqs, self.w_cache, self.w_split, self.w_prefix,
                          self.w_rate]
@@ -81,9 +81,10 @@ class LLMServingDashboard(widgets.VBox):
                 self._runs.popitem(last=False)
         return self._runs[key]
 
-    def _figure(self, run) -> go.Figure:
+    def _figure(self, run) -> dict:
         prompt = max(run.prompt_tokens) if run.prompt_tokens else 1
-        return serving_figure(run, serving.analytic_prefill_ms(prompt), serving.analytic_step_ms(1, prompt))
+        return serving_spec(run, serving.analytic_prefill_ms(prompt),
+                            serving.analytic_step_ms(1, prompt))
 
     def _describe(self, error: str = "") -> None:
         s = self.run.summary()
@@ -101,11 +102,12 @@ class LLMServingDashboard(widgets.VBox):
         except RuntimeError as err:  # GenAI's own asserts (e.g. a prompt over the budget)
             self._describe(str(err).splitlines()[-1])
             # the figure stays, marked as the last settings that ran, not these
-            fig = self._figure(self.run)
-            last = fig.layout.title.text.split("<br>")[0]
-            fig.layout.title.text = (f"<span style='color:#b00'>not redrawn: GenAI refused "
-                                     f"these settings (above); the last run:</span><br>{last}")
-            self.fig = redraw(self, self.fig, fig, self._retired)
+            spec = self._figure(self.run)
+            title = spec["layout"]["title"]
+            last = title["text"].split("<br>")[0]
+            title["text"] = (f"<span style='color:#b00'>not redrawn: GenAI refused "
+                             f"these settings (above); the last run:</span><br>{last}")
+            self.fig = redraw(self, self.fig, spec, self._retired)
             return
         self.run = run
         self.fig = redraw(self, self.fig, self._figure(run), self._retired)
@@ -113,4 +115,4 @@ class LLMServingDashboard(widgets.VBox):
 
     def static_figure(self) -> go.Figure:
         """The figure of the current settings, for the stored notebook."""
-        return self._figure(self.run)
+        return go.Figure(self._figure(self.run))

@@ -201,14 +201,15 @@ def plotly_bundle(spec: dict[str, Any]) -> dict[str, Any]:
 
 
 def redraw(box, figure, fig, retired: Retired):
-    """Show ``fig`` (a ``go.Figure``) in ``figure``, a FigureWidget child of ``box``, with one
+    """Show ``fig`` (a ``go.Figure`` or its dict) in ``figure``, a FigureWidget child of
+    ``box``, with one
     message of what changed (:func:`update_in_place`); a new FigureWidget in its place when the
     traces' structure changed. Returns the FigureWidget now shown.
 
     The LLM dashboards (labs 13 and 14) cleared the traces and added the new ones, a delete and
     an add message per trace, each validated by plotly: half of a change's kernel time outside
     the simulation."""
-    spec = fig.to_dict()
+    spec = fig if isinstance(fig, dict) else fig.to_dict()
     if update_in_place(figure, spec):
         return figure
     new = new_figure(spec)
