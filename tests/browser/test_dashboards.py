@@ -495,7 +495,10 @@ def _compare_modes(page, dash, root, shot_dir, stem) -> dict:
     before = root.evaluate(SIGNATURE)
     t0 = time.monotonic()
     dash.get_by_role("button", name="overlay", exact=True).click()  # B over a faint A
-    _title_has(page, root, "title.includes('B vs A')")
+    page.wait_for_function(
+        "root => { const gd = " + GD + "; return gd && gd.data.some(t => "
+        "(t.name || '').startsWith('A: ') && t.y && t.y.length > 0); }", arg=root,
+        timeout=30_000)
     timings["compare: overlay"] = round((time.monotonic() - t0) * 1000)
     _settle(page)
     before = root.evaluate(SIGNATURE)
