@@ -87,6 +87,10 @@ class Dashboard:
     x_axis_choice = False  # offer "x: iteration | time"
     y_unit = "s"  # the latency axis's unit in the main view, which compare mode's panels keep
     keep_runs = 12  # runs kept by their settings: going back to one redraws without simulating
+    # points drawn per category and panel (min-max decimation keeps every spike); compare
+    # mode's panels draw as many as the main view (they drew 1,000: side by side took 2 s to
+    # redraw in lab 04 under load)
+    max_points = 1000
 
     def __init__(self, *, platform: str = "laptop", model: str = "googlenet-v1",
                  precision: str = "FP16", device: str, hint: str, allow_batching: bool = True,
@@ -364,14 +368,16 @@ class Dashboard:
         if self._side_by_side():
             return compare_spec(self.pinned, view, b_full=self.full, mode="side", x=self._x(),
                                 analytic_a=self._pinned_analytic, analytic_b=self.analytic,
-                                y_range=self.locked_range(self.y_unit), y_unit=self.y_unit)
+                                y_range=self.locked_range(self.y_unit), y_unit=self.y_unit,
+                                max_points=self.max_points)
         return self._spec(view)
 
     def _pair_specs(self, view: RunView) -> tuple[dict[str, Any], dict[str, Any]]:
         """Side by side, live: A's figure and B's (see :meth:`_show_pair`)."""
         return compare_pair_specs(self.pinned, view, b_full=self.full, x=self._x(),
                                   analytic_a=self._pinned_analytic, analytic_b=self.analytic,
-                                  y_range=self.locked_range(self.y_unit), y_unit=self.y_unit)
+                                  y_range=self.locked_range(self.y_unit), y_unit=self.y_unit,
+                                  max_points=self.max_points)
 
     # each panel of side by side is at least this wide: two fit in a row from twice that, which
     # a 1280-px window with the file browser open gives (an output area of 848 px); at 1000 px
