@@ -18,7 +18,7 @@ import ipywidgets as widgets
 import plotly.graph_objects as go
 
 from ..genai import device_choice
-from ..viz.llm_devices import devices_figure
+from ..viz.llm_devices import devices_spec
 from .fit import fit
 from .sync import Retired, new_figure, redraw
 
@@ -45,7 +45,7 @@ class LLMDeviceDashboard(widgets.VBox):
         self.summary.add_class("ovlab-summary")
         self._cache: OrderedDict = OrderedDict()
         self.figures, self.error = self._measure(self.settings())
-        self.fig = new_figure(self._figure().to_dict())
+        self.fig = new_figure(self._figure())
         self._retired = Retired()
         self.controls = [self.w_model, self.w_prompt, self.w_users]
         for w in self.controls:
@@ -74,12 +74,12 @@ class LLMDeviceDashboard(widgets.VBox):
                 self._cache.popitem(last=False)
         return self._cache[settings]
 
-    def _figure(self) -> go.Figure:
+    def _figure(self) -> dict:
         model, n, users = self.settings()
         pick = device_choice.recommend(self.figures, users)[0] if self.figures else "-"
         who = "1 user" if users == 1 else f"{users} users at once"
         short = model.removesuffix("-ov").removesuffix("-int4")
-        return devices_figure(self.figures, f"{short}, {n}-token prompts, {self.new_tokens} new "
+        return devices_spec(self.figures, f"{short}, {n}-token prompts, {self.new_tokens} new "
                                             f"tokens each<br>pick {pick} for {who}", users=users)
 
     def _describe(self) -> None:
@@ -96,4 +96,4 @@ class LLMDeviceDashboard(widgets.VBox):
 
     def static_figure(self) -> go.Figure:
         """The figure of the current settings, for the stored notebook."""
-        return self._figure()
+        return go.Figure(self._figure())
