@@ -416,11 +416,14 @@ def main(argv: list[str]) -> None:
                 for what, t in entry["widget change -> redrawn figure (ms)"].items():
                     if isinstance(t, dict) and "median" in t:
                         p95 = f", p95 {t['p95']} ms" if "p95" in t else ""
+                        first = (f", the first after Run All {t['first after Run All']} ms"
+                                 if "first after Run All" in t else "")
                         print(f"  browser, {stem}, {what}: click -> redrawn figure median "
-                              f"{t['median']} ms{p95}, max {t['max']} ms")
+                              f"{t['median']} ms{p95}, max {t['max']} ms{first}")
                     elif isinstance(t, (int, float)):
                         print(f"  browser, {stem}, {what}: {t} ms")
-                print(f"    (load average at its end {entry['load average at the end']})")
+                print(f"    (Run All {entry.get('Run All wall time (s)')} s of wall time; load "
+                      f"average at its end {entry['load average at the end']})")
     print(f"  {_load_text()} after")
     out = ROOT / "benchmarks" / "results" / (f"dashboards-{now:%Y-%m-%d}"
                                              + ("-browser" if browser else "")
