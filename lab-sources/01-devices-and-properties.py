@@ -338,7 +338,7 @@ for model_name, part in compile_times.groupby("model", sort=False):
 fig.update_layout(title="Compile time per device (workstation, LATENCY hint)", barmode="group",
                   xaxis_title="device", yaxis_title="compile time (s, log scale)",
                   yaxis_type="log", yaxis_range=[-1.3, 1.6], yaxis_dtick=1, legend_title="model",
-                  width=720, height=420)
+                  height=420)
 ov.viz.show(fig)
 
 # %% [markdown]

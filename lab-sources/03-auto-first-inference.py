@@ -222,7 +222,7 @@ fig.add_trace(go.Scatter(x=[switch, switch], y=[0, trace["latency"].max() * 1000
                          line=dict(color="black", dash="dash", width=1.5)))
 fig.update_layout(title="AUTO on the laptop: latency of each request (one every 30 ms)",
                   xaxis_title="submitted at (simulated s)", yaxis_title="latency (ms)",
-                  width=800, height=400, template="plotly_white")
+                  height=400, template="plotly_white")
 ov.viz.show(fig)
 
 # %% [markdown]
@@ -323,7 +323,7 @@ for dev, color in [("GPU", "#2ca02c"), ("AUTO", "#1f77b4")]:
                              name=f"-d {dev}", line=dict(color=color)))
 fig.update_layout(title="benchmark_app throughput against run length (GoogLeNet-v1, laptop)",
                   xaxis_title="-niter (iterations, log scale)", yaxis_title="throughput (FPS)",
-                  xaxis_type="log", xaxis_dtick=1, width=720, height=380,
+                  xaxis_type="log", xaxis_dtick=1, height=380,
                   template="plotly_white")
 ov.viz.show(fig)
 

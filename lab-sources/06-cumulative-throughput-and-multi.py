@@ -291,7 +291,7 @@ for label in curves.columns:
 fig.update_layout(title="GoogLeNet-v1 on multi-gpu: throughput vs requests in flight",
                   xaxis_title="requests in flight (AsyncInferQueue jobs)",
                   yaxis_title="throughput (inferences / simulated s)", legend_title="compiled on",
-                  template="plotly_white", width=760, height=440)
+                  template="plotly_white", height=440)
 ov.viz.show(fig)
 
 # %% [markdown]

@@ -191,7 +191,7 @@ fig.add_annotation(x=failed_seq, y=1, yref="paper", text=f"GPU.0 fails (request 
                    showarrow=False, yanchor="bottom", font=dict(color="#d62728"))
 fig.update_layout(title="AUTO (LATENCY), 400 requests every 30 ms: a GPU inference fails",
                   xaxis_title="request (userdata)", yaxis_title="submit -> callback latency (ms)",
-                  yaxis_type="log", yaxis_dtick="D2", legend_title="ran on",
+                  yaxis_type="log", yaxis_dtick=1, legend_title="ran on",
                   template="plotly_white", height=420)
 ov.viz.show(fig)
 

@@ -52,8 +52,22 @@ def _free_port(preferred=LAB_PORT):
 
 
 class Lab:
-    def __init__(self, base, token):
+    def __init__(self, base, token, root=None, env=None):
         self.base, self.token = base, token
+        self.root, self.env = root, env  # the server's root dir (a copy of $NB_DIR's parent)
+
+    def shutdown_kernels(self):
+        """Shut every running kernel down (through the server's REST API): a notebook opened
+        next starts a fresh one, as a learner's first visit does, instead of reconnecting to
+        the kernel an earlier test left with its live widgets."""
+        def call(method, path):
+            req = urllib.request.Request(f"{self.base}{path}", method=method,
+                                         headers={"Authorization": f"token {self.token}"})
+            with urllib.request.urlopen(req, timeout=30) as resp:
+                return resp.read()
+
+        for session in json.loads(call("GET", "/api/sessions") or b"[]"):
+            call("DELETE", f"/api/sessions/{session['id']}")
 
     def url(self, path):
         """URL of a notebook relative to the lab root, e.g. lab.url('labs/demo.ipynb')."""
@@ -71,6 +85,11 @@ def lab(tmp_path_factory):
         (settings / "@jupyterlab" / "apputils-extension").mkdir(parents=True)
         (settings / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings").write_text(
             json.dumps({"fetchNews": "false", "checkForUpdates": False}))
+    # every cell on the page, not only those near the view (JupyterLab's default windowing):
+    # a test can measure every figure of a notebook without scrolling through it
+    (settings / "@jupyterlab" / "notebook-extension").mkdir(parents=True)
+    (settings / "@jupyterlab" / "notebook-extension" / "tracker.jupyterlab-settings").write_text(
+        json.dumps({"windowingMode": "none"}))
     env = dict(os.environ,
                JUPYTERLAB_SETTINGS_DIR=str(settings),
                JUPYTERLAB_WORKSPACES_DIR=str(tmp_path_factory.mktemp("lab-workspaces")),
@@ -94,7 +113,7 @@ def lab(tmp_path_factory):
                 raise RuntimeError(f"jupyter lab did not start; see {log_path}") from None
             time.sleep(0.2)
     print(f"\n[timing] jupyter lab ready in {time.monotonic() - t0:.1f}s at {base} (log {log_path})")
-    yield Lab(base, TOKEN)
+    yield Lab(base, TOKEN, root, env)
     proc.send_signal(signal.SIGTERM)  # the server shuts its kernels down on SIGTERM
     try:
         proc.wait(timeout=20)

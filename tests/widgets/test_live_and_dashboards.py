@@ -188,7 +188,9 @@ def test_a_live_run_only_ever_shows_its_own_switch_and_summary():
         draw(t)
         notes = [a.text for a in d.figure.layout.annotations]
         frames.append((d.knobs.hint.value, t, d.shown.now, d.summary.value, notes,
-                       _count(d.figure.data[4].y)))
+                       _count(next(tr for tr in d.figure.data
+                                   if "CPU helper" in (tr.name or "")
+                                   and tr.legendgroup).y)))
 
     d.player.draw = spy
 

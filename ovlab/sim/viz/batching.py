@@ -57,5 +57,5 @@ def wait_histogram_figure(waits_ms: np.ndarray, timeout_ms: float,
     fig.update_layout(title=f"How long a lone request waits (AUTO_BATCH_TIMEOUT {timeout_ms:g} ms)",
                       xaxis_title="wait before it runs alone (ms)",
                       yaxis_title=f"requests per {bin_ms:g} ms bin", template="plotly_white",
-                      height=380, width=760)
+                      height=380)
     return fig

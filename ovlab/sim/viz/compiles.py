@@ -49,7 +49,7 @@ def compile_figure(core, title: str) -> go.Figure:
                                      mode="lines", line=dict(color=SWITCH, dash="dash", width=2),
                                      name=f"AUTO switches to {e.device} (t = {e.time:.2f} s)"))
     fig.update_layout(title=dict(text=title, y=0.97), xaxis_title="simulated time (s)",
-                      yaxis_title="device", width=720, height=320, template="plotly_white",
+                      yaxis_title="device", height=320, template="plotly_white",
                       barmode="overlay",
                       legend=dict(orientation="h", x=0, y=1.02, xanchor="left",
                                   yanchor="bottom"),

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import numpy as np
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
 from .palette import ANALYTIC_COLOR
 
@@ -36,54 +35,83 @@ def log_ticks(values) -> dict:
                 range=[float(v) for v in span], autorange=False)
 
 
-def serving_figure(run, analytic_ttft_ms: float | None = None,
-                   analytic_tpot_ms: float | None = None, title: str | None = None) -> go.Figure:
-    fig = make_subplots(rows=2, cols=2, vertical_spacing=0.16, horizontal_spacing=0.1,
-                        subplot_titles=("TTFT per request", "TPOT per request",
-                                        "KV-cache occupancy per step", "tokens scheduled per step"))
+# the 2 x 2 grid make_subplots lays out (vertical_spacing 0.16, horizontal_spacing 0.1), written
+# out: building the figure through make_subplots and plotly's validators took a third of a
+# lab 13 knob change's kernel time
+_COLS = ([0.0, 0.45], [0.55, 1.0])
+_ROWS = ([0.58, 1.0], [0.0, 0.42])  # top, bottom
+PANEL_TITLES = ("TTFT per request", "TPOT per request", "KV-cache occupancy per step",
+                "tokens scheduled per step")
+
+
+def serving_spec(run, analytic_ttft_ms: float | None = None,
+                 analytic_tpot_ms: float | None = None, title: str | None = None) -> dict:
+    """:func:`serving_figure` as plain dicts (what the lab 13 dashboard sends). Every trace is
+    there whatever the run (the preemptions' markers empty when there were none), so that a
+    dashboard's change updates its figure in place instead of building a new one."""
     ids = list(range(len(run.ttft_ms)))
-    fig.add_scatter(x=ids, y=run.ttft_ms, mode="markers", name="TTFT", row=1, col=1,
-                    marker=dict(color="#1f77b4", size=7))
-    fig.add_scatter(x=ids, y=run.tpot_ms, mode="markers", name="TPOT", row=1, col=2,
-                    marker=dict(color="#ff7f0e", size=7))
-    if analytic_ttft_ms is not None:
-        fig.add_scatter(x=[0, max(ids)], y=[analytic_ttft_ms] * 2, mode="lines", row=1, col=1,
-                        name="alone (cost model)", line=dict(color=ANALYTIC_COLOR, dash="dash"))
-    if analytic_tpot_ms is not None:
-        fig.add_scatter(x=[0, max(ids)], y=[analytic_tpot_ms] * 2, mode="lines", row=1, col=2,
-                        name="alone (cost model) ", line=dict(color=ANALYTIC_COLOR, dash="dash"),
-                        showlegend=False)
+    last = max(ids) if ids else 0
     t = [s["time"] for s in run.steps]
-    fig.add_scatter(x=t, y=[s["cache_usage"] for s in run.steps], mode="lines", name="KV cache %",
-                    row=2, col=1, line=dict(color="#2ca02c"))
     pre = [s for s in run.steps if s["preempted_request_ids"]]
-    if pre:
-        fig.add_scatter(x=[s["time"] for s in pre], y=[s["cache_usage"] for s in pre],
-                        mode="markers", name=f"preemption ({run.preemptions})", row=2, col=1,
-                        marker=dict(color="#d62728", symbol="x", size=9))
-    fig.add_scatter(x=t, y=[s["num_prompt_tokens"] for s in run.steps], mode="markers",
-                    name="prompt tokens", row=2, col=2, marker=dict(color="#9467bd", size=4))
-    fig.add_scatter(x=t, y=[s["num_generate_tokens"] for s in run.steps], mode="markers",
-                    name="generated tokens", row=2, col=2, marker=dict(color="#8c564b", size=4))
-    fig.update_xaxes(title_text="request", row=1, col=1)
-    fig.update_xaxes(title_text="request", row=1, col=2)
-    fig.update_xaxes(title_text="simulated time (s)", row=2, col=1)
-    fig.update_xaxes(title_text="simulated time (s)", row=2, col=2)
+    data = [
+        dict(type="scatter", x=ids, y=list(run.ttft_ms), mode="markers", name="TTFT",
+             xaxis="x", yaxis="y", marker=dict(color="#1f77b4", size=7)),
+        dict(type="scatter", x=ids, y=list(run.tpot_ms), mode="markers", name="TPOT",
+             xaxis="x2", yaxis="y2", marker=dict(color="#ff7f0e", size=7)),
+        dict(type="scatter", x=[0, last] if analytic_ttft_ms is not None else [],
+             y=[analytic_ttft_ms] * 2 if analytic_ttft_ms is not None else [], mode="lines",
+             xaxis="x", yaxis="y", name="alone (cost model)",
+             showlegend=analytic_ttft_ms is not None,
+             line=dict(color=ANALYTIC_COLOR, dash="dash")),
+        dict(type="scatter", x=[0, last] if analytic_tpot_ms is not None else [],
+             y=[analytic_tpot_ms] * 2 if analytic_tpot_ms is not None else [], mode="lines",
+             xaxis="x2", yaxis="y2", name="alone (cost model) ", showlegend=False,
+             line=dict(color=ANALYTIC_COLOR, dash="dash")),
+        dict(type="scatter", x=t, y=[s["cache_usage"] for s in run.steps], mode="lines",
+             name="KV cache %", xaxis="x3", yaxis="y3", line=dict(color="#2ca02c")),
+        dict(type="scatter", x=[s["time"] for s in pre], y=[s["cache_usage"] for s in pre],
+             mode="markers", name=f"preemption ({run.preemptions})", xaxis="x3", yaxis="y3",
+             showlegend=bool(pre), marker=dict(color="#d62728", symbol="x", size=9)),
+        dict(type="scatter", x=t, y=[s["num_prompt_tokens"] for s in run.steps],
+             mode="markers", name="prompt tokens", xaxis="x4", yaxis="y4",
+             marker=dict(color="#9467bd", size=4)),
+        dict(type="scatter", x=t, y=[s["num_generate_tokens"] for s in run.steps],
+             mode="markers", name="generated tokens", xaxis="x4", yaxis="y4",
+             marker=dict(color="#8c564b", size=4)),
+    ]
     ttft_values = list(run.ttft_ms) + ([analytic_ttft_ms] if analytic_ttft_ms else [])
-    fig.update_yaxes(title_text="ms", type="log", row=1, col=1, **log_ticks(ttft_values))
-    fig.update_yaxes(title_text="ms", row=1, col=2)
-    fig.update_yaxes(title_text="% of blocks", range=[0, 105], row=2, col=1)
-    fig.update_yaxes(title_text="tokens", row=2, col=2)
+    axes_y = (dict(title=dict(text="ms"), type="log", **log_ticks(ttft_values)),
+              dict(title=dict(text="ms")), dict(title=dict(text="% of blocks"), range=[0, 105]),
+              dict(title=dict(text="tokens")))
+    layout: dict = {}
+    notes = []
+    for i, x_title in enumerate(("request", "request", "simulated time (s)",
+                                 "simulated time (s)")):
+        n = "" if i == 0 else str(i + 1)
+        col, row = _COLS[i % 2], _ROWS[i // 2]
+        layout[f"xaxis{n}"] = dict(anchor=f"y{n}", domain=col, title=dict(text=x_title))
+        layout[f"yaxis{n}"] = dict(anchor=f"x{n}", domain=row, **axes_y[i])
+        notes.append(dict(text=PANEL_TITLES[i], x=(col[0] + col[1]) / 2, y=row[1],
+                          xref="paper", yref="paper", xanchor="center", yanchor="bottom",
+                          showarrow=False, font=dict(size=16)))
     s = run.summary()
-    fig.update_layout(
-        height=620, margin=dict(l=60, r=20, t=90, b=50),
+    layout.update(
+        annotations=notes, height=620, margin=dict(l=60, r=20, t=90, b=50),
         # two short lines: one long line was cut at the right edge of a 1000-px window
         title=dict(font=dict(size=14), text=title or (
             f"{run.label}: mean TTFT {s['mean TTFT ms']:.0f} ms, mean TPOT "
             f"{s['mean TPOT ms']:.0f} ms<br>{s['steps']} steps, {s['preemptions']} "
             f"preemptions, all done at {s['all done s']:.1f} s")),
         legend=dict(orientation="h", y=-0.12))
-    return fig
+    return {"data": data, "layout": layout}
+
+
+def serving_figure(run, analytic_ttft_ms: float | None = None,
+                   analytic_tpot_ms: float | None = None, title: str | None = None) -> go.Figure:
+    """One serving run in four panels: TTFT and TPOT per request with the cost model's
+    lone-request values, KV-cache occupancy per step with preemptions marked, and the tokens
+    each step scheduled (:func:`serving_spec`)."""
+    return go.Figure(serving_spec(run, analytic_ttft_ms, analytic_tpot_ms, title))
 
 
 def modes_figure(runs) -> go.Figure:

@@ -64,10 +64,12 @@ def latency_panel(view, full, *, x: XAxis, y_unit: str = "s", axes: tuple[str, s
     panel = Panel()
     f = view.frame
     xs, ys = x.of_requests(f), f["latency"].to_numpy() * scale
-    # the ghost (the previous run) and, in compare mode, run A: faint, behind everything
-    layers = [(ghost, "previous run", GHOST_COLOR, 0.35, "circle", 4)]
-    if pinned is not None:
-        layers.append((pinned, "A", PINNED_COLOR, 0.5, "circle-open", 5))
+    # the ghost (the previous run) and, in compare mode, run A: faint, behind everything.
+    # Both traces are there (empty) with no run to show, so that pinning A and turning compare
+    # off keep the figure's structure: an update in place, not a new FigureWidget, which the
+    # browser builds from scratch (1.6-3.2 s under a class's load, review 4)
+    layers = [(ghost, "previous run", GHOST_COLOR, 0.35, "circle", 4),
+              (pinned, "A", PINNED_COLOR, 0.5, "circle-open", 5)]
     for other, name, color, opacity, symbol, size in layers:
         gx, gy, label = np.array([]), np.array([]), name
         if other is not None:
@@ -191,8 +193,6 @@ def add_histograms(panel: Panel, view, full, *, top: float, hist_axes: tuple[str
             name=cat.label, legendgroup=cat.label, showlegend=False, hoveron="points",
             hovertemplate="%{x} requests at %{y:.3g}<extra>" + cat.label + "</extra>"))
     for other, name, color in ((ghost, "previous run", GHOST_COLOR), (pinned, "A", PINNED_COLOR)):
-        if name == "A" and pinned is None:
-            continue
         ox, oy = np.array([]), np.array([])
         if other is not None:
             counts, _ = jitter.histogram(other.frame["latency"].to_numpy() * scale, edges)

@@ -345,12 +345,43 @@ def show(fig) -> None:
     import plotly.io as pio
     from IPython.display import display
 
-    bundle = dict(pio.renderers["plotly_mimetype"].to_mimebundle(fig.to_dict()))
+    bundle = dict(pio.renderers["plotly_mimetype"].to_mimebundle(wrap_title(fig.to_dict())))
+    # plotly.js follows the output area's width when the window (or the file browser) changes
+    # it; a figure drawn at 1280 px kept its width at 1000 px and ran past its output area
+    bundle["application/vnd.plotly.v1+json"]["config"] = {"responsive": True}
     bundle["text/plain"] = f"<Figure: {_text(fig.layout.title) or 'plotly figure'}>"
     # what a front end without plotly shows; the stored notebook replaces it with the PNG and
     # its alt text (add_static_images), and nbval's sanitizer reads both as the alt text
     bundle["text/html"] = f'<div class="ovlab-figure">{_html(alt_text(fig))}</div>'
     display(bundle, raw=True)
+
+
+# the most characters of a one-line title at plotly's default title size (17 px) that fit a
+# figure 568 px wide (a 1000-px window with the file browser open): titles of 64 and more ran
+# 25-80 px past it in the browser test, 63 did not
+TITLE_CHARS = 60
+
+
+def wrap_title(spec: dict[str, Any]) -> dict[str, Any]:
+    """``spec`` (a figure's dict) with a long one-line title broken in two at a comma or a
+    colon (a space if it has neither), the margin made room for by plotly (``automargin``).
+    A title that has a line break already, or fits, is left as it is."""
+    title = spec.get("layout", {}).get("title")
+    if not isinstance(title, dict) or not isinstance(title.get("text"), str):
+        return spec
+    text = title["text"]
+    size = (title.get("font") or {}).get("size") or 17
+    limit = int(TITLE_CHARS * 17 / size)
+    if "<br" in text or len(_text(text)) <= limit or "<" in text:
+        return spec
+    cuts = [i + 1 for i, ch in enumerate(text[:limit]) if ch in ",:" and text[i + 1:i + 2] == " "]
+    cuts = cuts or [i for i, ch in enumerate(text[:limit]) if ch == " "]
+    if not cuts:
+        return spec
+    cut = cuts[-1]
+    spec["layout"]["title"] = {**title, "text": text[:cut].rstrip() + "<br>" + text[cut:].lstrip(),
+                               "automargin": True}
+    return spec
 
 
 def alt_text(fig) -> str:

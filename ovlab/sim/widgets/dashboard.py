@@ -27,6 +27,7 @@ import plotly.graph_objects as go
 from ..viz.analytic import Analytic
 from ..viz.compare import compare_pair_specs, compare_spec, compare_text
 from ..viz.runview import RunView
+from .fit import fit
 from .frame_clock import FrameClock
 from .knobs import Knobs, inert_knobs
 from .live import LivePlayer
@@ -86,6 +87,10 @@ class Dashboard:
     x_axis_choice = False  # offer "x: iteration | time"
     y_unit = "s"  # the latency axis's unit in the main view, which compare mode's panels keep
     keep_runs = 12  # runs kept by their settings: going back to one redraws without simulating
+    # points drawn per category and panel (min-max decimation keeps every spike); compare
+    # mode's panels draw as many as the main view (they drew 1,000: side by side took 2 s to
+    # redraw in lab 04 under load)
+    max_points = 1000
 
     def __init__(self, *, platform: str = "laptop", model: str = "googlenet-v1",
                  precision: str = "FP16", device: str, hint: str, allow_batching: bool = True,
@@ -138,6 +143,9 @@ class Dashboard:
         self._runs: OrderedDict[tuple, tuple] = OrderedDict()
         self._retired = Retired()
         self._probe = None
+        self._config_override: dict[str, Any] | None = None  # what a warm-up run simulates
+        self._warm_queue: list[dict[str, Any]] = []
+        self._warm_handle: asyncio.TimerHandle | None = None
         for w in self.knobs.experiment:
             w.observe(self._on_change, names="value")
         for w in self.knobs.view:
@@ -152,10 +160,10 @@ class Dashboard:
             self.run()
         # the summary under the figure: the knobs and the plot share one screen at 1280x800
         # (with the summary between them, the plot started 600 px below the first knob)
-        self.widget = widgets.VBox(
+        self.widget = fit(widgets.VBox(
             [widgets.HTML(f"<b>{self.title()}</b> &mdash; {self.model_label} on the "
                           f"<code>{platform}</code> platform, seed {seed}"),
-             self.knobs.box(), self.clock, self.figure, self.summary])
+             self.knobs.box(), self.clock, self.figure, self.summary]))
 
     # --- what subclasses provide -----------------------------------------------------------
     def title(self) -> str:
@@ -179,6 +187,8 @@ class Dashboard:
     # --- settings ----------------------------------------------------------------------------
     def config(self) -> dict[str, Any]:
         """The compile config the widgets describe (strings, as the seed scripts pass them)."""
+        if self._config_override is not None:
+            return dict(self._config_override)
         return self.knobs.config()
 
     # --- running -----------------------------------------------------------------------------
@@ -187,7 +197,76 @@ class Dashboard:
         # the dashboard's own model, which nothing edits while a change is simulated and
         # drawn: its op costs are worked out once per change (Model._unchanged)
         with collector_paused(), self.model._unchanged():
-            return self._run()
+            result = self._run()
+        self._schedule_warm()
+        return result
+
+    # --- warming the next steps --------------------------------------------------------------
+    # After a change, once the kernel has been idle this long, the runs of the timeout slider's
+    # next step either way are simulated and kept (the same settings give the same run, so a
+    # kept run is the one a change would make): a learner stepping the slider, and the first
+    # change after Run All, then only draw. Any change in the meantime cancels it; a change
+    # that comes while one warm-up run is simulated waits for that run (one 2,000-request run,
+    # ~50 ms of CPU on the 2-vCPU build machine).
+    WARM_AFTER_S = 0.2
+
+    def _schedule_warm(self) -> None:
+        if self._warm_handle is not None:
+            self._warm_handle.cancel()
+            self._warm_handle = None
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # a script or a test: nothing runs in between
+            return
+        self._warm_queue = self._next_steps()
+        if self._warm_queue:
+            self._warm_handle = loop.call_later(self.WARM_AFTER_S, self._warm_one)
+
+    def _next_steps(self) -> list[dict[str, Any]]:
+        """The configs one timeout step either way (none while the timeout is greyed out)."""
+        t = self.knobs.timeout
+        if t.disabled:
+            return []
+        steps = []
+        for value in (t.value + t.step, t.value - t.step):
+            if t.min <= value <= t.max:
+                steps.append({**self.knobs.config(), "AUTO_BATCH_TIMEOUT": str(value)})
+        return steps
+
+    def _warm_one(self) -> None:
+        """Simulate one of the queued next steps (not drawn), then queue the next."""
+        self._warm_handle = None
+        if self.player.running:  # a live replay draws now: leave it the CPU
+            return
+        while self._warm_queue:
+            cfg = self._warm_queue.pop(0)
+            self._config_override = cfg
+            try:
+                if self._settings() in self._runs:
+                    continue
+                with collector_paused(), self.model._unchanged():
+                    self._simulate(self._settings())
+            except RuntimeError:  # these settings raise: a change shows the error itself
+                pass
+            finally:
+                self._config_override = None
+            break
+        if self._warm_queue:
+            self._warm_handle = asyncio.get_running_loop().call_later(0.05, self._warm_one)
+
+    def _simulate(self, key: tuple) -> tuple:
+        """Run the settings ``config()`` describes on a fresh Core and keep the run under
+        ``key``: (core, result, run view, analytic). Raises what the experiment raises."""
+        from ..runtime.core import Core
+
+        core = Core(self.platform, seed=self.seed)
+        result = self._experiment(core)
+        full = RunView.from_result(result, devices=list(core.platform.devices))
+        analytic = Analytic.for_run(core, self.model, full)
+        self._runs[key] = (core, result, full, analytic)
+        while len(self._runs) > self.keep_runs:
+            self._runs.popitem(last=False)
+        return self._runs[key]
 
     def _run(self) -> Any:
         from ..runtime.core import Core
@@ -202,17 +281,11 @@ class Dashboard:
             self._runs.move_to_end(key)
             core, result, full, analytic = self._runs[key]
         else:
-            core = Core(self.platform, seed=self.seed)
             try:
-                result = self._experiment(core)
+                core, result, full, analytic = self._simulate(key)
             except RuntimeError as exc:
                 self._show_error(str(exc).strip())
                 return None
-            full = RunView.from_result(result, devices=list(core.platform.devices))
-            analytic = Analytic.for_run(core, self.model, full)
-            self._runs[key] = (core, result, full, analytic)
-            while len(self._runs) > self.keep_runs:
-                self._runs.popitem(last=False)
         if self.full is not None:
             self.ghost = self.full
         self.core, self.result, self.full, self.analytic = core, result, full, analytic
@@ -297,17 +370,21 @@ class Dashboard:
         if self._side_by_side():
             return compare_spec(self.pinned, view, b_full=self.full, mode="side", x=self._x(),
                                 analytic_a=self._pinned_analytic, analytic_b=self.analytic,
-                                y_range=self.locked_range(self.y_unit), y_unit=self.y_unit)
+                                y_range=self.locked_range(self.y_unit), y_unit=self.y_unit,
+                                max_points=self.max_points)
         return self._spec(view)
 
     def _pair_specs(self, view: RunView) -> tuple[dict[str, Any], dict[str, Any]]:
         """Side by side, live: A's figure and B's (see :meth:`_show_pair`)."""
         return compare_pair_specs(self.pinned, view, b_full=self.full, x=self._x(),
                                   analytic_a=self._pinned_analytic, analytic_b=self.analytic,
-                                  y_range=self.locked_range(self.y_unit), y_unit=self.y_unit)
+                                  y_range=self.locked_range(self.y_unit), y_unit=self.y_unit,
+                                  max_points=self.max_points)
 
-    # each panel of side by side is at least this wide: two fit in a row from twice that
-    PANEL_MIN_PX = 470
+    # each panel of side by side is at least this wide: two fit in a row from twice that, which
+    # a 1280-px window with the file browser open gives (an output area of 848 px); at 1000 px
+    # (568 px) B goes below A, both whole
+    PANEL_MIN_PX = 400
 
     def _draw_pair(self, spec_a: dict[str, Any], spec_b: dict[str, Any]) -> None:
         """Side by side as two figures in a box that wraps (CSS ``flex-wrap``): the browser

@@ -16,7 +16,9 @@ import ipywidgets as widgets
 import plotly.graph_objects as go
 
 from ..genai import serving
-from ..viz.llm import serving_figure
+from ..viz.llm import serving_spec
+from .fit import fit
+from .sync import Retired, new_figure, redraw
 
 DEFAULTS = dict(max_num_batched_tokens=256, max_num_seqs=256, cache_size=0,
                 dynamic_split_fuse=True, enable_prefix_caching=False, rate=4.0)
@@ -52,7 +54,8 @@ class LLMServingDashboard(widgets.VBox):
         self.note.add_class("ovlab-inert")
         self._runs: OrderedDict = OrderedDict()
         self.run = self._serve(self.settings())
-        self.fig = go.FigureWidget(self._figure(self.run))
+        self.fig = new_figure(self._figure(self.run))
+        self._retired = Retired()
         self.controls = [self.w_tokens, self.w_seqs, self.w_cache, self.w_split, self.w_prefix,
                          self.w_rate]
         for w in self.controls:
@@ -61,6 +64,7 @@ class LLMServingDashboard(widgets.VBox):
         super().__init__([widgets.HBox([self.w_tokens, self.w_seqs, self.w_cache]),
                           self.w_split, widgets.HBox([self.w_prefix, self.w_rate]),
                           self.note, self.summary, self.fig])
+        fit(self)
 
     def settings(self) -> dict:
         return dict(max_num_batched_tokens=self.w_tokens.value, max_num_seqs=self.w_seqs.value,
@@ -77,9 +81,10 @@ class LLMServingDashboard(widgets.VBox):
                 self._runs.popitem(last=False)
         return self._runs[key]
 
-    def _figure(self, run) -> go.Figure:
+    def _figure(self, run) -> dict:
         prompt = max(run.prompt_tokens) if run.prompt_tokens else 1
-        return serving_figure(run, serving.analytic_prefill_ms(prompt), serving.analytic_step_ms(1, prompt))
+        return serving_spec(run, serving.analytic_prefill_ms(prompt),
+                            serving.analytic_step_ms(1, prompt))
 
     def _describe(self, error: str = "") -> None:
         s = self.run.summary()
@@ -97,23 +102,17 @@ class LLMServingDashboard(widgets.VBox):
         except RuntimeError as err:  # GenAI's own asserts (e.g. a prompt over the budget)
             self._describe(str(err).splitlines()[-1])
             # the figure stays, marked as the last settings that ran, not these
-            last = self._figure(self.run).layout.title.text.split("<br>")[0]
-            self.fig.layout.title.text = (f"<span style='color:#b00'>not redrawn: GenAI refused "
-                                          f"these settings (above); the last run:</span><br>"
-                                          f"{last}")
+            spec = self._figure(self.run)
+            title = spec["layout"]["title"]
+            last = title["text"].split("<br>")[0]
+            title["text"] = (f"<span style='color:#b00'>not redrawn: GenAI refused "
+                             f"these settings (above); the last run:</span><br>{last}")
+            self.fig = redraw(self, self.fig, spec, self._retired)
             return
         self.run = run
-        new = self._figure(run)
-        with self.fig.batch_update():
-            self.fig.data = []
-            for trace in new.data:
-                self.fig.add_trace(trace)
-            self.fig.layout.title = new.layout.title
-            y = new.layout.yaxis  # the log TTFT axis: its ticks, written in full, and range
-            self.fig.layout.yaxis.update(tickvals=y.tickvals, ticktext=y.ticktext,
-                                         range=y.range, autorange=y.autorange)
+        self.fig = redraw(self, self.fig, self._figure(run), self._retired)
         self._describe()
 
     def static_figure(self) -> go.Figure:
         """The figure of the current settings, for the stored notebook."""
-        return self._figure(self.run)
+        return go.Figure(self._figure(self.run))

@@ -18,7 +18,9 @@ import ipywidgets as widgets
 import plotly.graph_objects as go
 
 from ..genai import device_choice
-from ..viz.llm_devices import devices_figure
+from ..viz.llm_devices import devices_spec
+from .fit import fit
+from .sync import Retired, new_figure, redraw
 
 PROMPTS = (32, 128, 256, 512, 1024, 1536)  # all below every zoo model's context
 
@@ -43,13 +45,15 @@ class LLMDeviceDashboard(widgets.VBox):
         self.summary.add_class("ovlab-summary")
         self._cache: OrderedDict = OrderedDict()
         self.figures, self.error = self._measure(self.settings())
-        self.fig = go.FigureWidget(self._figure())
+        self.fig = new_figure(self._figure())
+        self._retired = Retired()
         self.controls = [self.w_model, self.w_prompt, self.w_users]
         for w in self.controls:
             w.observe(self._changed, names="value")
         self._describe()
         super().__init__([widgets.HBox([self.w_model, self.w_prompt]), self.w_users,
                           self.summary, self.fig])
+        fit(self)
 
     def settings(self) -> tuple:
         return self.w_model.value, int(self.w_prompt.value), int(self.w_users.value)
@@ -70,12 +74,12 @@ class LLMDeviceDashboard(widgets.VBox):
                 self._cache.popitem(last=False)
         return self._cache[settings]
 
-    def _figure(self) -> go.Figure:
+    def _figure(self) -> dict:
         model, n, users = self.settings()
         pick = device_choice.recommend(self.figures, users)[0] if self.figures else "-"
         who = "1 user" if users == 1 else f"{users} users at once"
         short = model.removesuffix("-ov").removesuffix("-int4")
-        return devices_figure(self.figures, f"{short}, {n}-token prompts, {self.new_tokens} new "
+        return devices_spec(self.figures, f"{short}, {n}-token prompts, {self.new_tokens} new "
                                             f"tokens each<br>pick {pick} for {who}", users=users)
 
     def _describe(self) -> None:
@@ -87,15 +91,9 @@ class LLMDeviceDashboard(widgets.VBox):
 
     def _changed(self, _change=None) -> None:
         self.figures, self.error = self._measure(self.settings())
-        new = self._figure()
-        with self.fig.batch_update():
-            self.fig.data = []
-            for trace in new.data:
-                self.fig.add_trace(trace)
-            self.fig.layout.title = new.layout.title
-            self.fig.layout.annotations = new.layout.annotations
+        self.fig = redraw(self, self.fig, self._figure(), self._retired)
         self._describe()
 
     def static_figure(self) -> go.Figure:
         """The figure of the current settings, for the stored notebook."""
-        return self._figure()
+        return go.Figure(self._figure())

@@ -33,6 +33,7 @@ import plotly.graph_objects as go
 
 from ..viz.palette import DEVICE_COLORS
 from .dashboard import collector_paused
+from .fit import fit
 from .sync import Retired, new_figure, update_in_place
 
 PLATFORM = "core-ultra-7-165h"
@@ -217,10 +218,10 @@ class ResourceAwareDashboard:
         self.widget: widgets.VBox | None = None  # built around the first run's figure
         if run:
             self.run()
-        self.widget = widgets.VBox([
+        self.widget = fit(widgets.VBox([
             widgets.HTML(f"<b>Resource-aware AUTO</b> &mdash; googlenet-v1 FP16 on "
                          f"<code>{DEVICE}</code>, platform <code>{PLATFORM}</code>, seed {seed}"),
-            *controls, self.inert, self.summary, self.figure])
+            *controls, self.inert, self.summary, self.figure]))
 
     def settings(self) -> dict[str, Any]:
         return dict(gpu_load=float(self.gpu_load.value), gpu_threshold=int(self.gpu_threshold.value),

@@ -93,6 +93,19 @@ def figure_widget_class() -> type:
             _py2js_update = Dict(allow_none=True).tag(sync=True, to_json=to_js,
                                                       from_json=_js_to_py)
 
+            def _send_update_msg(self, restyle_data, relayout_data, trace_indexes=None,
+                                 source_view_id=None):
+                # plotly.js turns autosize off and fixes the width at its current size when
+                # a relayout sets the height, unless the same relayout sets both: a
+                # dashboard whose height changed (one more legend row) kept its width when
+                # the window narrowed, and ran past its output area. Both sent as they are
+                # (plotly's Python side holds them unchanged, so assigning sends nothing).
+                if "height" in relayout_data and "width" not in relayout_data and \
+                        self.layout.autosize is not False and self.layout.width is None:
+                    relayout_data = {**relayout_data, "autosize": True, "width": None}
+                super()._send_update_msg(restyle_data, relayout_data, trace_indexes,
+                                         source_view_id=source_view_id)
+
         FigureWidget.__module__ = __name__
         _WIDGET.append(FigureWidget)
     return _WIDGET[0]
@@ -101,6 +114,10 @@ def figure_widget_class() -> type:
 def new_figure(spec: dict[str, Any]):
     """A FigureWidget showing ``spec``, remembering its structure for :func:`update_in_place`."""
     widget = figure_widget_class()(plain(spec))
+    # plotly.js redraws the figure at its container's width when the window is resized: the
+    # FigureWidget's own view (an anywidget since plotly 6) never resizes, and one drawn at
+    # 848 px ran 132-232 px past its output area in a 1000-px window (review 4b)
+    widget._config = {"responsive": True}
     widget._ovlab_schema = schema(spec)
     # what the constructor drew: the first update sends only what differs from it
     widget._ovlab_shown = (plain(spec["data"]),
@@ -181,6 +198,24 @@ def plotly_bundle(spec: dict[str, Any]) -> dict[str, Any]:
     return {"application/vnd.plotly.v1+json": {"data": spec["data"], "layout": layout,
                                                "config": {"responsive": True}},
             "text/plain": f"<Figure: {text}>"}
+
+
+def redraw(box, figure, fig, retired: Retired):
+    """Show ``fig`` (a ``go.Figure`` or its dict) in ``figure``, a FigureWidget child of
+    ``box``, with one
+    message of what changed (:func:`update_in_place`); a new FigureWidget in its place when the
+    traces' structure changed. Returns the FigureWidget now shown.
+
+    The LLM dashboards (labs 13 and 14) cleared the traces and added the new ones, a delete and
+    an add message per trace, each validated by plotly: half of a change's kernel time outside
+    the simulation."""
+    spec = fig if isinstance(fig, dict) else fig.to_dict()
+    if update_in_place(figure, spec):
+        return figure
+    new = new_figure(spec)
+    box.children = tuple(new if w is figure else w for w in box.children)
+    retired.retire(figure)
+    return new
 
 
 class Retired:

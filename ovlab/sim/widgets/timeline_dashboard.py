@@ -56,6 +56,21 @@ class TimelineDashboard(Dashboard):
                 entry.unlink()
         return str(path)
 
+    def _pair_specs(self, view: RunView) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Side by side: A's and B's figures each as the main view draws a run, the submit ->
+        result timeline over the latency panel (the lab's core picture: the plain latency
+        panels of lab 04's side by side dropped it), on one latency range, in ms."""
+        a, full = self.pinned, self.full
+        top = self.locked_range("ms")
+        if top is None:
+            highest = max([float(r.frame["latency"].max()) * 1000.0
+                           for r in (a, full) if len(r.frame)] or [1.0])
+            top = [0.0, highest * 1.08]
+        return (timeline_dashboard_spec(a, a, analytic=self._pinned_analytic, y_range=top,
+                                        title=f"<b>A: {a.label}</b>"),
+                timeline_dashboard_spec(view, full, analytic=self.analytic, y_range=top,
+                                        title=f"<b>B: {view.label}</b>"))
+
     def _spec(self, view: RunView) -> dict[str, Any]:
         overlay = self.knobs.compare.value == "overlay" and self.pinned is not None
         return timeline_dashboard_spec(view, self.full, ghost=None if overlay else self.ghost,
