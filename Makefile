@@ -47,7 +47,7 @@ test: $(STAMP) chromium
 	@# environment from binder/, outputs compared with the stored ones), on one worker while the
 	@# real-browser tests run on the other ('make notebooks' runs nbval in .venv alone)
 	$(BIN)/pytest -n 2 --dist loadfile -m "browser or binder" tests/browser tests/test_binder.py \
-		tests/test_deck.py $(PYTEST_ARGS)
+		$(PYTEST_ARGS)
 	$(MAKE) --no-print-directory openvino-suite
 	$(MAKE) --no-print-directory genai-suite
 
@@ -65,7 +65,7 @@ notebooks: $(STAMP)
 	$(BIN)/pytest -p no:cacheprovider --nbval --nbval-current-env -n 2 --dist loadfile \
 		--nbval-sanitize-with tests/nbval-sanitize.cfg labs $(PYTEST_ARGS)
 browser: $(STAMP) chromium
-	$(BIN)/pytest -m browser tests/browser tests/test_deck.py $(PYTEST_ARGS)
+	$(BIN)/pytest -m browser tests/browser $(PYTEST_ARGS)
 binder: $(STAMP)
 	$(BIN)/pytest -m binder tests/test_binder.py $(PYTEST_ARGS)
 

@@ -111,31 +111,3 @@ def test_the_slides_load_nothing_from_the_network(built):
         assert (built.parent / ref).exists(), ref
     assert html.count("<section") >= sum(
         c.get("metadata", {}).get("slideshow", {}).get("slide_type") == "slide" for c in _cells())
-
-
-@pytest.mark.browser
-def test_the_slides_show_in_chromium_with_the_network_cut(built):
-    """reveal.js starts from the local copy with every http(s) request refused."""
-    sync_playwright = pytest.importorskip("playwright.sync_api").sync_playwright
-    chromium = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-    if not Path(chromium).exists():
-        pytest.skip("no chromium (make chromium)")
-    refused: list[str] = []
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium,
-                                    args=["--headless", "--no-sandbox", "--disable-gpu"])
-        try:
-            page = browser.new_page(viewport={"width": 1280, "height": 800})
-            page.route(re.compile(r"^https?://"),
-                       lambda route: (refused.append(route.request.url), route.abort()))
-            page.goto(built.as_uri())
-            page.wait_for_function("window.Reveal && Reveal.isReady()", timeout=15000)
-            total = page.evaluate("Reveal.getHorizontalSlides().length")
-            page.keyboard.press("ArrowRight")
-            moved = page.evaluate("Reveal.getIndices().h")
-        finally:
-            browser.close()
-    slides = sum(c.get("metadata", {}).get("slideshow", {}).get("slide_type") == "slide"
-                 for c in _cells())
-    assert total == slides and moved == 1
-    assert not refused, refused

@@ -146,7 +146,7 @@ def timeline_dashboard_spec(view, full=None, *, ghost=None, pinned=None, analyti
         yaxis3=dict(domain=[0.0, 0.52], anchor="x3", range=y, matches="y2",
                     showticklabels=False, showgrid=True),
         shapes=shapes, annotations=notes + lat.annotations, barmode="overlay", showlegend=True,
-        legend=LEGEND, margin=dict(l=60, r=20, t=60, b=40), height=475, autosize=True,
+        legend=LEGEND, margin=dict(l=60, r=20, t=60, b=40), height=460, autosize=True,
         template="plotly_white", uirevision="keep")
     traces = wires.traces + lat.traces
     return {"data": traces, "layout": _labels_unclipped(legend_below(layout, traces))}
