@@ -83,38 +83,52 @@ def read_rows(path: str | Path = FIT_CSV, *, keep_flagged: bool = False) -> list
 @dataclass(frozen=True)
 class _Ops:
     model_precision: str
-    by_kind: tuple  # (kind, FLOPs array, bytes array, number of ops) per op kind present
+    by_kind: tuple  # (kind, FLOPs, bytes, number of ops, K, N) per op kind present
 
 
 @lru_cache(maxsize=64)
 def _ops(name: str, precision: str) -> _Ops:
-    from .fit import _work
+    """The executed ops of zoo model ``name`` by kind: (kind, FLOPs, bytes, count, K, N), with
+    each op's matrix-product dimensions (``cost.gemm_dims``) for a matrix engine's padding."""
+    from ..graph import model_precision
+    from ..models import zoo
 
-    w = _work(name, precision)
-    kinds = np.array(w.kinds)
+    model = zoo.load(name, precision)
+    costs = model._cost(model._batch_size())
+    facts = cost.graph_facts(model, len(costs))
+    dims = cost.gemm_dims(model, len(costs)) or [(0, 0)] * len(costs)
+    rows = [(kind, op.flops, cost.moved_bytes(op), *dims[i])
+            for i, op, kind in cost.executed_rows(costs, facts)]
+    kinds = np.array([r[0] for r in rows])
+    table = np.array([r[1:] for r in rows], float)
     parts = []
     for kind in cost.KINDS:
         mask = kinds == kind
         if mask.any():
-            parts.append((kind, w.flops[mask], w.nbytes[mask], int(mask.sum())))
-    return _Ops(w.model_precision, tuple(parts))
+            t = table[mask]
+            parts.append((kind, t[:, 0], t[:, 1], int(mask.sum()), t[:, 2], t[:, 3]))
+    return _Ops(model_precision(model), tuple(parts))
 
 
-def device_seconds(spec: DeviceSpec, name: str, precision: str) -> tuple[float, float]:
+def device_seconds(spec: DeviceSpec, name: str, precision: str,
+                   cache_share: float = 1.0) -> tuple[float, float]:
     """(dispatch overhead, work) of one inference, as ``cost.inference_parts`` computes them for
-    a ``fuse_ops`` device without memory sharing or an epilogue (the family devices)."""
+    a ``fuse_ops`` device without memory sharing or an epilogue (the family devices), with
+    ``cache_share`` of the last-level cache (``1 / streams`` on a ``split_cache`` device)."""
     w = _ops(name, precision)
     prec = cost.compute_precision(spec, w.model_precision, spec.inference_precision)
     floating = cost.float_precision(spec, prec)
     overhead = spec.per_infer_s
     work = 0.0
-    for kind, flops, nbytes, n in w.by_kind:
+    for kind, flops, nbytes, n, k_dim, n_dim in w.by_kind:
         p = prec if kind != "other" else floating
         peak = spec.peak_gflops[p] * 1e9 * cost.efficiency(spec, kind, p)
+        if spec.channel_blocks and kind in ("conv", "matmul"):
+            peak = peak * cost.tile_utilisation(spec, p, k_dim, n_dim)
         moved = nbytes * cost._BYTES_SCALE.get(p, 1.0)
         t_mem = moved / (spec.mem_bw_gbs * 1e9 * spec.mem_efficiency)
         if spec.cache_mb > 0:
-            fits = moved <= spec.cache_mb * 1e6
+            fits = moved <= spec.cache_mb * 1e6 * cache_share
             in_cache = moved / (spec.llc_gbps * 1e9) if spec.llc_gbps > 0 else 0.0
             t_mem = np.where(fits, in_cache, t_mem)
         work += float(np.maximum(flops / peak, t_mem).sum())
@@ -124,8 +138,8 @@ def device_seconds(spec: DeviceSpec, name: str, precision: str) -> tuple[float, 
 
 def device_figure(spec: DeviceSpec, name: str, precision: str, mode: str) -> float:
     """benchmark_app's figure on one family device: ms (latency) or FPS (throughput)."""
-    overhead, work = device_seconds(spec, name, precision)
     if mode == "latency":
+        overhead, work = device_seconds(spec, name, precision)
         speed = 1.0
         if spec.plugin == "CPU" and spec.extra.get("peak_of_all_cores"):
             # as plugins/hardware.cpu_cores: one socket at the latency clock, the P-cores' share
@@ -135,6 +149,8 @@ def device_figure(spec: DeviceSpec, name: str, precision: str, mode: str) -> flo
                           / spec.cores_for("ANY_CORE", False)[1])
         return (overhead + work) / speed * 1e3
     s = max(1, min(spec.streams_throughput, spec.range_for_streams[1]))
+    overhead, work = device_seconds(spec, name, precision,
+                                    1.0 / s if spec.split_cache or spec.share_bandwidth else 1.0)
     service = cost.stream_times(spec, overhead, work, s)
     return s / (service + spec.async_overhead_s)
 
@@ -211,6 +227,8 @@ SPACE: list[tuple[tuple[str, ...], float, float, str]] = [
     (("cpu", "turbo_slope"), 1.0, 0.3, "lin"),
     (("cpu", "socket_eff"), 0.7, 0.3, "logit"),
     (("cpu", "mem_efficiency"), 0.7, 0.5, "logit"),
+    # the last-level cache's bandwidth per core (GB/s; prior ``specs.LLC_GBPS_PER_CORE``)
+    (("cpu", "llc_gbps_core"), 50.0, 0.5, "log"),
     (("gpu", "eff", "f16"), 0.3, 0.0, "logit"),
     *[(("gpu", "eff", r), 0.0, 1.0, "rel") for r in GPU_RULES],
     *[(("gpu", "group_mult", g), 1.0, 2.0, "log") for g in family.GPU_GROUPS],

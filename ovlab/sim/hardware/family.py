@@ -75,6 +75,8 @@ GPU_FAMILIES: dict[str, dict[str, Any]] = {
     "xe-hpg": {"int8": "xmx", "xmx": True, "group": "xe-hpg",
                "doc": "Xe-HPG (Arc A-series, Flex): XMX matrix engines"},
 }
+#: the families with AVX-512 (16 f32 lanes)
+AVX512 = ("cascade-lake", "ice-lake-sp", "tiger-lake", "sapphire-rapids")
 CPU_GROUPS = sorted({f["group"] for f in CPU_FAMILIES.values()})
 GPU_GROUPS = sorted({f["group"] for f in GPU_FAMILIES.values()})
 
@@ -154,6 +156,33 @@ def cpu_peaks(d: dict, params: dict) -> tuple[dict[str, float], float]:
     return peaks, e_perf
 
 
+def cpu_channel_blocks(family: str) -> dict[str, tuple[int, int]]:
+    """(K block, N block) of a CPU's convolutions and matrix products per precision, from the
+    ISA (``cost.tile_utilisation``): AMX's tiles are 16 rows x 64 bytes, so int8 reduces K in
+    64s and bf16 in 32s into 16 columns; the vector units compute N in vector lanes (16 f32 in
+    512 bits, 8 in 256, 4 in SSE) and a VNNI dot product sums K in 4s (int8 in one 32-bit
+    lane); without VNNI (``vpmaddubsw``) in 2s."""
+    fam = CPU_FAMILIES[family]
+    lanes = 16 if family in AVX512 else (4 if family == "tremont" else 8)
+    blocks = {"f32": (1, lanes)}
+    if fam["int8"] == "amx":
+        blocks.update({"i8": (64, 16), "bf16": (32, 16)})
+    else:
+        blocks["i8"] = (4 if fam["int8"] == "vnni" else 2, lanes)
+    return blocks
+
+
+def gpu_channel_blocks(family: str) -> dict[str, tuple[int, int]]:
+    """(K block, N block) of a GPU's convolutions and matrix products (``cost.tile_utilisation``):
+    Xe-HPG's XMX (DPAS) computes an 8-deep systolic product of 32-bit lanes, so K in 32s (int8)
+    or 16s (f16), into 8 columns (execution size 8); the vector engines (DP4a) sum int8 K in
+    4s into SIMD-16 output-feature blocks (clDNN's fsv16 layouts)."""
+    if GPU_FAMILIES[family]["xmx"]:
+        return {"f32": (1, 16), "f16": (16, 8), "i8": (32, 8)}
+    return {"f32": (1, 16), "f16": (2, 16),
+            "i8": (4 if GPU_FAMILIES[family]["int8"] == "dp4a" else 2, 16)}
+
+
 def cpu_rule(family: str, precision: str) -> str:
     """The efficiency rule of a CPU computing ``precision``: f32, i8-vnni, i8-novnni, i8-amx,
     bf16-amx."""
@@ -188,6 +217,15 @@ def cpu_spec(ds: dict, params: dict | None = None, name: str = "") -> DeviceSpec
     e = int(d.get("e_cores") or 0)
     cores = sockets * (p + e)
     eff = {prec: _eff(c, cpu_rule(d["family"], prec), fam["group"]) for prec in peaks}
+    amx = fam["int8"] == "amx"
+    dw_i8 = dw_bf16 = 1.0
+    if amx:
+        # AMX tiles do not take a depthwise convolution (one input channel per output: nothing
+        # to sum along K): it runs on the AVX-512 units, int8 by VNNI (4x f32) and bf16 by
+        # AVX512_BF16 (2x f32), at those rules' efficiencies, not at AMX's
+        dw_i8 = (4 * peaks["f32"] * _eff(c, "i8-vnni", fam["group"])
+                 / (peaks["i8"] * eff["i8"]))
+        dw_bf16 = 2 * peaks["f32"] * eff["f32"] / (peaks["bf16"] * eff["bf16"])
     if sockets > 1:  # the second socket's share of the work crosses the socket link
         eff = {prec: v * c["socket_eff"] for prec, v in eff.items()}
     bw = sockets * int(d["mem_channels"]) * float(d["mem_mts"]) * 8 / 1000
@@ -195,7 +233,6 @@ def cpu_spec(ds: dict, params: dict | None = None, name: str = "") -> DeviceSpec
     # clock of a few busy cores
     latency_clock = (_clock(d, _prefix(d), params, "turbo_latency")
                      / _clock(d, _prefix(d), params)) / sockets
-    amx = fam["int8"] == "amx"
     caps = ("FP32", "FP16", "INT8", "BIN", "EXPORT_IMPORT") + (("BF16",) if amx else ())
     threads = int(d.get("threads") or cores) * (sockets if "threads" in d else 1)
     return DeviceSpec(
@@ -213,10 +250,11 @@ def cpu_spec(ds: dict, params: dict | None = None, name: str = "") -> DeviceSpec
         kind_efficiency={"depthwise": c["depthwise"], "matmul": 1.0, "other": c["other"]},
         mem_efficiency=c["mem_efficiency"], fuse_ops=True, async_overhead_s=1e-5,
         cache_mb=sockets * float(d.get("l3_mb", 8)),
-        # AMX tiles do not take a depthwise convolution: it runs on the AVX-512 units (VNNI:
-        # 4x f32 in int8, 2x in bf16)
-        depthwise_i8_rate=4 * peaks["f32"] / peaks["i8"] if amx else 1.0,
-        depthwise_bf16_rate=2 * peaks["f32"] / peaks["bf16"] if amx else 1.0,
+        depthwise_i8_rate=dw_i8, depthwise_bf16_rate=dw_bf16,
+        # S THROUGHPUT streams each hold their own activations: each has 1 / S of the
+        # last-level cache, whose traffic moves at ``llc_gbps_core`` per core
+        split_cache=True, llc_gbps=c.get("llc_gbps_core", 0.0) * cores,
+        channel_blocks=cpu_channel_blocks(d["family"]),
         extra={"family": d["family"], "cores": cores, "sockets": sockets,
                "isa": d.get("isa", fam["doc"]), "peak_of_all_cores": True,
                "latency_clock": latency_clock})
@@ -268,7 +306,7 @@ def gpu_spec(ds: dict, params: dict | None = None, shared_bw: float | None = Non
         kind_efficiency={"depthwise": g["depthwise"] * vector_share, "matmul": 1.0,
                          "other": g["other"]},
         mem_efficiency=g["mem_efficiency"], fuse_ops=True,
-        cache_mb=float(d.get("l3_mb", 4.0)),
+        cache_mb=float(d.get("l3_mb", 4.0)), channel_blocks=gpu_channel_blocks(d["family"]),
         extra={"family": d["family"], "eus": int(d.get("eus") or 16 * int(d["xe_cores"]))})
 
 

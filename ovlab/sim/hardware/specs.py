@@ -93,6 +93,11 @@ class DeviceSpec:
     # than ``mem_bw_gbs * mem_efficiency`` they all slow down by the excess; the last-level cache
     # is split among a compiled model's streams. False: streams share only compute (as before)
     share_bandwidth: bool = False
+    # a compiled model's S streams split the last-level cache (each has ``cache_mb / S``) without
+    # the shared-bandwidth bookkeeping of ``share_bandwidth`` (issue 35's family devices: S
+    # streams each run their own copy of the activations, so a layer whose traffic fits the cache
+    # alone spills to DRAM under THROUGHPUT); False: the whole cache for each stream
+    split_cache: bool = False
     # devices with the same non-empty domain draw from one DRAM (a package's CPU and iGPU, an
     # NPU on the same memory); "": the device has memory of its own
     memory_domain: str = ""
@@ -113,6 +118,11 @@ class DeviceSpec:
     # (ResNet-50's 3x3 convolutions) a small one, and int8 does not speed it up. 0: none (the
     # seed's presets)
     epilogue_flops: float = 0.0
+    # a matrix engine's blocks per compute precision: (K block, N block) of a convolution's or
+    # matrix product's reduction and output channels, padded up to whole blocks
+    # (``cost.tile_utilisation``; AMX: int8 (64, 16), bf16 (32, 16)); empty: no padding (every
+    # preset before issue 35's family devices)
+    channel_blocks: dict[str, tuple[int, int]] = field(default_factory=dict)
     # public figures that document the spec (cores, clocks, EUs, TOPS, TDP); not used in timing
     extra: dict = field(default_factory=dict, compare=False, hash=False)
 

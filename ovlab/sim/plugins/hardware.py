@@ -640,8 +640,8 @@ class HardwareBackend(Backend):
         self.perf_count = bool(config.get("PERF_COUNT", False))
         self.threads, core_speed = cpu_cores(spec, config, self.mode)
         self._op_costs = self.run_model._cost(self.run_model._batch_size())
-        # a share_bandwidth device's streams split its last-level cache (cost.py)
-        cache_share = 1.0 / streams if spec.share_bandwidth else 1.0
+        # a share_bandwidth (or split_cache) device's streams split its last-level cache
+        cache_share = 1.0 / streams if spec.share_bandwidth or spec.split_cache else 1.0
         overhead, work = cost.inference_parts(spec, self._op_costs, self.compute_precision,
                                               self.run_model, cache_share)
         # DRAM bytes of one inference: its demand on the memory domain (runtime/sharing.py)
