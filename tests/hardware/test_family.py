@@ -100,6 +100,12 @@ AGREE = [
     ("i7-1360p", "CPU+iGPU", "INT8", "throughput",
      ["-m", "yolo-v3-tiny:INT8", "-d", "AUTO:GPU,CPU", "-hint", "cumulative_throughput",
       "-niter", "600"]),
+    # AMX tiles' channel padding and the streams' split cache; a LATENCY stream's fork / join
+    ("xeon-platinum-8490h", "CPU", "INT8", "throughput",
+     ["-m", "yolo_v8n:INT8", "-d", "CPU", "-hint", "throughput", "-niter", "1200"]),
+    ("xeon-platinum-8580", "CPU", "BF16", "latency",
+     ["-m", "yolo_v8n:FP32", "-d", "CPU", "-hint", "latency", "-niter", "30",
+      "-infer_precision", "bf16"]),
 ]
 
 
@@ -196,3 +202,60 @@ def test_stored_fit_reports_every_fit_platform():
     assert set(errors) == set(fam.FIT_PLATFORMS)
     for entry in errors.values():
         assert entry["in_sample"]["n"] > 0
+
+
+def test_matrix_engines_pad_small_channel_counts():
+    """AMX tiles are 16 rows x 64 bytes: int8 reduces K in 64s, bf16 in 32s, into 16 columns; a
+    convolution of 16 input channels uses a quarter of an int8 tile (issue 35's rule for the
+    networks of few channels, from the ISA)."""
+    from ovlab.sim.hardware import cost
+
+    amx = preset("xeon-platinum-8490h").devices["CPU"]
+    assert amx.channel_blocks["i8"] == (64, 16) and amx.channel_blocks["bf16"] == (32, 16)
+    assert cost.tile_utilisation(amx, "i8", 16, 64) == pytest.approx(0.25)
+    assert cost.tile_utilisation(amx, "bf16", 16, 64) == pytest.approx(0.5)
+    assert cost.tile_utilisation(amx, "i8", 256, 24) == pytest.approx(24 / 32)
+    assert cost.tile_utilisation(amx, "i8", 0, 0) == 1.0  # not a product
+    # the seed's and the five old presets' devices have no blocks: their timings are unchanged
+    assert not preset("i7-1185g7").devices["CPU"].channel_blocks
+    assert cost.tile_utilisation(preset("i7-1185g7").devices["CPU"], "i8", 16, 16) == 1.0
+
+
+def test_gemm_dims_read_convolutions_and_matrix_products():
+    from ovlab.sim.hardware import cost
+    from ovlab.sim.models import zoo
+
+    model = zoo.load("resnet-50", "FP32")
+    costs = model._cost(1)
+    dims = cost.gemm_dims(model, len(costs))
+    convs = [d for d, op in zip(dims, costs, strict=True) if op.type_name == "Convolution"]
+    # the 7x7 stem on 3 channels folds its window into K; the last 1x1 convolution: 512 -> 2048
+    assert convs[0] == (3 * 7 * 7, 64)
+    assert convs[-1] == (512, 2048)
+    fc = [d for d, op in zip(dims, costs, strict=True) if op.type_name == "MatMul"]
+    assert fc[-1] == (2048, 1000)
+    assert cost.gemm_dims(model, len(costs) + 1) is None
+
+
+def test_a_depthwise_convolution_on_amx_runs_at_the_vnni_rules_efficiency():
+    """AMX tiles do not take a depthwise convolution: int8 at AVX-512 VNNI's rate (4x f32) and
+    efficiency, not at AMX's."""
+    from ovlab.sim.hardware import cost
+
+    params = family.fitted_params()
+    spec = preset("xeon-platinum-8490h").devices["CPU"]
+    dw_i8 = spec.peak_gflops["i8"] * cost.efficiency(spec, "depthwise", "i8")
+    dw_f32 = spec.peak_gflops["f32"] * cost.efficiency(spec, "depthwise", "f32")
+    vnni = min(1.0, params["cpu"]["eff"]["i8-vnni"] * params["cpu"]["group_mult"]["amx"])
+    f32 = min(1.0, params["cpu"]["eff"]["f32"] * params["cpu"]["group_mult"]["amx"])
+    assert dw_i8 / dw_f32 == pytest.approx(4 * vnni / f32)
+
+
+def test_throughput_streams_split_the_cache_and_latency_pays_the_fork_join():
+    spec = preset("xeon-platinum-8480").devices["CPU"]
+    assert spec.split_cache and spec.llc_gbps > 0
+    assert spec.per_op_wide_s > 0
+    # a model whose layers fit the whole cache but not a 112th of it is slower per stream
+    one = fam.device_seconds(spec, "yolo_v8n", "INT8", 1.0)[1]
+    split = fam.device_seconds(spec, "yolo_v8n", "INT8", 1 / 112)[1]
+    assert split > one

@@ -338,6 +338,12 @@ def executed_ops(op_costs: Sequence, facts) -> Iterator[tuple[Any, str]]:
         yield op, kind
 
 
+def executed_count(op_costs: Sequence, model=None) -> int:
+    """How many ops a ``fuse_ops`` device executes (:func:`executed_ops`) of ``op_costs``."""
+    facts = graph_facts(model, len(op_costs)) if model is not None else None
+    return sum(1 for _ in executed_rows(op_costs, facts))
+
+
 def executed_rows(op_costs: Sequence, facts) -> Iterator[tuple[int, Any, str]]:
     """:func:`executed_ops` with each op's index in ``op_costs`` (to look up its
     :func:`gemm_dims`)."""

@@ -254,6 +254,9 @@ def cpu_spec(ds: dict, params: dict | None = None, name: str = "") -> DeviceSpec
         # S THROUGHPUT streams each hold their own activations: each has 1 / S of the
         # last-level cache, whose traffic moves at ``llc_gbps_core`` per core
         split_cache=True, llc_gbps=c.get("llc_gbps_core", 0.0) * cores,
+        # a LATENCY stream runs one thread per physical core of one socket (a hybrid CPU's
+        # P-cores): each op's fork / join over them costs ``per_op_sync_s`` per doubling
+        per_op_wide_s=c.get("per_op_sync_s", 0.0) * math.log2(p),
         channel_blocks=cpu_channel_blocks(d["family"]),
         extra={"family": d["family"], "cores": cores, "sockets": sockets,
                "isa": d.get("isa", fam["doc"]), "peak_of_all_cores": True,

@@ -123,6 +123,11 @@ class DeviceSpec:
     # (``cost.tile_utilisation``; AMX: int8 (64, 16), bf16 (32, 16)); empty: no padding (every
     # preset before issue 35's family devices)
     channel_blocks: dict[str, tuple[int, int]] = field(default_factory=dict)
+    # extra dispatch per executed op when one stream spans the whole device (LATENCY, or one
+    # stream set by hand): every op forks its work over the stream's many threads and joins them
+    # at a barrier, whose cost grows with the threads (issue 35's family CPUs: ``per_op_sync_s``
+    # x log2 of one socket's threads); 0: none (every preset before them)
+    per_op_wide_s: float = 0.0
     # public figures that document the spec (cores, clocks, EUs, TOPS, TDP); not used in timing
     extra: dict = field(default_factory=dict, compare=False, hash=False)
 

@@ -647,6 +647,9 @@ class HardwareBackend(Backend):
         # DRAM bytes of one inference: its demand on the memory domain (runtime/sharing.py)
         self._dram = cost.dram_bytes(spec, self._op_costs, self.compute_precision,
                                      self.run_model, cache_share) if spec.share_bandwidth else 0.0
+        if spec.per_op_wide_s > 0 and streams == 1:
+            # one stream over every thread: each op's fork / join (DeviceSpec.per_op_wide_s)
+            overhead += spec.per_op_wide_s * cost.executed_count(self._op_costs, self.run_model)
         self._base = (overhead + work) / core_speed
         # a fitted CPU's streams split its cores: the work is stretched, the dispatch overhead
         # scaled by stream_dispatch (cost.stream_times); other devices stretch the whole time
