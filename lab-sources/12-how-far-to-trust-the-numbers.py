@@ -343,7 +343,7 @@ print(f"power budget {budget.watts:.1f} W for draws {budget.draws}: both busy ru
 families = json.loads(latest_results("families").read_text())
 ins = pd.DataFrame(families["by_family"]["in_sample"]).T
 lopo = pd.DataFrame(families["by_family"]["lopo"]).T
-errors = pd.DataFrame({"figures": ins["n"], "in-sample median %": ins["median_pct"],
+errors = pd.DataFrame({"figures": ins["n"].astype(int), "in-sample median %": ins["median_pct"],
                        "LOPO median %": lopo["median_pct"],
                        "LOPO in 0.67-1.5x": lopo["within_067_15"],
                        "LOPO worst ratio": lopo["worst"]})
