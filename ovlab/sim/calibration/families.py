@@ -147,7 +147,8 @@ def device_figure(spec: DeviceSpec, name: str, precision: str, mode: str) -> flo
             # as plugins/hardware.cpu_cores: one socket at the latency clock, the P-cores' share
             speed = spec.extra.get("latency_clock", 1.0)
             if spec.hybrid:
-                speed *= (spec.cores_for("ANY_CORE", True)[1]
+                int8 = _ops(name, precision).model_precision == "INT8"
+                speed *= (spec.latency_cores(int8)[1]
                           / spec.cores_for("ANY_CORE", False)[1])
         return (overhead + work) / speed * 1e3
     s = max(1, min(spec.streams_throughput, spec.range_for_streams[1]))
@@ -250,7 +251,9 @@ SPACE: list[tuple[tuple[str, ...], float, float, str]] = [
     (("npu", "per_op_s"), 1e-6, 0.3, "log"),
     (("npu", "per_infer_s"), 3e-4, 0.3, "log"),
     (("npu", "stream_scaling"), 0.73, 0.3, "lin"),
-    (("power_share",), 0.75, 0.3, "logit"),
+    # the iGPU's draw when busy alone, W per EU x GHz (the package's TDP is the CPU's):
+    # 0.1 makes the i7-1185G7's 96 EUs at 1.35 GHz draw 13 W of its 28
+    (("power", "igpu_w_eu_ghz"), 0.1, 0.3, "log"),
 ]
 # an ISA rule's efficiency relative to this one (its prior: the same fraction of its own peak)
 _REL_BASE = {"cpu": "f32", "gpu": "f16"}
@@ -259,7 +262,7 @@ _REL_BASE = {"cpu": "f32", "gpu": "f16"}
 def base_params() -> dict:
     return {"cpu": {"eff": {}, "group_mult": {}}, "gpu": {"eff": {}, "group_mult": {},
                                                           "streams": 4},
-            "npu": {}, "power_share": 0.75}
+            "npu": {}, "power": {}}
 
 
 def _get(p: dict, path):
@@ -350,7 +353,7 @@ def _residuals(xs: np.ndarray, idx: list[int], x: np.ndarray, rows: list[Row]) -
 #: the fit's sections: which rows each part of the numbers is fitted on, in this order (the
 #: CPU+iGPU rows fit only the power share, with the CPU and GPU numbers fitted before)
 SECTIONS = (("cpu", ("CPU",)), ("gpu", ("iGPU", "dGPU")), ("npu", ("NPU",)),
-            ("power_share", ("CPU+iGPU",)))
+            ("power", ("CPU+iGPU",)))
 
 
 def fit(rows: list[Row], start: dict | None = None, max_nfev: int = 400) -> dict:

@@ -56,7 +56,9 @@ CPU_FAMILIES: dict[str, dict[str, Any]] = {
     "alder-raptor": {"f32": 32, "e_f32": 16, "int8": "vnni", "group": "hybrid",
                      "doc": "Alder / Raptor Lake: P-cores AVX2 + AVX-VNNI, Gracemont E-cores"},
     "meteor-lake": {"f32": 32, "e_f32": 16, "int8": "vnni", "group": "hybrid",
-                    "doc": "Meteor Lake: Redwood Cove P-cores, Crestmont E-cores, AVX-VNNI"},
+                    "blocked_cores": True,
+                    "doc": "Meteor Lake: Redwood Cove P-cores, Crestmont E-cores (and two LP "
+                           "E-cores OpenVINO leaves out), AVX-VNNI"},
     "sapphire-rapids": {"f32": 32, "int8": "amx", "group": "amx",
                         "doc": "Sapphire / Emerald Rapids: AVX-512 VNNI, AMX (int8, bf16)"},
     "gracemont": {"f32": 16, "int8": "vnni", "group": "atom",
@@ -260,7 +262,8 @@ def cpu_spec(ds: dict, params: dict | None = None, name: str = "") -> DeviceSpec
         channel_blocks=cpu_channel_blocks(d["family"]),
         extra={"family": d["family"], "cores": cores, "sockets": sockets,
                "isa": d.get("isa", fam["doc"]), "peak_of_all_cores": True,
-               "latency_clock": latency_clock})
+               "latency_clock": latency_clock,
+               "blocked_cores": bool(fam.get("blocked_cores", False))})
 
 
 def gpu_peaks(d: dict) -> dict[str, float]:
@@ -355,11 +358,20 @@ def build_devices(datasheet: dict, params: dict | None = None) -> tuple[dict[str
     igpus = [k for k, s in devices.items() if s.plugin == "GPU" and s.device_type == "integrated"]
     if cpu_block is not None and igpus:
         tdp = float(figures(cpu_block).get("tdp_w", 28))
-        # both draw the package's TDP: alone each runs free, together at ``power_share`` of
-        # their sum (at least half: one device alone is never capped)
-        draws = {"CPU": tdp, igpus[0]: tdp}
-        watts = max(0.5, min(1.0, params["power_share"])) * sum(draws.values())
-        budget = PowerBudget(watts, draws)
+        if "power" in params:
+            # the CPU busy alone draws the package's TDP; the iGPU busy alone its EUs x clock
+            # x ``igpu_w_eu_ghz`` (at most the TDP: alone, neither is capped); together they
+            # share the TDP, each at TDP / (sum of draws) of its speed: a big, fast iGPU (the
+            # 165H's 128 EUs at 2.3 GHz) takes more of the package than a small one
+            g = figures(datasheet[igpus[0]])
+            eu_ghz = (int(g.get("eus") or 16 * int(g["xe_cores"]))
+                      * float(g["gpu_max_ghz"]))
+            draw = min(tdp, params["power"]["igpu_w_eu_ghz"] * eu_ghz)
+            budget = PowerBudget(tdp, {"CPU": tdp, igpus[0]: draw})
+        else:  # the first rounds' fit: together at ``power_share`` of their separate speeds
+            draws = {"CPU": tdp, igpus[0]: tdp}
+            watts = max(0.5, min(1.0, params["power_share"])) * sum(draws.values())
+            budget = PowerBudget(watts, draws)
     return devices, budget
 
 

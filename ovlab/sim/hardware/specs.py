@@ -160,6 +160,20 @@ class DeviceSpec:
             return p, float(p)
         return p + e, p + e * self.e_core_perf
 
+    def latency_cores(self, int8: bool) -> tuple[int, float]:
+        """(threads, capacity in P-core units) of the one LATENCY stream on a hybrid family CPU
+        (issue 35), as OpenVINO's CPU plugin picks them (``get_model_prefer_threads``,
+        ``cpu_streams_calculation.cpp``): the P-cores alone while they outnumber the E-cores
+        divided by 4 for an int8 model (one with FakeQuantize; VNNI code runs ~4x faster on a
+        P-core) or by 2 for a float one, except on Meteor Lake (its blocked LP E-cores: the
+        ``blocked_cores`` figure), where one stream always takes the P- and E-cores. A stream
+        over both kinds splits each op into equal shares (a static partition), so every share
+        waits for the slowest: the E-cores' pace on all of them."""
+        p, e = self.p_cores, self.e_cores
+        if not self.extra.get("blocked_cores") and p > e // (4 if int8 else 2):
+            return p, float(p)
+        return p + e, (p + e) * min(1.0, self.e_core_perf)
+
 
 # the cache bandwidth a core reaches (GB/s per core, the prior of ``llc_gbps``): an L3 slice moves
 # ~32 bytes per cycle at ~3 GHz, about half of it sustained by a streaming kernel

@@ -548,7 +548,8 @@ def model_stats(model) -> dict[str, Any]:
     return stats
 
 
-def cpu_cores(spec: DeviceSpec, config: dict[str, Any], mode) -> tuple[int, float]:
+def cpu_cores(spec: DeviceSpec, config: dict[str, Any], mode,
+              int8: bool = False) -> tuple[int, float]:
     """(INFERENCE_NUM_THREADS, speed relative to the plugin's default) of a compiled model.
 
     On a hybrid CPU the plugin keeps LATENCY on the P-cores and spreads THROUGHPUT over every
@@ -569,6 +570,9 @@ def cpu_cores(spec: DeviceSpec, config: dict[str, Any], mode) -> tuple[int, floa
                                config.get("SCHEDULING_CORE_TYPE", "ANY_CORE"))
     name = wanted.name if wanted is not None else "ANY_CORE"
     threads, capacity = spec.cores_for(name, latency)
+    if family and latency and name == "ANY_CORE":
+        # the CPU plugin's own choice of cores for one stream (``DeviceSpec.latency_cores``)
+        threads, capacity = spec.latency_cores(int8)
     _default_threads, default_capacity = spec.cores_for("ANY_CORE", latency and not family)
     return threads, capacity / default_capacity * clock
 
@@ -638,7 +642,8 @@ class HardwareBackend(Backend):
         self.compute_precision = cost.compute_precision(spec, self.model_precision,
                                                         self.precision_hint)
         self.perf_count = bool(config.get("PERF_COUNT", False))
-        self.threads, core_speed = cpu_cores(spec, config, self.mode)
+        self.threads, core_speed = cpu_cores(spec, config, self.mode,
+                                             self.model_precision == "INT8")
         self._op_costs = self.run_model._cost(self.run_model._batch_size())
         # a share_bandwidth (or split_cache) device's streams split its last-level cache
         cache_share = 1.0 / streams if spec.share_bandwidth or spec.split_cache else 1.0
