@@ -82,7 +82,33 @@ def test_isa_rules_give_the_peaks():
     xmx = preset("flex-140").devices["GPU.0"].peak_gflops
     assert gen11["i8"] == gen11["f16"] and xelp["i8"] == 2 * xelp["f16"]
     assert xmx["f16"] == pytest.approx(8 * xmx["f32"]) and xmx["i8"] == 2 * xmx["f16"]
-    assert 0 < p["power_share"] <= 1
+    assert p["power"]["igpu_w_eu_ghz"] > 0
+
+
+def test_a_hybrid_cpus_latency_stream_takes_the_cores_openvino_picks():
+    """OpenVINO's ``get_model_prefer_threads``: the P-cores alone while P > E / 4 (int8) or
+    E / 2 (float), P- and E-cores otherwise and always on Meteor Lake, at the E-cores' pace."""
+    h12 = preset("i7-12700h").devices["CPU"]  # 6P + 8E
+    h13 = preset("i7-1360p").devices["CPU"]  # 4P + 8E
+    mtl = preset("family:core-ultra-7-165h").devices["CPU"]  # 6P + 8E, LP E-cores
+    assert h12.latency_cores(True) == (6, 6.0) and h12.latency_cores(False) == (6, 6.0)
+    assert h13.latency_cores(True) == (4, 4.0)
+    threads, capacity = h13.latency_cores(False)
+    assert threads == 12 and capacity == pytest.approx(12 * h13.e_core_perf)
+    assert capacity < h13.cores_for("ANY_CORE", False)[1]  # THROUGHPUT: each core its pace
+    assert mtl.latency_cores(True)[0] == 14
+    # the old preset keeps its P-cores (its timings are pinned)
+    assert not preset("core-ultra-7-165h").devices["CPU"].extra.get("blocked_cores")
+
+
+def test_cpu_and_igpu_share_the_tdp_by_the_igpus_draw():
+    """Together the CPU and iGPU run at TDP / (TDP + the iGPU's draw): a bigger, faster iGPU
+    slows the pair more; alone neither is capped."""
+    small = preset("i7-1185gre").power_budget  # 96 EUs at 1.35 GHz
+    big = preset("family:core-ultra-7-165h").power_budget  # 128 EUs at 2.3 GHz
+    for b in (small, big):
+        assert all(b.factor([d]) == 1.0 for d in b.draws)
+    assert 0.5 <= big.factor(list(big.draws)) < small.factor(list(small.draws)) < 1.0
 
 
 # (preset, table device, precision, mode, ovlab benchmark arguments)
@@ -103,6 +129,12 @@ AGREE = [
     # AMX tiles' channel padding and the streams' split cache; a LATENCY stream's fork / join
     ("xeon-platinum-8490h", "CPU", "INT8", "throughput",
      ["-m", "yolo_v8n:INT8", "-d", "CPU", "-hint", "throughput", "-niter", "1200"]),
+    # a hybrid CPU's LATENCY stream over P- and E-cores (float model, 4P + 8E; Meteor Lake)
+    ("i7-1360p", "CPU", "FP32", "latency",
+     ["-m", "resnet-50:FP32", "-d", "CPU", "-hint", "latency", "-niter", "30",
+      "-infer_precision", "f32"]),
+    ("family:core-ultra-7-165h", "CPU", "INT8", "latency",
+     ["-m", "yolo_v8n:INT8", "-d", "CPU", "-hint", "latency", "-niter", "30"]),
     ("xeon-platinum-8580", "CPU", "BF16", "latency",
      ["-m", "yolo_v8n:FP32", "-d", "CPU", "-hint", "latency", "-niter", "30",
       "-infer_precision", "bf16"]),

@@ -175,7 +175,7 @@ def datasheet(preset: str) -> dict:
     """The ``datasheet`` block of a catalogue platform."""
     from ..hardware import catalogue
 
-    return catalogue.read(preset)["datasheet"]
+    return catalogue.read(preset.removeprefix("family:"))["datasheet"]
 
 
 def devices_for(preset: str, params: dict):
