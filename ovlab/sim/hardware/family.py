@@ -20,8 +20,11 @@ turns them into :class:`DeviceSpec` s:
   families of one group share it; a group without a fit platform has 1), the op-kind factors
   (depthwise, other), per-op and per-inference costs, stream scaling. Bandwidth is the
   datasheet's channels x transfer rate x 8 bytes.
-* **Combined devices.** CPU+iGPU CUMULATIVE_THROUGHPUT runs both under one package power budget
-  (``power_share`` of their summed draws, fitted on the two CPU+iGPU fit platforms).
+* **Combined devices.** CPU+iGPU CUMULATIVE_THROUGHPUT runs both under the package's TDP: the
+  CPU draws the TDP, the iGPU its EUs x clock x ``igpu_w_eu_ghz`` (fitted on the two CPU+iGPU
+  fit platforms), each at TDP / (sum of the draws) of its speed when both are busy.
+* **LATENCY on a hybrid CPU** takes the cores OpenVINO's CPU plugin picks
+  (``DeviceSpec.latency_cores``): Meteor Lake's one stream spans the P- and E-cores.
 
 The family model is deliberately simpler than the existing presets' (no memory-bandwidth
 sharing, no automatic batching on GPUs: a GPU's THROUGHPUT streams stand for it, with a fitted

@@ -556,7 +556,9 @@ def cpu_cores(spec: DeviceSpec, config: dict[str, Any], mode,
     core; ``SCHEDULING_CORE_TYPE`` (``PCORE_ONLY`` / ``ECORE_ONLY``) narrows the set. The presets
     are calibrated with the default core set, so only a narrower or slower set changes the time:
     ``ECORE_ONLY`` under LATENCY runs at the E-cores' capacity over the P-cores' (0.55 on the Core
-    Ultra 7 165H). Devices that are not hybrid CPUs use every core at full speed.
+    Ultra 7 165H). Devices that are not hybrid CPUs use every core at full speed. A family CPU
+    (issue 35) under LATENCY and ``ANY_CORE`` takes the cores the real plugin picks for an
+    ``int8`` (FakeQuantize) or float model (``DeviceSpec.latency_cores``).
     """
     latency = mode == hint.PerformanceMode.LATENCY
     # the family model's CPUs (hardware/family.py, issue 35) have one peak for every core at the
