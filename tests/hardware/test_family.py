@@ -101,6 +101,17 @@ def test_a_hybrid_cpus_latency_stream_takes_the_cores_openvino_picks():
     assert not preset("core-ultra-7-165h").devices["CPU"].extra.get("blocked_cores")
 
 
+def test_a_latency_streams_fork_join_grows_with_its_threads():
+    """Each op of a LATENCY stream pays ``per_op_sync_s`` per thread of one socket (linear:
+    the fitted exponent came out 0.97): the Xeon 8480+'s 56 cores pay 1.4x the 40 of a Xeon
+    8380, as Intel's small-model latencies do."""
+    spr = preset("xeon-platinum-8480").devices["CPU"]
+    icx = preset("xeon-platinum-8380").devices["CPU"]
+    assert family.fitted_params()["cpu"]["sync_exp"] == 1.0
+    assert spr.per_op_wide_s == pytest.approx(icx.per_op_wide_s * 56 / 40)
+    assert spr.per_op_wide_s > 0
+
+
 def test_cpu_and_igpu_share_the_tdp_by_the_igpus_draw():
     """Together the CPU and iGPU run at TDP / (TDP + the iGPU's draw): a bigger, faster iGPU
     slows the pair more; alone neither is capped."""

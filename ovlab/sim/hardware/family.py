@@ -210,6 +210,17 @@ def _eff(section: dict, rule: str, group: str) -> float:
     return min(1.0, base * section["group_mult"].get(group, 1.0))
 
 
+def _per_op_wide(c: dict, cores: int) -> float:
+    """A LATENCY stream's fork / join per op over ``cores`` threads: ``per_op_sync_s`` x
+    cores ^ ``sync_exp`` (1: the master wakes and waits for each thread in turn, as Intel's
+    small-model latencies say: a Xeon 8480+'s 56 cores take 1.2-1.4x the 40 of a Xeon 8380 on
+    yolo_v8n, MobileNets and yolo-v3-tiny INT8 whatever AMX's 4x peak); without ``sync_exp``
+    (the second round's fit), a tree barrier: log2 of the cores."""
+    if "sync_exp" in c:
+        return c.get("per_op_sync_s", 0.0) * cores ** c["sync_exp"]
+    return c.get("per_op_sync_s", 0.0) * math.log2(cores)
+
+
 def cpu_spec(ds: dict, params: dict | None = None, name: str = "") -> DeviceSpec:
     """The CPU of a datasheet block (``figures`` of a platform file's ``datasheet.CPU``)."""
     params = params or fitted_params()
@@ -261,7 +272,7 @@ def cpu_spec(ds: dict, params: dict | None = None, name: str = "") -> DeviceSpec
         split_cache=True, llc_gbps=c.get("llc_gbps_core", 0.0) * cores,
         # a LATENCY stream runs one thread per physical core of one socket (a hybrid CPU's
         # P-cores): each op's fork / join over them costs ``per_op_sync_s`` per doubling
-        per_op_wide_s=c.get("per_op_sync_s", 0.0) * math.log2(p),
+        per_op_wide_s=_per_op_wide(c, p),
         channel_blocks=cpu_channel_blocks(d["family"]),
         extra={"family": d["family"], "cores": cores, "sockets": sockets,
                "isa": d.get("isa", fam["doc"]), "peak_of_all_cores": True,
