@@ -112,6 +112,15 @@ def test_a_latency_streams_fork_join_grows_with_its_threads():
     assert spr.per_op_wide_s > 0
 
 
+def test_a_family_cpus_cache_is_never_slower_than_its_dram():
+    """A layer whose traffic fits in the last-level cache moves at least as fast as one that
+    spills to DRAM (the fitted per-core cache bandwidth alone would make a 4-core laptop's
+    cache slower than its LPDDR4x)."""
+    for name in ("i7-1185g7", "xeon-platinum-8480", "i3-8100"):
+        cpu = preset(name if name != "i7-1185g7" else "family:i7-1185g7").devices["CPU"]
+        assert cpu.llc_gbps >= cpu.mem_bw_gbs * cpu.mem_efficiency * (1 - 1e-9)
+
+
 def test_cpu_and_igpu_share_the_tdp_by_the_igpus_draw():
     """Together the CPU and iGPU run at TDP / (TDP + the iGPU's draw): a bigger, faster iGPU
     slows the pair more; alone neither is capped."""

@@ -269,7 +269,10 @@ def cpu_spec(ds: dict, params: dict | None = None, name: str = "") -> DeviceSpec
         depthwise_i8_rate=dw_i8, depthwise_bf16_rate=dw_bf16,
         # S THROUGHPUT streams each hold their own activations: each has 1 / S of the
         # last-level cache, whose traffic moves at ``llc_gbps_core`` per core
-        split_cache=True, llc_gbps=c.get("llc_gbps_core", 0.0) * cores,
+        # (never slower than the DRAM behind it: a layer that fits moves at least as fast as
+        # one that spills)
+        split_cache=True, llc_gbps=max(c.get("llc_gbps_core", 0.0) * cores,
+                                       bw * c["mem_efficiency"]),
         # a LATENCY stream runs one thread per physical core of one socket (a hybrid CPU's
         # P-cores): each op's fork / join over them costs ``per_op_sync_s`` per doubling
         per_op_wide_s=_per_op_wide(c, p),
