@@ -232,7 +232,7 @@ SPACE: list[tuple[tuple[str, ...], float, float, str]] = [
     (("cpu", "mem_efficiency"), 0.7, 0.5, "logit"),
     # the last-level cache's bandwidth per core (GB/s; prior ``specs.LLC_GBPS_PER_CORE``)
     (("cpu", "llc_gbps_core"), 50.0, 0.5, "log"),
-    # a LATENCY stream's fork / join per op and doubling of its threads (a tree barrier)
+    # a LATENCY stream's fork / join per op and thread
     # (times the stream's threads: ``family._per_op_wide``, ``sync_exp`` 1; fitted as a trial
     # it came out 0.97)
     (("cpu", "per_op_sync_s"), 2e-7, 0.3, "log"),

@@ -274,7 +274,7 @@ def cpu_spec(ds: dict, params: dict | None = None, name: str = "") -> DeviceSpec
         split_cache=True, llc_gbps=max(c.get("llc_gbps_core", 0.0) * cores,
                                        bw * c["mem_efficiency"]),
         # a LATENCY stream runs one thread per physical core of one socket (a hybrid CPU's
-        # P-cores): each op's fork / join over them costs ``per_op_sync_s`` per doubling
+        # P-cores): each op's fork / join over them costs ``per_op_sync_s`` per thread
         per_op_wide_s=_per_op_wide(c, p),
         channel_blocks=cpu_channel_blocks(d["family"]),
         extra={"family": d["family"], "cores": cores, "sockets": sockets,

@@ -126,7 +126,7 @@ class DeviceSpec:
     # extra dispatch per executed op when one stream spans the whole device (LATENCY, or one
     # stream set by hand): every op forks its work over the stream's many threads and joins them
     # at a barrier, whose cost grows with the threads (issue 35's family CPUs: ``per_op_sync_s``
-    # x log2 of one socket's threads); 0: none (every preset before them)
+    # x one socket's threads, ``family._per_op_wide``); 0: none (every preset before them)
     per_op_wide_s: float = 0.0
     # public figures that document the spec (cores, clocks, EUs, TOPS, TDP); not used in timing
     extra: dict = field(default_factory=dict, compare=False, hash=False)
