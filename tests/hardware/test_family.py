@@ -291,7 +291,8 @@ def test_gemm_dims_read_convolutions_and_matrix_products():
 
 def test_a_depthwise_convolution_on_amx_runs_at_the_vnni_rules_efficiency():
     """AMX tiles do not take a depthwise convolution: int8 at AVX-512 VNNI's rate (4x f32) and
-    efficiency, not at AMX's."""
+    efficiency, not at AMX's, and at half of it (16-bit multiply-adds: nothing to sum along
+    K)."""
     from ovlab.sim.hardware import cost
 
     params = family.fitted_params()
@@ -300,7 +301,19 @@ def test_a_depthwise_convolution_on_amx_runs_at_the_vnni_rules_efficiency():
     dw_f32 = spec.peak_gflops["f32"] * cost.efficiency(spec, "depthwise", "f32")
     vnni = min(1.0, params["cpu"]["eff"]["i8-vnni"] * params["cpu"]["group_mult"]["amx"])
     f32 = min(1.0, params["cpu"]["eff"]["f32"] * params["cpu"]["group_mult"]["amx"])
-    assert dw_i8 / dw_f32 == pytest.approx(4 * vnni / f32)
+    assert dw_i8 / dw_f32 == pytest.approx(0.5 * 4 * vnni / f32)
+
+
+@pytest.mark.parametrize("name", ["i5-8500", "xeon-platinum-8280", "i7-12700h"])
+def test_int8_depthwise_runs_at_half_the_int8_rule_on_every_cpu(name):
+    """With VNNI (4-wide dot products) or without (vpmaddubsw, 2-wide), a depthwise
+    convolution's int8 has nothing along K to sum: half the int8 rule's rate."""
+    from ovlab.sim.hardware import cost
+
+    spec = preset(name).devices["CPU"]
+    dense = cost.efficiency(spec, "conv", "i8")
+    depthwise = cost.efficiency(spec, "depthwise", "i8")
+    assert depthwise / dense == pytest.approx(0.5 * spec.kind_efficiency["depthwise"])
 
 
 def test_throughput_streams_split_the_cache_and_latency_pays_the_fork_join():
