@@ -238,7 +238,7 @@ def cpu_spec(ds: dict, params: dict | None = None, name: str = "") -> DeviceSpec
     # a depthwise convolution has one input channel per output: nothing along K for a dot
     # product instruction to sum (VNNI's 4, vpmaddubsw's 2, AMX's tiles), so its int8 runs on
     # 16-bit multiply-adds at half the int8 rule's rate (``specs.DEPTHWISE_I8_RATE``, the rule
-    # the GPUs' DP4a already follow; a fitted factor came out 0.44)
+    # of issue 22's memory physics; a fitted factor came out 0.44)
     dw_i8 = DEPTHWISE_I8_RATE
     if amx:
         # AMX tiles do not take a depthwise convolution (one input channel per output: nothing
