@@ -82,7 +82,53 @@ def test_isa_rules_give_the_peaks():
     xmx = preset("flex-140").devices["GPU.0"].peak_gflops
     assert gen11["i8"] == gen11["f16"] and xelp["i8"] == 2 * xelp["f16"]
     assert xmx["f16"] == pytest.approx(8 * xmx["f32"]) and xmx["i8"] == 2 * xmx["f16"]
-    assert 0 < p["power_share"] <= 1
+    assert p["power"]["igpu_w_eu_ghz"] > 0
+
+
+def test_a_hybrid_cpus_latency_stream_takes_the_cores_openvino_picks():
+    """OpenVINO's ``get_model_prefer_threads``: the P-cores alone while P > E / 4 (int8) or
+    E / 2 (float), P- and E-cores otherwise and always on Meteor Lake, at the E-cores' pace."""
+    h12 = preset("i7-12700h").devices["CPU"]  # 6P + 8E
+    h13 = preset("i7-1360p").devices["CPU"]  # 4P + 8E
+    mtl = preset("family:core-ultra-7-165h").devices["CPU"]  # 6P + 8E, LP E-cores
+    assert h12.latency_cores(True) == (6, 6.0) and h12.latency_cores(False) == (6, 6.0)
+    assert h13.latency_cores(True) == (4, 4.0)
+    threads, capacity = h13.latency_cores(False)
+    assert threads == 12 and capacity == pytest.approx(12 * h13.e_core_perf)
+    assert capacity < h13.cores_for("ANY_CORE", False)[1]  # THROUGHPUT: each core its pace
+    assert mtl.latency_cores(True)[0] == 14
+    # the old preset keeps its P-cores (its timings are pinned)
+    assert not preset("core-ultra-7-165h").devices["CPU"].extra.get("blocked_cores")
+
+
+def test_a_latency_streams_fork_join_grows_with_its_threads():
+    """Each op of a LATENCY stream pays ``per_op_sync_s`` per thread of one socket (linear:
+    the fitted exponent came out 0.97): the Xeon 8480+'s 56 cores pay 1.4x the 40 of a Xeon
+    8380, as Intel's small-model latencies do."""
+    spr = preset("xeon-platinum-8480").devices["CPU"]
+    icx = preset("xeon-platinum-8380").devices["CPU"]
+    assert family.fitted_params()["cpu"]["sync_exp"] == 1.0
+    assert spr.per_op_wide_s == pytest.approx(icx.per_op_wide_s * 56 / 40)
+    assert spr.per_op_wide_s > 0
+
+
+def test_a_family_cpus_cache_is_never_slower_than_its_dram():
+    """A layer whose traffic fits in the last-level cache moves at least as fast as one that
+    spills to DRAM (the fitted per-core cache bandwidth alone would make a 4-core laptop's
+    cache slower than its LPDDR4x)."""
+    for name in ("i7-1185g7", "xeon-platinum-8480", "i3-8100"):
+        cpu = preset(name if name != "i7-1185g7" else "family:i7-1185g7").devices["CPU"]
+        assert cpu.llc_gbps >= cpu.mem_bw_gbs * cpu.mem_efficiency * (1 - 1e-9)
+
+
+def test_cpu_and_igpu_share_the_tdp_by_the_igpus_draw():
+    """Together the CPU and iGPU run at TDP / (TDP + the iGPU's draw): a bigger, faster iGPU
+    slows the pair more; alone neither is capped."""
+    small = preset("i7-1185gre").power_budget  # 96 EUs at 1.35 GHz
+    big = preset("family:core-ultra-7-165h").power_budget  # 128 EUs at 2.3 GHz
+    for b in (small, big):
+        assert all(b.factor([d]) == 1.0 for d in b.draws)
+    assert 0.5 <= big.factor(list(big.draws)) < small.factor(list(small.draws)) < 1.0
 
 
 # (preset, table device, precision, mode, ovlab benchmark arguments)
@@ -100,6 +146,18 @@ AGREE = [
     ("i7-1360p", "CPU+iGPU", "INT8", "throughput",
      ["-m", "yolo-v3-tiny:INT8", "-d", "AUTO:GPU,CPU", "-hint", "cumulative_throughput",
       "-niter", "600"]),
+    # AMX tiles' channel padding and the streams' split cache; a LATENCY stream's fork / join
+    ("xeon-platinum-8490h", "CPU", "INT8", "throughput",
+     ["-m", "yolo_v8n:INT8", "-d", "CPU", "-hint", "throughput", "-niter", "1200"]),
+    # a hybrid CPU's LATENCY stream over P- and E-cores (float model, 4P + 8E; Meteor Lake)
+    ("i7-1360p", "CPU", "FP32", "latency",
+     ["-m", "resnet-50:FP32", "-d", "CPU", "-hint", "latency", "-niter", "30",
+      "-infer_precision", "f32"]),
+    ("family:core-ultra-7-165h", "CPU", "INT8", "latency",
+     ["-m", "yolo_v8n:INT8", "-d", "CPU", "-hint", "latency", "-niter", "30"]),
+    ("xeon-platinum-8580", "CPU", "BF16", "latency",
+     ["-m", "yolo_v8n:FP32", "-d", "CPU", "-hint", "latency", "-niter", "30",
+      "-infer_precision", "bf16"]),
 ]
 
 
@@ -196,3 +254,73 @@ def test_stored_fit_reports_every_fit_platform():
     assert set(errors) == set(fam.FIT_PLATFORMS)
     for entry in errors.values():
         assert entry["in_sample"]["n"] > 0
+
+
+def test_matrix_engines_pad_small_channel_counts():
+    """AMX tiles are 16 rows x 64 bytes: int8 reduces K in 64s, bf16 in 32s, into 16 columns; a
+    convolution of 16 input channels uses a quarter of an int8 tile (issue 35's rule for the
+    networks of few channels, from the ISA)."""
+    from ovlab.sim.hardware import cost
+
+    amx = preset("xeon-platinum-8490h").devices["CPU"]
+    assert amx.channel_blocks["i8"] == (64, 16) and amx.channel_blocks["bf16"] == (32, 16)
+    assert cost.tile_utilisation(amx, "i8", 16, 64) == pytest.approx(0.25)
+    assert cost.tile_utilisation(amx, "bf16", 16, 64) == pytest.approx(0.5)
+    assert cost.tile_utilisation(amx, "i8", 256, 24) == pytest.approx(24 / 32)
+    assert cost.tile_utilisation(amx, "i8", 0, 0) == 1.0  # not a product
+    # the seed's and the five old presets' devices have no blocks: their timings are unchanged
+    assert not preset("i7-1185g7").devices["CPU"].channel_blocks
+    assert cost.tile_utilisation(preset("i7-1185g7").devices["CPU"], "i8", 16, 16) == 1.0
+
+
+def test_gemm_dims_read_convolutions_and_matrix_products():
+    from ovlab.sim.hardware import cost
+    from ovlab.sim.models import zoo
+
+    model = zoo.load("resnet-50", "FP32")
+    costs = model._cost(1)
+    dims = cost.gemm_dims(model, len(costs))
+    convs = [d for d, op in zip(dims, costs, strict=True) if op.type_name == "Convolution"]
+    # the 7x7 stem on 3 channels folds its window into K; the last 1x1 convolution: 512 -> 2048
+    assert convs[0] == (3 * 7 * 7, 64)
+    assert convs[-1] == (512, 2048)
+    fc = [d for d, op in zip(dims, costs, strict=True) if op.type_name == "MatMul"]
+    assert fc[-1] == (2048, 1000)
+    assert cost.gemm_dims(model, len(costs) + 1) is None
+
+
+def test_a_depthwise_convolution_on_amx_runs_at_the_vnni_rules_efficiency():
+    """AMX tiles do not take a depthwise convolution: int8 at AVX-512 VNNI's rate (4x f32) and
+    efficiency, not at AMX's, and at half of it (16-bit multiply-adds: nothing to sum along
+    K)."""
+    from ovlab.sim.hardware import cost
+
+    params = family.fitted_params()
+    spec = preset("xeon-platinum-8490h").devices["CPU"]
+    dw_i8 = spec.peak_gflops["i8"] * cost.efficiency(spec, "depthwise", "i8")
+    dw_f32 = spec.peak_gflops["f32"] * cost.efficiency(spec, "depthwise", "f32")
+    vnni = min(1.0, params["cpu"]["eff"]["i8-vnni"] * params["cpu"]["group_mult"]["amx"])
+    f32 = min(1.0, params["cpu"]["eff"]["f32"] * params["cpu"]["group_mult"]["amx"])
+    assert dw_i8 / dw_f32 == pytest.approx(0.5 * 4 * vnni / f32)
+
+
+@pytest.mark.parametrize("name", ["i5-8500", "xeon-platinum-8280", "i7-12700h"])
+def test_int8_depthwise_runs_at_half_the_int8_rule_on_every_cpu(name):
+    """With VNNI (4-wide dot products) or without (vpmaddubsw, 2-wide), a depthwise
+    convolution's int8 has nothing along K to sum: half the int8 rule's rate."""
+    from ovlab.sim.hardware import cost
+
+    spec = preset(name).devices["CPU"]
+    dense = cost.efficiency(spec, "conv", "i8")
+    depthwise = cost.efficiency(spec, "depthwise", "i8")
+    assert depthwise / dense == pytest.approx(0.5 * spec.kind_efficiency["depthwise"])
+
+
+def test_throughput_streams_split_the_cache_and_latency_pays_the_fork_join():
+    spec = preset("xeon-platinum-8480").devices["CPU"]
+    assert spec.split_cache and spec.llc_gbps > 0
+    assert spec.per_op_wide_s > 0
+    # a model whose layers fit the whole cache but not a 112th of it is slower per stream
+    one = fam.device_seconds(spec, "yolo_v8n", "INT8", 1.0)[1]
+    split = fam.device_seconds(spec, "yolo_v8n", "INT8", 1 / 112)[1]
+    assert split > one

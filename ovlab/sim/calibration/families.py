@@ -83,38 +83,52 @@ def read_rows(path: str | Path = FIT_CSV, *, keep_flagged: bool = False) -> list
 @dataclass(frozen=True)
 class _Ops:
     model_precision: str
-    by_kind: tuple  # (kind, FLOPs array, bytes array, number of ops) per op kind present
+    by_kind: tuple  # (kind, FLOPs, bytes, number of ops, K, N) per op kind present
 
 
 @lru_cache(maxsize=64)
 def _ops(name: str, precision: str) -> _Ops:
-    from .fit import _work
+    """The executed ops of zoo model ``name`` by kind: (kind, FLOPs, bytes, count, K, N), with
+    each op's matrix-product dimensions (``cost.gemm_dims``) for a matrix engine's padding."""
+    from ..graph import model_precision
+    from ..models import zoo
 
-    w = _work(name, precision)
-    kinds = np.array(w.kinds)
+    model = zoo.load(name, precision)
+    costs = model._cost(model._batch_size())
+    facts = cost.graph_facts(model, len(costs))
+    dims = cost.gemm_dims(model, len(costs)) or [(0, 0)] * len(costs)
+    rows = [(kind, op.flops, cost.moved_bytes(op), *dims[i])
+            for i, op, kind in cost.executed_rows(costs, facts)]
+    kinds = np.array([r[0] for r in rows])
+    table = np.array([r[1:] for r in rows], float)
     parts = []
     for kind in cost.KINDS:
         mask = kinds == kind
         if mask.any():
-            parts.append((kind, w.flops[mask], w.nbytes[mask], int(mask.sum())))
-    return _Ops(w.model_precision, tuple(parts))
+            t = table[mask]
+            parts.append((kind, t[:, 0], t[:, 1], int(mask.sum()), t[:, 2], t[:, 3]))
+    return _Ops(model_precision(model), tuple(parts))
 
 
-def device_seconds(spec: DeviceSpec, name: str, precision: str) -> tuple[float, float]:
+def device_seconds(spec: DeviceSpec, name: str, precision: str,
+                   cache_share: float = 1.0) -> tuple[float, float]:
     """(dispatch overhead, work) of one inference, as ``cost.inference_parts`` computes them for
-    a ``fuse_ops`` device without memory sharing or an epilogue (the family devices)."""
+    a ``fuse_ops`` device without memory sharing or an epilogue (the family devices), with
+    ``cache_share`` of the last-level cache (``1 / streams`` on a ``split_cache`` device)."""
     w = _ops(name, precision)
     prec = cost.compute_precision(spec, w.model_precision, spec.inference_precision)
     floating = cost.float_precision(spec, prec)
     overhead = spec.per_infer_s
     work = 0.0
-    for kind, flops, nbytes, n in w.by_kind:
+    for kind, flops, nbytes, n, k_dim, n_dim in w.by_kind:
         p = prec if kind != "other" else floating
         peak = spec.peak_gflops[p] * 1e9 * cost.efficiency(spec, kind, p)
+        if spec.channel_blocks and kind in ("conv", "matmul"):
+            peak = peak * cost.tile_utilisation(spec, p, k_dim, n_dim)
         moved = nbytes * cost._BYTES_SCALE.get(p, 1.0)
         t_mem = moved / (spec.mem_bw_gbs * 1e9 * spec.mem_efficiency)
         if spec.cache_mb > 0:
-            fits = moved <= spec.cache_mb * 1e6
+            fits = moved <= spec.cache_mb * 1e6 * cache_share
             in_cache = moved / (spec.llc_gbps * 1e9) if spec.llc_gbps > 0 else 0.0
             t_mem = np.where(fits, in_cache, t_mem)
         work += float(np.maximum(flops / peak, t_mem).sum())
@@ -124,17 +138,22 @@ def device_seconds(spec: DeviceSpec, name: str, precision: str) -> tuple[float, 
 
 def device_figure(spec: DeviceSpec, name: str, precision: str, mode: str) -> float:
     """benchmark_app's figure on one family device: ms (latency) or FPS (throughput)."""
-    overhead, work = device_seconds(spec, name, precision)
     if mode == "latency":
+        overhead, work = device_seconds(spec, name, precision)
+        if spec.per_op_wide_s > 0:  # one stream over every thread: each op's fork / join
+            overhead += spec.per_op_wide_s * sum(p[3] for p in _ops(name, precision).by_kind)
         speed = 1.0
         if spec.plugin == "CPU" and spec.extra.get("peak_of_all_cores"):
             # as plugins/hardware.cpu_cores: one socket at the latency clock, the P-cores' share
             speed = spec.extra.get("latency_clock", 1.0)
             if spec.hybrid:
-                speed *= (spec.cores_for("ANY_CORE", True)[1]
+                int8 = _ops(name, precision).model_precision == "INT8"
+                speed *= (spec.latency_cores(int8)[1]
                           / spec.cores_for("ANY_CORE", False)[1])
         return (overhead + work) / speed * 1e3
     s = max(1, min(spec.streams_throughput, spec.range_for_streams[1]))
+    overhead, work = device_seconds(spec, name, precision,
+                                    1.0 / s if spec.split_cache or spec.share_bandwidth else 1.0)
     service = cost.stream_times(spec, overhead, work, s)
     return s / (service + spec.async_overhead_s)
 
@@ -156,7 +175,7 @@ def datasheet(preset: str) -> dict:
     """The ``datasheet`` block of a catalogue platform."""
     from ..hardware import catalogue
 
-    return catalogue.read(preset)["datasheet"]
+    return catalogue.read(preset.removeprefix("family:"))["datasheet"]
 
 
 def devices_for(preset: str, params: dict):
@@ -211,6 +230,12 @@ SPACE: list[tuple[tuple[str, ...], float, float, str]] = [
     (("cpu", "turbo_slope"), 1.0, 0.3, "lin"),
     (("cpu", "socket_eff"), 0.7, 0.3, "logit"),
     (("cpu", "mem_efficiency"), 0.7, 0.5, "logit"),
+    # the last-level cache's bandwidth per core (GB/s; prior ``specs.LLC_GBPS_PER_CORE``)
+    (("cpu", "llc_gbps_core"), 50.0, 0.5, "log"),
+    # a LATENCY stream's fork / join per op and thread
+    # (times the stream's threads: ``family._per_op_wide``, ``sync_exp`` 1; fitted as a trial
+    # it came out 0.97)
+    (("cpu", "per_op_sync_s"), 2e-7, 0.3, "log"),
     (("gpu", "eff", "f16"), 0.3, 0.0, "logit"),
     *[(("gpu", "eff", r), 0.0, 1.0, "rel") for r in GPU_RULES],
     *[(("gpu", "group_mult", g), 1.0, 2.0, "log") for g in family.GPU_GROUPS],
@@ -228,16 +253,18 @@ SPACE: list[tuple[tuple[str, ...], float, float, str]] = [
     (("npu", "per_op_s"), 1e-6, 0.3, "log"),
     (("npu", "per_infer_s"), 3e-4, 0.3, "log"),
     (("npu", "stream_scaling"), 0.73, 0.3, "lin"),
-    (("power_share",), 0.75, 0.3, "logit"),
+    # the iGPU's draw when busy alone, W per EU x GHz (the package's TDP is the CPU's):
+    # 0.1 makes the i7-1185G7's 96 EUs at 1.35 GHz draw 13 W of its 28
+    (("power", "igpu_w_eu_ghz"), 0.1, 0.3, "log"),
 ]
 # an ISA rule's efficiency relative to this one (its prior: the same fraction of its own peak)
 _REL_BASE = {"cpu": "f32", "gpu": "f16"}
 
 
 def base_params() -> dict:
-    return {"cpu": {"eff": {}, "group_mult": {}}, "gpu": {"eff": {}, "group_mult": {},
+    return {"cpu": {"eff": {}, "group_mult": {}, "sync_exp": 1.0}, "gpu": {"eff": {}, "group_mult": {},
                                                           "streams": 4},
-            "npu": {}, "power_share": 0.75}
+            "npu": {}, "power": {}}
 
 
 def _get(p: dict, path):
@@ -294,6 +321,23 @@ def x0(params: dict | None = None) -> np.ndarray:
     return np.array(out)
 
 
+#: int8 rules whose efficiency relative to f32 is drawn toward another rule's (a hierarchical
+#: prior): int8 without VNNI runs the same dot products in three instructions instead of one,
+#: so its share of its own peak is expected near VNNI's, not at f32's, when no row of its own
+#: family says otherwise (the AVX2 family has a single fit platform)
+_REL_PRIOR_OF = {("cpu", "eff", "i8-novnni"): ("cpu", "eff", "i8-vnni")}
+
+
+def _prior_x(i: int, x: np.ndarray) -> float:
+    """The ridge's target of parameter ``i`` (its prior, or the current value of the rule it is
+    drawn toward)."""
+    path, prior, _w, transform = SPACE[i]
+    other = _REL_PRIOR_OF.get(path)
+    if other is not None:
+        return float(x[next(j for j, s in enumerate(SPACE) if s[0] == other)])
+    return _inverse(transform, prior)
+
+
 def _residuals(xs: np.ndarray, idx: list[int], x: np.ndarray, rows: list[Row]) -> np.ndarray:
     x = x.copy()
     x[idx] = xs
@@ -304,15 +348,14 @@ def _residuals(xs: np.ndarray, idx: list[int], x: np.ndarray, rows: list[Row]) -
         if row.preset not in cache:
             cache[row.preset] = devices_for(row.preset, params)
         res.append(error(predict(row, params, cache[row.preset]), row))
-    prior = [SPACE[i][2] * (x[i] - _inverse(SPACE[i][3], SPACE[i][1])) for i in idx
-             if SPACE[i][2] > 0]
+    prior = [SPACE[i][2] * (x[i] - _prior_x(i, x)) for i in idx if SPACE[i][2] > 0]
     return np.array(res + prior)
 
 
 #: the fit's sections: which rows each part of the numbers is fitted on, in this order (the
 #: CPU+iGPU rows fit only the power share, with the CPU and GPU numbers fitted before)
 SECTIONS = (("cpu", ("CPU",)), ("gpu", ("iGPU", "dGPU")), ("npu", ("NPU",)),
-            ("power_share", ("CPU+iGPU",)))
+            ("power", ("CPU+iGPU",)))
 
 
 def fit(rows: list[Row], start: dict | None = None, max_nfev: int = 400) -> dict:

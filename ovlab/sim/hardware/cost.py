@@ -136,6 +136,65 @@ def graph_facts(model, n_costs: int) -> tuple[list[str], list[bool]] | None:
     return kinds, fused
 
 
+# an input of fewer channels than this (an image's 3) folds the kernel window into the
+# reduction: oneDNN's first-layer kernels reduce over channels x window, not channels per tap
+_FOLD_WINDOW_BELOW = 16
+
+
+def gemm_dims(model, n_costs: int) -> list[tuple[int, int]] | None:
+    """(K, N) of each compute op of ``model`` seen as a matrix product, aligned with
+    ``model._cost()``: a convolution reduces over its input channels per kernel tap (K; the
+    whole window for an input of fewer than 16 channels) into its output channels (N), per
+    group; a matrix product over its inner dimension into its columns. (0, 0) for other ops;
+    None when the ops do not line up with ``n_costs`` cost rows (as ``graph_facts``)."""
+    ops = [op for op in model.get_ordered_ops()
+           if op.get_type_name() not in ("Parameter", "Constant", "Result")]
+    if len(ops) != n_costs:
+        return None
+    dims: list[tuple[int, int]] = []
+    for op in ops:
+        t = op.get_type_name()
+        try:
+            if t in ("Convolution", "GroupConvolution"):
+                w = [int(v) for v in op.get_input_shape(1)]
+                if t == "GroupConvolution":
+                    w = w[1:]  # [O/G, I/G, kh, kw]
+                k = w[1] if w[1] >= _FOLD_WINDOW_BELOW else w[1] * math.prod(w[2:])
+                dims.append((k, w[0]))
+            elif t == "MatMul":
+                a = [int(v) for v in op.get_input_shape(0)]
+                b = [int(v) for v in op.get_input_shape(1)]
+                attrs = op.get_attributes()
+                k = a[-2] if attrs.get("transpose_a") and len(a) > 1 else a[-1]
+                n = (b[-2] if attrs.get("transpose_b") else b[-1]) if len(b) > 1 else 1
+                dims.append((k, n))
+            else:
+                dims.append((0, 0))
+        except (IndexError, TypeError, ValueError):  # a dynamic shape: no padding known
+            dims.append((0, 0))
+    return dims
+
+
+def tile_utilisation(spec: DeviceSpec, precision: str, k, n):
+    """The share of a matrix engine's work that is real for a product of reduction K into N
+    columns: the engine computes in blocks (``spec.channel_blocks[precision]`` = (K block, N
+    block); AMX: tiles of 16 rows x 64 bytes, so int8 K in 64s, bf16 in 32s, N in 16s), and a
+    K or N that is not a multiple of its block pads the last block with zeros. 1 where the
+    device has no blocks for the precision or the op is no product (K or N of 0). Works on
+    numbers and NumPy arrays."""
+    kb, nb = spec.channel_blocks.get(precision, (1, 1))
+    if kb <= 1 and nb <= 1:
+        return 1.0 if not hasattr(k, "shape") else k * 0 + 1.0
+    import numpy as np
+
+    k = np.asarray(k, float)
+    n = np.asarray(n, float)
+    kk = np.where(k > 0, k / (np.ceil(np.maximum(k, 1) / kb) * kb), 1.0)
+    nn = np.where(n > 0, n / (np.ceil(np.maximum(n, 1) / nb) * nb), 1.0)
+    u = kk * nn
+    return float(u) if u.ndim == 0 else u
+
+
 # ops that read only the rows they pick from a table (an embedding lookup reads a few rows of a
 # large matrix); the graph layer counts every input whole, a plugin moves only what it picks
 _GATHERS = frozenset({"Gather", "GatherND", "GatherElements"})
@@ -191,9 +250,9 @@ def epilogue_seconds(spec: DeviceSpec, op, kind: str) -> float:
 
 
 def _op_seconds(spec: DeviceSpec, op, kind: str, precision: str, scale: float,
-                cache_share: float = 1.0) -> float:
+                cache_share: float = 1.0, utilisation: float = 1.0) -> float:
     peak = spec.peak_gflops[precision] * 1e9
-    t_compute = op.flops / (peak * efficiency(spec, kind, precision)) \
+    t_compute = op.flops / (peak * efficiency(spec, kind, precision) * utilisation) \
         + epilogue_seconds(spec, op, kind)
     return max(t_compute, memory_seconds(spec, moved_bytes(op) * scale, cache_share))
 
@@ -229,9 +288,16 @@ def inference_parts(spec: DeviceSpec, op_costs: Sequence, precision: str,
         return total, 0.0
     facts = graph_facts(model, len(op_costs)) if model is not None else None
     floating = float_precision(spec, precision)
-    for op, kind in executed_ops(op_costs, facts):
+    # a matrix engine's padding of small channel counts (``channel_blocks``: issue 35's CPUs)
+    dims = gemm_dims(model, len(op_costs)) if spec.channel_blocks and model is not None \
+        else None
+    for i, op, kind in executed_rows(op_costs, facts):
         prec = precision if kind != "other" else floating
-        work += _op_seconds(spec, op, kind, prec, _BYTES_SCALE.get(prec, 1.0), cache_share)
+        util = 1.0
+        if dims is not None and kind in ("conv", "matmul"):
+            util = tile_utilisation(spec, prec, *dims[i])
+        work += _op_seconds(spec, op, kind, prec, _BYTES_SCALE.get(prec, 1.0), cache_share,
+                            util)
         overhead += op_dispatch(spec, kind, prec)
     return overhead, work
 
@@ -268,12 +334,25 @@ def executed_ops(op_costs: Sequence, facts) -> Iterator[tuple[Any, str]]:
     """(cost row, op kind) of every op a ``fuse_ops`` device executes: not a post-op fused into
     the kernel before it (``facts`` from :func:`graph_facts`), not a view or a folded constant.
     ``fit.py``'s vectorised copy of the cost model reads the same ops."""
+    for _i, op, kind in executed_rows(op_costs, facts):
+        yield op, kind
+
+
+def executed_count(op_costs: Sequence, model=None) -> int:
+    """How many ops a ``fuse_ops`` device executes (:func:`executed_ops`) of ``op_costs``."""
+    facts = graph_facts(model, len(op_costs)) if model is not None else None
+    return sum(1 for _ in executed_rows(op_costs, facts))
+
+
+def executed_rows(op_costs: Sequence, facts) -> Iterator[tuple[int, Any, str]]:
+    """:func:`executed_ops` with each op's index in ``op_costs`` (to look up its
+    :func:`gemm_dims`)."""
     for i, op in enumerate(op_costs):
         if facts is not None and facts[1][i]:
             continue  # a post-op inside the kernel before it
         if op.flops == 0 and op.bytes_read == 0 and op.bytes_written == 0:
             continue  # a view or a folded constant: not executed
-        yield op, (facts[0][i] if facts is not None else op_kind(op.type_name))
+        yield i, op, (facts[0][i] if facts is not None else op_kind(op.type_name))
 
 
 def op_dispatch(spec: DeviceSpec, kind: str, precision: str) -> float:

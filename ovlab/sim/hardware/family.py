@@ -20,8 +20,11 @@ turns them into :class:`DeviceSpec` s:
   families of one group share it; a group without a fit platform has 1), the op-kind factors
   (depthwise, other), per-op and per-inference costs, stream scaling. Bandwidth is the
   datasheet's channels x transfer rate x 8 bytes.
-* **Combined devices.** CPU+iGPU CUMULATIVE_THROUGHPUT runs both under one package power budget
-  (``power_share`` of their summed draws, fitted on the two CPU+iGPU fit platforms).
+* **Combined devices.** CPU+iGPU CUMULATIVE_THROUGHPUT runs both under the package's TDP: the
+  CPU draws the TDP, the iGPU its EUs x clock x ``igpu_w_eu_ghz`` (fitted on the two CPU+iGPU
+  fit platforms), each at TDP / (sum of the draws) of its speed when both are busy.
+* **LATENCY on a hybrid CPU** takes the cores OpenVINO's CPU plugin picks
+  (``DeviceSpec.latency_cores``): Meteor Lake's one stream spans the P- and E-cores.
 
 The family model is deliberately simpler than the existing presets' (no memory-bandwidth
 sharing, no automatic batching on GPUs: a GPU's THROUGHPUT streams stand for it, with a fitted
@@ -37,7 +40,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from .specs import DeviceSpec
+from .specs import DEPTHWISE_I8_RATE, DeviceSpec
 
 FIT_FILE = Path(__file__).with_name("family_fit.json")
 
@@ -56,7 +59,9 @@ CPU_FAMILIES: dict[str, dict[str, Any]] = {
     "alder-raptor": {"f32": 32, "e_f32": 16, "int8": "vnni", "group": "hybrid",
                      "doc": "Alder / Raptor Lake: P-cores AVX2 + AVX-VNNI, Gracemont E-cores"},
     "meteor-lake": {"f32": 32, "e_f32": 16, "int8": "vnni", "group": "hybrid",
-                    "doc": "Meteor Lake: Redwood Cove P-cores, Crestmont E-cores, AVX-VNNI"},
+                    "blocked_cores": True,
+                    "doc": "Meteor Lake: Redwood Cove P-cores, Crestmont E-cores (and two LP "
+                           "E-cores OpenVINO leaves out), AVX-VNNI"},
     "sapphire-rapids": {"f32": 32, "int8": "amx", "group": "amx",
                         "doc": "Sapphire / Emerald Rapids: AVX-512 VNNI, AMX (int8, bf16)"},
     "gracemont": {"f32": 16, "int8": "vnni", "group": "atom",
@@ -75,6 +80,8 @@ GPU_FAMILIES: dict[str, dict[str, Any]] = {
     "xe-hpg": {"int8": "xmx", "xmx": True, "group": "xe-hpg",
                "doc": "Xe-HPG (Arc A-series, Flex): XMX matrix engines"},
 }
+#: the families with AVX-512 (16 f32 lanes)
+AVX512 = ("cascade-lake", "ice-lake-sp", "tiger-lake", "sapphire-rapids")
 CPU_GROUPS = sorted({f["group"] for f in CPU_FAMILIES.values()})
 GPU_GROUPS = sorted({f["group"] for f in GPU_FAMILIES.values()})
 
@@ -154,6 +161,33 @@ def cpu_peaks(d: dict, params: dict) -> tuple[dict[str, float], float]:
     return peaks, e_perf
 
 
+def cpu_channel_blocks(family: str) -> dict[str, tuple[int, int]]:
+    """(K block, N block) of a CPU's convolutions and matrix products per precision, from the
+    ISA (``cost.tile_utilisation``): AMX's tiles are 16 rows x 64 bytes, so int8 reduces K in
+    64s and bf16 in 32s into 16 columns; the vector units compute N in vector lanes (16 f32 in
+    512 bits, 8 in 256, 4 in SSE) and a VNNI dot product sums K in 4s (int8 in one 32-bit
+    lane); without VNNI (``vpmaddubsw``) in 2s."""
+    fam = CPU_FAMILIES[family]
+    lanes = 16 if family in AVX512 else (4 if family == "tremont" else 8)
+    blocks = {"f32": (1, lanes)}
+    if fam["int8"] == "amx":
+        blocks.update({"i8": (64, 16), "bf16": (32, 16)})
+    else:
+        blocks["i8"] = (4 if fam["int8"] == "vnni" else 2, lanes)
+    return blocks
+
+
+def gpu_channel_blocks(family: str) -> dict[str, tuple[int, int]]:
+    """(K block, N block) of a GPU's convolutions and matrix products (``cost.tile_utilisation``):
+    Xe-HPG's XMX (DPAS) computes an 8-deep systolic product of 32-bit lanes, so K in 32s (int8)
+    or 16s (f16), into 8 columns (execution size 8); the vector engines (DP4a) sum int8 K in
+    4s into SIMD-16 output-feature blocks (clDNN's fsv16 layouts)."""
+    if GPU_FAMILIES[family]["xmx"]:
+        return {"f32": (1, 16), "f16": (16, 8), "i8": (32, 8)}
+    return {"f32": (1, 16), "f16": (2, 16),
+            "i8": (4 if GPU_FAMILIES[family]["int8"] == "dp4a" else 2, 16)}
+
+
 def cpu_rule(family: str, precision: str) -> str:
     """The efficiency rule of a CPU computing ``precision``: f32, i8-vnni, i8-novnni, i8-amx,
     bf16-amx."""
@@ -176,6 +210,17 @@ def _eff(section: dict, rule: str, group: str) -> float:
     return min(1.0, base * section["group_mult"].get(group, 1.0))
 
 
+def _per_op_wide(c: dict, cores: int) -> float:
+    """A LATENCY stream's fork / join per op over ``cores`` threads: ``per_op_sync_s`` x
+    cores ^ ``sync_exp`` (1: the master wakes and waits for each thread in turn, as Intel's
+    small-model latencies say: a Xeon 8480+'s 56 cores take 1.2-1.4x the 40 of a Xeon 8380 on
+    yolo_v8n, MobileNets and yolo-v3-tiny INT8 whatever AMX's 4x peak); without ``sync_exp``
+    (the second round's fit), a tree barrier: log2 of the cores."""
+    if "sync_exp" in c:
+        return c.get("per_op_sync_s", 0.0) * cores ** c["sync_exp"]
+    return c.get("per_op_sync_s", 0.0) * math.log2(cores)
+
+
 def cpu_spec(ds: dict, params: dict | None = None, name: str = "") -> DeviceSpec:
     """The CPU of a datasheet block (``figures`` of a platform file's ``datasheet.CPU``)."""
     params = params or fitted_params()
@@ -188,6 +233,20 @@ def cpu_spec(ds: dict, params: dict | None = None, name: str = "") -> DeviceSpec
     e = int(d.get("e_cores") or 0)
     cores = sockets * (p + e)
     eff = {prec: _eff(c, cpu_rule(d["family"], prec), fam["group"]) for prec in peaks}
+    amx = fam["int8"] == "amx"
+    dw_bf16 = 1.0
+    # a depthwise convolution has one input channel per output: nothing along K for a dot
+    # product instruction to sum (VNNI's 4, vpmaddubsw's 2, AMX's tiles), so its int8 runs on
+    # 16-bit multiply-adds at half the int8 rule's rate (``specs.DEPTHWISE_I8_RATE``, the rule
+    # of issue 22's memory physics; a fitted factor came out 0.44)
+    dw_i8 = DEPTHWISE_I8_RATE
+    if amx:
+        # AMX tiles do not take a depthwise convolution (one input channel per output: nothing
+        # to sum along K): it runs on the AVX-512 units, int8 at VNNI's rate (4x f32, then the
+        # half above) and bf16 by AVX512_BF16 (2x f32), at those rules' efficiencies
+        dw_i8 *= (4 * peaks["f32"] * _eff(c, "i8-vnni", fam["group"])
+                  / (peaks["i8"] * eff["i8"]))
+        dw_bf16 = 2 * peaks["f32"] * eff["f32"] / (peaks["bf16"] * eff["bf16"])
     if sockets > 1:  # the second socket's share of the work crosses the socket link
         eff = {prec: v * c["socket_eff"] for prec, v in eff.items()}
     bw = sockets * int(d["mem_channels"]) * float(d["mem_mts"]) * 8 / 1000
@@ -195,7 +254,6 @@ def cpu_spec(ds: dict, params: dict | None = None, name: str = "") -> DeviceSpec
     # clock of a few busy cores
     latency_clock = (_clock(d, _prefix(d), params, "turbo_latency")
                      / _clock(d, _prefix(d), params)) / sockets
-    amx = fam["int8"] == "amx"
     caps = ("FP32", "FP16", "INT8", "BIN", "EXPORT_IMPORT") + (("BF16",) if amx else ())
     threads = int(d.get("threads") or cores) * (sockets if "threads" in d else 1)
     return DeviceSpec(
@@ -213,13 +271,21 @@ def cpu_spec(ds: dict, params: dict | None = None, name: str = "") -> DeviceSpec
         kind_efficiency={"depthwise": c["depthwise"], "matmul": 1.0, "other": c["other"]},
         mem_efficiency=c["mem_efficiency"], fuse_ops=True, async_overhead_s=1e-5,
         cache_mb=sockets * float(d.get("l3_mb", 8)),
-        # AMX tiles do not take a depthwise convolution: it runs on the AVX-512 units (VNNI:
-        # 4x f32 in int8, 2x in bf16)
-        depthwise_i8_rate=4 * peaks["f32"] / peaks["i8"] if amx else 1.0,
-        depthwise_bf16_rate=2 * peaks["f32"] / peaks["bf16"] if amx else 1.0,
+        depthwise_i8_rate=dw_i8, depthwise_bf16_rate=dw_bf16,
+        # S THROUGHPUT streams each hold their own activations: each has 1 / S of the
+        # last-level cache, whose traffic moves at ``llc_gbps_core`` per core
+        # (never slower than the DRAM behind it: a layer that fits moves at least as fast as
+        # one that spills)
+        split_cache=True, llc_gbps=max(c.get("llc_gbps_core", 0.0) * cores,
+                                       bw * c["mem_efficiency"]),
+        # a LATENCY stream runs one thread per physical core of one socket (a hybrid CPU's
+        # P-cores): each op's fork / join over them costs ``per_op_sync_s`` per thread
+        per_op_wide_s=_per_op_wide(c, p),
+        channel_blocks=cpu_channel_blocks(d["family"]),
         extra={"family": d["family"], "cores": cores, "sockets": sockets,
                "isa": d.get("isa", fam["doc"]), "peak_of_all_cores": True,
-               "latency_clock": latency_clock})
+               "latency_clock": latency_clock,
+               "blocked_cores": bool(fam.get("blocked_cores", False))})
 
 
 def gpu_peaks(d: dict) -> dict[str, float]:
@@ -268,7 +334,7 @@ def gpu_spec(ds: dict, params: dict | None = None, shared_bw: float | None = Non
         kind_efficiency={"depthwise": g["depthwise"] * vector_share, "matmul": 1.0,
                          "other": g["other"]},
         mem_efficiency=g["mem_efficiency"], fuse_ops=True,
-        cache_mb=float(d.get("l3_mb", 4.0)),
+        cache_mb=float(d.get("l3_mb", 4.0)), channel_blocks=gpu_channel_blocks(d["family"]),
         extra={"family": d["family"], "eus": int(d.get("eus") or 16 * int(d["xe_cores"]))})
 
 
@@ -314,11 +380,20 @@ def build_devices(datasheet: dict, params: dict | None = None) -> tuple[dict[str
     igpus = [k for k, s in devices.items() if s.plugin == "GPU" and s.device_type == "integrated"]
     if cpu_block is not None and igpus:
         tdp = float(figures(cpu_block).get("tdp_w", 28))
-        # both draw the package's TDP: alone each runs free, together at ``power_share`` of
-        # their sum (at least half: one device alone is never capped)
-        draws = {"CPU": tdp, igpus[0]: tdp}
-        watts = max(0.5, min(1.0, params["power_share"])) * sum(draws.values())
-        budget = PowerBudget(watts, draws)
+        if "power" in params:
+            # the CPU busy alone draws the package's TDP; the iGPU busy alone its EUs x clock
+            # x ``igpu_w_eu_ghz`` (at most the TDP: alone, neither is capped); together they
+            # share the TDP, each at TDP / (sum of draws) of its speed: a big, fast iGPU (the
+            # 165H's 128 EUs at 2.3 GHz) takes more of the package than a small one
+            g = figures(datasheet[igpus[0]])
+            eu_ghz = (int(g.get("eus") or 16 * int(g["xe_cores"]))
+                      * float(g["gpu_max_ghz"]))
+            draw = min(tdp, params["power"]["igpu_w_eu_ghz"] * eu_ghz)
+            budget = PowerBudget(tdp, {"CPU": tdp, igpus[0]: draw})
+        else:  # the first rounds' fit: together at ``power_share`` of their separate speeds
+            draws = {"CPU": tdp, igpus[0]: tdp}
+            watts = max(0.5, min(1.0, params["power_share"])) * sum(draws.values())
+            budget = PowerBudget(watts, draws)
     return devices, budget
 
 

@@ -93,6 +93,11 @@ class DeviceSpec:
     # than ``mem_bw_gbs * mem_efficiency`` they all slow down by the excess; the last-level cache
     # is split among a compiled model's streams. False: streams share only compute (as before)
     share_bandwidth: bool = False
+    # a compiled model's S streams split the last-level cache (each has ``cache_mb / S``) without
+    # the shared-bandwidth bookkeeping of ``share_bandwidth`` (issue 35's family devices: S
+    # streams each run their own copy of the activations, so a layer whose traffic fits the cache
+    # alone spills to DRAM under THROUGHPUT); False: the whole cache for each stream
+    split_cache: bool = False
     # devices with the same non-empty domain draw from one DRAM (a package's CPU and iGPU, an
     # NPU on the same memory); "": the device has memory of its own
     memory_domain: str = ""
@@ -113,6 +118,16 @@ class DeviceSpec:
     # (ResNet-50's 3x3 convolutions) a small one, and int8 does not speed it up. 0: none (the
     # seed's presets)
     epilogue_flops: float = 0.0
+    # a matrix engine's blocks per compute precision: (K block, N block) of a convolution's or
+    # matrix product's reduction and output channels, padded up to whole blocks
+    # (``cost.tile_utilisation``; AMX: int8 (64, 16), bf16 (32, 16)); empty: no padding (every
+    # preset before issue 35's family devices)
+    channel_blocks: dict[str, tuple[int, int]] = field(default_factory=dict)
+    # extra dispatch per executed op when one stream spans the whole device (LATENCY, or one
+    # stream set by hand): every op forks its work over the stream's many threads and joins them
+    # at a barrier, whose cost grows with the threads (issue 35's family CPUs: ``per_op_sync_s``
+    # x one socket's threads, ``family._per_op_wide``); 0: none (every preset before them)
+    per_op_wide_s: float = 0.0
     # public figures that document the spec (cores, clocks, EUs, TOPS, TDP); not used in timing
     extra: dict = field(default_factory=dict, compare=False, hash=False)
 
@@ -144,6 +159,20 @@ class DeviceSpec:
         if core_type == "PCORE_ONLY" or latency:
             return p, float(p)
         return p + e, p + e * self.e_core_perf
+
+    def latency_cores(self, int8: bool) -> tuple[int, float]:
+        """(threads, capacity in P-core units) of the one LATENCY stream on a hybrid family CPU
+        (issue 35), as OpenVINO's CPU plugin picks them (``get_model_prefer_threads``,
+        ``cpu_streams_calculation.cpp``): the P-cores alone while they outnumber the E-cores
+        divided by 4 for an int8 model (one with FakeQuantize; VNNI code runs ~4x faster on a
+        P-core) or by 2 for a float one, except on Meteor Lake (its blocked LP E-cores: the
+        ``blocked_cores`` figure), where one stream always takes the P- and E-cores. A stream
+        over both kinds splits each op into equal shares (a static partition), so every share
+        waits for the slowest: the E-cores' pace on all of them."""
+        p, e = self.p_cores, self.e_cores
+        if not self.extra.get("blocked_cores") and p > e // (4 if int8 else 2):
+            return p, float(p)
+        return p + e, (p + e) * min(1.0, self.e_core_perf)
 
 
 # the cache bandwidth a core reaches (GB/s per core, the prior of ``llc_gbps``): an L3 slice moves

@@ -566,14 +566,17 @@ def model_stats(model) -> dict[str, Any]:
     return stats
 
 
-def cpu_cores(spec: DeviceSpec, config: dict[str, Any], mode) -> tuple[int, float]:
+def cpu_cores(spec: DeviceSpec, config: dict[str, Any], mode,
+              int8: bool = False) -> tuple[int, float]:
     """(INFERENCE_NUM_THREADS, speed relative to the plugin's default) of a compiled model.
 
     On a hybrid CPU the plugin keeps LATENCY on the P-cores and spreads THROUGHPUT over every
     core; ``SCHEDULING_CORE_TYPE`` (``PCORE_ONLY`` / ``ECORE_ONLY``) narrows the set. The presets
     are calibrated with the default core set, so only a narrower or slower set changes the time:
     ``ECORE_ONLY`` under LATENCY runs at the E-cores' capacity over the P-cores' (0.55 on the Core
-    Ultra 7 165H). Devices that are not hybrid CPUs use every core at full speed.
+    Ultra 7 165H). Devices that are not hybrid CPUs use every core at full speed. A family CPU
+    (issue 35) under LATENCY and ``ANY_CORE`` takes the cores the real plugin picks for an
+    ``int8`` (FakeQuantize) or float model (``DeviceSpec.latency_cores``).
     """
     latency = mode == hint.PerformanceMode.LATENCY
     # the family model's CPUs (hardware/family.py, issue 35) have one peak for every core at the
@@ -587,6 +590,9 @@ def cpu_cores(spec: DeviceSpec, config: dict[str, Any], mode) -> tuple[int, floa
                                config.get("SCHEDULING_CORE_TYPE", "ANY_CORE"))
     name = wanted.name if wanted is not None else "ANY_CORE"
     threads, capacity = spec.cores_for(name, latency)
+    if family and latency and name == "ANY_CORE":
+        # the CPU plugin's own choice of cores for one stream (``DeviceSpec.latency_cores``)
+        threads, capacity = spec.latency_cores(int8)
     _default_threads, default_capacity = spec.cores_for("ANY_CORE", latency and not family)
     return threads, capacity / default_capacity * clock
 
@@ -658,15 +664,19 @@ class HardwareBackend(Backend):
         self.compute_precision = cost.compute_precision(spec, self.model_precision,
                                                         self.precision_hint)
         self.perf_count = bool(config.get("PERF_COUNT", False))
-        self.threads, core_speed = cpu_cores(spec, config, self.mode)
+        self.threads, core_speed = cpu_cores(spec, config, self.mode,
+                                             self.model_precision == "INT8")
         self._op_costs = self.run_model._cost(self.run_model._batch_size())
-        # a share_bandwidth device's streams split its last-level cache (cost.py)
-        cache_share = 1.0 / streams if spec.share_bandwidth else 1.0
+        # a share_bandwidth (or split_cache) device's streams split its last-level cache
+        cache_share = 1.0 / streams if spec.share_bandwidth or spec.split_cache else 1.0
         overhead, work = cost.inference_parts(spec, self._op_costs, self.compute_precision,
                                               self.run_model, cache_share)
         # DRAM bytes of one inference: its demand on the memory domain (runtime/sharing.py)
         self._dram = cost.dram_bytes(spec, self._op_costs, self.compute_precision,
                                      self.run_model, cache_share) if spec.share_bandwidth else 0.0
+        if spec.per_op_wide_s > 0 and streams == 1:
+            # one stream over every thread: each op's fork / join (DeviceSpec.per_op_wide_s)
+            overhead += spec.per_op_wide_s * cost.executed_count(self._op_costs, self.run_model)
         self._base = (overhead + work) / core_speed
         # a fitted CPU's streams split its cores: the work is stretched, the dispatch overhead
         # scaled by stream_dispatch (cost.stream_times); other devices stretch the whole time
