@@ -3,20 +3,52 @@
 ``Manager().register_pass(...)`` then ``run_passes(model)``, as in OpenVINO, with
 ``ConstantFolding`` (every subgraph that reads only constants is computed once, with ovlab's
 NumPy kernels, and becomes a Constant of the same friendly name) and ``Serialize`` (the model
-as IR files, as ``openvino.serialize`` writes them). The pattern-matching passes (MatcherPass,
-GraphRewrite, the predicates...), LowLatency2, MakeStateful, ConvertFP32ToFP16 and
-VisualizeTree are C++ graph rewriting, which ovlab does not offer: the runner serves them as
-stand-ins (``ovlab/sim/runner/standins.py``).
+as IR files, as ``openvino.serialize`` writes them), and the pattern-matching passes:
+``MatcherPass`` (a ``Matcher`` over a pattern of ``WrapType``, ``AnyInput``, ``Or``,
+``Optional`` nodes, and a callback that rewrites what matched), ``GraphRewrite`` and
+``BackwardGraphRewrite`` (several MatcherPasses over every node, in topological or reverse
+order), with the wheel's predicates (``consumers_count``, ``has_static_shape``...). The
+matching itself lives in ``ovlab/sim/graph/pattern.py``. LowLatency2, MakeStateful,
+ConvertFP32ToFP16 and VisualizeTree are C++ transformations ovlab does not offer: the runner
+serves them as stand-ins (``ovlab/sim/runner/standins.py``).
 """
 
 from __future__ import annotations
 
 import os
+from collections import deque
+from collections.abc import Callable
 from typing import Any
 
 from .properties._base import OVEnum, add_entries
+from .sim.graph import node as _node
 from .sim.graph.model import Model
+from .sim.graph.node import Node
 from .sim.graph.ops import Constant, Parameter, Result
+from .sim.graph.pattern import (
+    AnyInput,
+    Matcher,
+    Optional,
+    Or,
+    Predicate,
+    WrapType,
+    attrs_match,
+    consumers_count,
+    has_static_dim,
+    has_static_dims,
+    has_static_rank,
+    has_static_shape,
+    rank_equals,
+    shape_matches,
+    type_matches,
+    type_matches_any,
+)
+
+__all__ = ["AnyInput", "BackwardGraphRewrite", "ConstantFolding", "GraphRewrite", "Manager",
+           "Matcher", "MatcherPass", "ModelPass", "Optional", "Or", "PassBase", "Predicate",
+           "Serialize", "Version", "WrapType", "attrs_match", "consumers_count",
+           "has_static_dim", "has_static_dims", "has_static_rank", "has_static_shape",
+           "rank_equals", "shape_matches", "type_matches", "type_matches_any"]
 
 
 class Version(OVEnum):
@@ -31,10 +63,16 @@ add_entries(Version)
 
 
 class PassBase:
-    """What ``Manager.register_pass`` takes: a pass with a name."""
+    """What ``Manager.register_pass`` takes: a pass with a name. Names default to the wheel's:
+    the C++ class name (``ov::pass::ConstantFolding``), or ``PyModelPass`` / ``PyMatcherPass``
+    for a pass written in Python."""
+
+    _cpp_name = "ov::pass::PassBase"
+    _py_name: str | None = None  # the name of a Python subclass, when it differs
 
     def __init__(self) -> None:
-        self._name = type(self).__name__
+        base = type(self).__module__ == __name__
+        self._name = self._cpp_name if base or self._py_name is None else self._py_name
 
     def get_name(self) -> str:
         return self._name
@@ -44,15 +82,27 @@ class PassBase:
 
     def run_on_model(self, model: Model) -> bool:
         """Transform ``model`` in place; True when it changed."""
-        raise NotImplementedError(f"{type(self).__name__}.run_on_model")
+        raise RuntimeError("Tried to call pure virtual function "
+                           '"ov::pass::ModelPass::run_on_model"')
 
 
 class ModelPass(PassBase):
     """A pass over a whole model (subclass it and write ``run_on_model``)."""
 
+    _cpp_name = _py_name = "PyModelPass"
+
+
+def _refresh(model: Model) -> None:
+    """Re-plan ``model`` after its graph was edited in place (nodes replaced or inserted)."""
+    name, friendly, rt_info = model._name, model._friendly_name, model._rt_info
+    model._init(model.get_results(), model.get_parameters(), friendly, strict=False)
+    model._name, model._rt_info = name, rt_info
+
 
 class ConstantFolding(ModelPass):
     """Compute every node whose inputs are all constant and put a Constant in its place."""
+
+    _cpp_name = _py_name = "ov::pass::ConstantFolding"
 
     def run_on_model(self, model: Model) -> bool:
         plan = model._plan
@@ -70,14 +120,14 @@ class ConstantFolding(ModelPass):
             const.set_friendly_name(out.get_node().get_friendly_name())
             const.output(0).get_rt_info().update(dict(out.get_rt_info()))
             out.replace(const.output(0))
-        name, friendly, rt_info = model._name, model._friendly_name, model._rt_info
-        model._init(model.get_results(), model.get_parameters(), friendly, strict=False)
-        model._name, model._rt_info = name, rt_info
+        _refresh(model)
         return True
 
 
 class Serialize(ModelPass):
     """Write the model as IR files (``path_to_xml`` and ``path_to_bin``) when the manager runs."""
+
+    _cpp_name = _py_name = "ov::pass::Serialize"
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__()
@@ -97,12 +147,142 @@ class Serialize(ModelPass):
         version = given.get("version")
         self._version = "UNSPECIFIED" if version is None else (
             version.name if isinstance(version, Version) else str(version))
+        if self._version not in ("UNSPECIFIED", "IR_V10", "IR_V11"):
+            raise RuntimeError("Exception from src/bindings/python/src/pyopenvino/utils/"
+                               "utils.cpp:399:\nInvoked with wrong version argument: "
+                               f"'{self._version}'! The supported versions are: "
+                               "'UNSPECIFIED'(default), 'IR_V10', 'IR_V11'.\n")
 
     def run_on_model(self, model: Model) -> bool:
         from .sim.frontends import serialize
 
         serialize(model, self._xml, self._bin, self._version)
         return False
+
+
+class MatcherPass(PassBase):
+    """One pattern and the callback that rewrites what it matched (``ov::pass::MatcherPass``).
+
+    Subclass it and call ``register_matcher(Matcher(pattern, name), callback)`` in
+    ``__init__``, or build it as ``MatcherPass(matcher, callback)``. The callback gets the
+    Matcher (``get_match_root()``, ``get_pattern_value_map()``) and returns True when it
+    changed the graph; nodes it hands to ``register_new_node`` are matched next.
+    """
+
+    _cpp_name, _py_name = "ov::pass::MatcherPass", "PyMatcherPass"
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__()
+        self._matcher: Matcher | None = None
+        self._callback: Callable[[Matcher], bool] | None = None
+        self._new_nodes: list[Node] = []
+        if len(args) == 2 and isinstance(args[0], Matcher) and callable(args[1]):
+            self.register_matcher(*args)
+        elif args:
+            raise TypeError(
+                "__init__(): incompatible constructor arguments. The following argument types "
+                "are supported:\n    1. openvino._pyopenvino.passes.MatcherPass()\n    2. "
+                "openvino._pyopenvino.passes.MatcherPass(matcher: openvino._pyopenvino.passes."
+                "Matcher, callback: collections.abc.Callable[[openvino._pyopenvino.passes."
+                "Matcher], bool])\n\nInvoked with: " + ", ".join(repr(a) for a in args))
+
+    def register_matcher(self, matcher: Matcher, callback: Callable[[Matcher], bool]) -> None:
+        if not isinstance(matcher, Matcher) or not callable(callback):
+            raise TypeError(
+                "register_matcher(): incompatible function arguments. The following argument "
+                "types are supported:\n    1. (self: openvino._pyopenvino.passes.MatcherPass, "
+                "matcher: openvino._pyopenvino.passes.Matcher, callback: collections.abc."
+                "Callable[[openvino._pyopenvino.passes.Matcher], bool]) -> None\n\nInvoked "
+                f"with: {self!r}, {matcher!r}, {callback!r}")
+        self._matcher, self._callback = matcher, callback
+
+    def register_new_node(self, node: Node) -> Node:
+        """Queue ``node`` (made by the callback) to be matched right after this one."""
+        self._new_nodes.append(node)
+        return node
+
+    def apply(self, node: Node) -> bool:
+        """Match the pattern at ``node``'s output 0 and, if it matches, run the callback;
+        returns what the callback returned."""
+        self._new_nodes = []
+        if self._matcher is None or node.get_output_size() == 0:
+            return False
+        try:
+            if not self._matcher.match(node.output(0)):
+                return False
+            return bool(self._callback(self._matcher))
+        finally:
+            self._matcher._clear()
+
+    def __repr__(self) -> str:
+        return "<MatcherPass>"
+
+
+class GraphRewrite(ModelPass):
+    """Runs its MatcherPasses over every node of the model in topological order; on each node
+    the first pass whose callback returns True wins (``ov::pass::GraphRewrite``)."""
+
+    _cpp_name = _py_name = "ov::pass::GraphRewrite"
+    _backward = False
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._matchers: list[MatcherPass] = []
+
+    def add_matcher(self, transformation: MatcherPass) -> MatcherPass:
+        """Append a MatcherPass to the end of the execution list; returns it."""
+        if not isinstance(transformation, MatcherPass):
+            raise TypeError(
+                "add_matcher(): incompatible function arguments. The following argument types "
+                f"are supported:\n    1. (self: openvino._pyopenvino.passes.{type(self).__name__},"
+                " pass: openvino._pyopenvino.passes.MatcherPass) -> openvino._pyopenvino.passes."
+                f"MatcherPass\n\nInvoked with: <{type(self).__name__}>, {transformation!r}")
+        self._matchers.append(transformation)
+        return transformation
+
+    def run_on_model(self, model: Model) -> bool:
+        return _apply_matchers(model, self._matchers, self._backward)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__}>"
+
+
+class BackwardGraphRewrite(GraphRewrite):
+    """A GraphRewrite that visits the nodes from the results back to the parameters."""
+
+    _cpp_name = _py_name = "ov::pass::BackwardGraphRewrite"
+    _backward = True
+
+
+def _apply_matchers(model: Model, passes: list[MatcherPass], backward: bool) -> bool:
+    """``GraphRewrite::apply_matcher_passes``: a queue of the model's ops (in order, or
+    reversed), each tried with every pass until one rewrites it; the nodes a pass registers go
+    to the front of the queue. A node the rewrites cut out of the model is skipped, as OpenVINO
+    skips a node that died (its queue holds weak pointers)."""
+    queue = deque(model.get_ordered_ops())
+    if backward:
+        queue.reverse()
+    rewritten = False
+    alive: set[int] = set()
+    seen_edits = -1
+    while queue:
+        node = queue.popleft()
+        if seen_edits != _node.EDITS[0]:
+            _refresh(model)
+            alive = {id(n) for n in model.get_ordered_ops()}
+            seen_edits = _node.EDITS[0]
+        if id(node) not in alive:
+            continue
+        for transformation in passes:
+            status = transformation.apply(node)
+            queue.extendleft(reversed(transformation._new_nodes))
+            transformation._new_nodes = []
+            if status:
+                rewritten = True
+                break
+    if seen_edits != _node.EDITS[0]:
+        _refresh(model)
+    return rewritten
 
 
 class Manager:
@@ -113,11 +293,18 @@ class Manager:
         self._validate = False
 
     def register_pass(self, *args: Any, **kwargs: Any) -> PassBase:
-        """Add one pass (positionally, or as ``transformation=``); returns it."""
+        """Add one pass instance (positionally, or as ``transformation=``); returns it. A
+        class, a name or anything else is refused, as the binding refuses it."""
         given = [*args, *kwargs.values()]
         if len(given) != 1 or set(kwargs) - {"transformation"} or \
                 not isinstance(given[0], PassBase):
-            raise TypeError(f"register_pass(): expected one pass, got {given!r}")
+            shown = ", ".join(["<Manager>", *(repr(a) for a in args),
+                               *(f"{k}={v!r}" for k, v in kwargs.items())])
+            raise TypeError(
+                "register_pass(): incompatible function arguments. The following argument "
+                "types are supported:\n    1. (self: openvino._pyopenvino.passes.Manager, "
+                "transformation: openvino._pyopenvino.passes.PassBase) -> openvino._pyopenvino."
+                f"passes.PassBase\n\nInvoked with: {shown}")
         self._passes.append(given[0])
         return given[0]
 
@@ -128,4 +315,7 @@ class Manager:
         if not isinstance(model, Model):
             raise TypeError(f"run_passes(): expected a Model, got {model!r}")
         for transformation in self._passes:
-            transformation.run_on_model(model)
+            if isinstance(transformation, MatcherPass):  # as the binding wraps it
+                _apply_matchers(model, [transformation], backward=False)
+            else:
+                transformation.run_on_model(model)
