@@ -37,8 +37,14 @@ __all__ = ["eye", "gather", "gather_elements", "gather_nd", "one_hot", "range",
            "scatter_elements_update", "scatter_nd_update", "scatter_update"]
 
 
-def _index_type(node: Node, i: int, what: str = "indices") -> None:
+def _index_type(node: Node, i: int, what: str = "indices", any_integer: str | None = None) -> None:
+    """Input ``i`` holds indices: i32 or i64, or, for the ops OpenVINO lets take any integer
+    type (Gather, GatherND, ScatterUpdate, ScatterElementsUpdate: i8 and u8 indices too), an
+    integer type, refused with OpenVINO's message ``any_integer`` (``{}``: the type)."""
     t = node._in_type(i)
+    if any_integer is not None:
+        need(t.is_integral_number(), any_integer.format(t.get_type_name()))
+        return
     need(t in (Type.i32, Type.i64), f"{what} must be an i32 or i64 tensor, got {t.get_type_name()}")
 
 
@@ -71,7 +77,7 @@ def _gather_dims(node: Node) -> tuple[int, int]:
 
 
 def _gather_infer(node: Node) -> list[ShapeType]:
-    _index_type(node, 1)
+    _index_type(node, 1, any_integer='Indices element type must be of an integral number type.')
     data, idx = node._in_shape(0), node._in_shape(1)
     axis, b = _gather_dims(node)
     return [(data[:axis] + idx[b:] + data[axis + 1:], node._in_type(0))]
@@ -146,7 +152,7 @@ def _gather_nd_dims(node: Node) -> tuple[int, int]:
 
 
 def _gather_nd_infer(node: Node) -> list[ShapeType]:
-    _index_type(node, 1)
+    _index_type(node, 1, any_integer='The indices type is expected to be an integer type. Got: {}')
     b, k = _gather_nd_dims(node)
     data, idx = node._in_shape(0), node._in_shape(1)
     return [(idx[:-1] + data[b + k:], node._in_type(0))]
@@ -176,7 +182,7 @@ register("GatherND", "opset8", _gather_nd_infer, _gather_nd, attrs=[Attr("batch_
 
 # --- scatters -------------------------------------------------------------------------------
 def _scatter_update_infer(node: Node) -> list[ShapeType]:
-    _index_type(node, 1)
+    _index_type(node, 1, any_integer='Indices element type must be of an integral number type.')
     data, idx, upd = node._in_shape(0), node._in_shape(1), node._in_shape(2)
     axis = norm_axis(_scalar(node, 3, "axis"), len(data))
     want = data[:axis] + idx + data[axis + 1:]
@@ -214,7 +220,7 @@ _REDUCTIONS = ("none", "sum", "prod", "min", "max", "mean")
 
 
 def _scatter_elements_infer(node: Node) -> list[ShapeType]:
-    _index_type(node, 1)
+    _index_type(node, 1, any_integer='Indices element type must be integral_number, but is: {}')
     data, idx, upd = node._in_shape(0), node._in_shape(1), node._in_shape(2)
     need(len(idx) == len(data) and tuple(idx) == tuple(upd), f"indices {shape_str(idx)} and "
          f"updates {shape_str(upd)} must have the same shape and data's rank ({len(data)})")

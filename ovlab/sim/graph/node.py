@@ -450,6 +450,26 @@ class Node(Named):
     (strides, axis, the value of a Constant ...) under OpenVINO's attribute names.
     """
 
+    #: True for a node made without its inputs (``NodeFactory().create("TopK")``): its
+    #: arguments and attributes are set one by one, and nothing is inferred until
+    #: ``constructor_validate_and_infer_types()``
+    _unvalidated = False
+
+    @classmethod
+    def _empty(cls, op: OpDef, attrs: dict[str, Any]) -> Node:
+        """A node of ``op`` with no inputs and no outputs yet, to be completed with
+        ``set_arguments`` / ``set_attribute`` and validated afterwards, as OpenVINO's
+        ``NodeFactory.create(type_name)`` leaves it."""
+        node = cls.__new__(cls)
+        node._op = op
+        node._name = f"{op.type_name}_{next(_ids)}"
+        node._friendly_name = None
+        node._inputs, node._attrs = [], dict(attrs)
+        node._rt_info, node._out_rt_info, node._in_rt_info = {}, {}, {}
+        node._out_shapes, node._out_types, node._out_names, node._targets = [], [], [], []
+        node._unvalidated = True
+        return node
+
     def __init__(self, op: OpDef, inputs: Sequence[Output], attrs: dict[str, Any] | None = None,
                  name: str | None = None) -> None:
         self._op = op
@@ -488,6 +508,7 @@ class Node(Named):
         """Infer the output shapes and element types again (after editing the node)."""
         self._validate()
         self._resize_ports()
+        self._unvalidated = False
 
     def constructor_validate_and_infer_types(self) -> None:
         self.validate_and_infer_types()
@@ -529,6 +550,8 @@ class Node(Named):
         """Re-infer after an edit; an edit that leaves the node invalid for now (one input of
         two changed) keeps the old outputs until the next edit or ``validate_and_infer_types``,
         as OpenVINO validates on demand."""
+        if self._unvalidated:
+            return
         try:
             self.validate_and_infer_types()
         except NodeValidationError:
@@ -542,6 +565,8 @@ class Node(Named):
                                f"(it has: {', '.join(sorted(known)) or 'none'})")
         old = self._attrs.get(name)
         self._attrs[name] = value
+        if self._unvalidated:
+            return
         try:
             self.validate_and_infer_types()
         except NodeValidationError:

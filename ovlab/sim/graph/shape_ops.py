@@ -733,10 +733,16 @@ def strided_slice(data: NodeInput, begin: NodeInput, end: NodeInput, strides: No
     """StridedSlice-1 (a mask value 1 means: ignore begin / end, add an axis, take one index,
     or put the ellipsis here)."""
     return make_node("StridedSlice", [data, int_const(begin), int_const(end), int_const(strides)],
-                     {"begin_mask": begin_mask, "end_mask": end_mask,
-                      "new_axis_mask": new_axis_mask or [],
-                      "shrink_axis_mask": shrink_axis_mask or [],
-                      "ellipsis_mask": ellipsis_mask or []}, name)
+                     {"begin_mask": _mask_list(begin_mask), "end_mask": _mask_list(end_mask),
+                      "new_axis_mask": _mask_list(new_axis_mask),
+                      "shrink_axis_mask": _mask_list(shrink_axis_mask),
+                      "ellipsis_mask": _mask_list(ellipsis_mask)}, name)
+
+
+def _mask_list(value: object) -> list[int]:
+    """A StridedSlice mask given as a list, a tuple or a NumPy array (as OpenVINO's own tests
+    pass them), or None for no mask."""
+    return [] if value is None else [int(v) for v in np.asarray(value).reshape(-1)]
 
 
 def slice(data: NodeInput, start: NodeInput, stop: NodeInput, step: NodeInput,  # noqa: A001
