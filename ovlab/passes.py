@@ -80,8 +80,9 @@ class PassBase:
     def set_name(self, name: str) -> None:
         self._name = str(name)
 
-    def run_on_model(self, model: Model) -> bool:
-        """Transform ``model`` in place; True when it changed."""
+    def run_on_model(self, model: Model) -> None:
+        """Transform ``model`` in place (the binding returns None, whether it changed or not;
+        ovlab's passes say whether they changed it in ``_run``)."""
         raise RuntimeError("Tried to call pure virtual function "
                            '"ov::pass::ModelPass::run_on_model"')
 
@@ -104,7 +105,11 @@ class ConstantFolding(ModelPass):
 
     _cpp_name = _py_name = "ov::pass::ConstantFolding"
 
-    def run_on_model(self, model: Model) -> bool:
+    def run_on_model(self, model: Model) -> None:
+        self._run(model)
+
+    def _run(self, model: Model) -> bool:
+        """Fold; True when something was folded."""
         plan = model._plan
         folded = [n for n in model.get_ordered_ops()
                   if id(n) in plan.const and not isinstance(n, (Constant, Parameter, Result))]
@@ -153,11 +158,10 @@ class Serialize(ModelPass):
                                f"'{self._version}'! The supported versions are: "
                                "'UNSPECIFIED'(default), 'IR_V10', 'IR_V11'.\n")
 
-    def run_on_model(self, model: Model) -> bool:
+    def run_on_model(self, model: Model) -> None:
         from .sim.frontends import serialize
 
         serialize(model, self._xml, self._bin, self._version)
-        return False
 
 
 class MatcherPass(PassBase):
@@ -240,8 +244,8 @@ class GraphRewrite(ModelPass):
         self._matchers.append(transformation)
         return transformation
 
-    def run_on_model(self, model: Model) -> bool:
-        return _apply_matchers(model, self._matchers, self._backward)
+    def run_on_model(self, model: Model) -> None:
+        _apply_matchers(model, self._matchers, self._backward)
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__}>"
