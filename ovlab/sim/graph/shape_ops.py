@@ -266,17 +266,21 @@ def _broadcast_infer(node: Node) -> list[ShapeType]:
             need(d in (1, target[a]), f"Broadcast axes_mapping mismatch: data dim {d} cannot "
                  f"broadcast to target dim {target[a]} on axis {a}")
         return [(tuple(target), node._in_type(0))]
-    if mode == "bidirectional":
-        try:
-            out = np.broadcast_shapes(tuple(src), tuple(target))
-        except ValueError:
-            raise_shape(f"Broadcast incorrect target shape {target} for data {shape_str(src)}")
-        return [(tuple(out), node._in_type(0))]
+    if mode == "bidirectional":  # both padded with leading 1s, checked left to right
+        rank = max(len(src), len(target))
+        a = [1] * (rank - len(src)) + list(src)
+        t = [1] * (rank - len(target)) + list(target)
+        for d, want in zip(a, t, strict=True):
+            need(d == want or 1 in (d, want), "Broadcast incorrect target shape. Expecting "
+                 f"either 1 or {d}. Got {want}")
+        return [(tuple(max(d, w) if 1 in (d, w) else d for d, w in zip(a, t, strict=True)),
+                 node._in_type(0))]
     need(mode == "numpy", f"mode {mode!r} is not supported (numpy, bidirectional, explicit)")
-    need(len(target) >= len(src), f"Broadcast target_shape {target} has a lower rank than the "
-         f"data {shape_str(src)}")
-    for d, t in zip(src[::-1], target[::-1], strict=False):
-        need(d in (1, t), f"Broadcast incorrect target shape. Expecting either 1 or {t}. Got {d}")
+    need(len(target) >= len(src), f"Broadcast target_shape has smaller rank {len(target)} than "
+         f"arg shape {len(src)}")
+    for d, t in zip(src, target[len(target) - len(src):], strict=True):
+        need(d in (1, t), f"Input shape dimension equal {d} cannot be broadcasted (numpy mode) "
+             f"to {t}. Allowed input dimension value would be 1" + (f" or {t}" if t != 1 else ""))
     return [(tuple(target), node._in_type(0))]
 
 
@@ -393,13 +397,15 @@ def _strided_index(node: Node) -> tuple:
     begin, end = int_list(node, 1, "begin"), int_list(node, 2, "end")
     strides = int_list(node, 3, "strides") if len(node._inputs) > 3 else [1] * len(begin)
     n = max(len(begin), len(end), len(strides))
-    need(len(begin) == len(end) == len(strides), f"begin {begin}, end {end} and strides "
-         f"{strides} must have the same length")
-    need(all(s != 0 for s in strides), f"strides must not be 0, got {strides}")
+    # OpenVINO's checks, in its order and words (strided_slice_shape_inference.hpp)
+    need(len(begin) == len(end), "Begin and end need to have same number of values.")
+    need(len(strides) == len(begin), "Stride needs to have same number of values as begin "
+         "and end.")
+    need(all(s != 0 for s in strides), "Stride must be non-zero")
     bm, em = _mask(node, "begin_mask", n), _mask(node, "end_mask", n)
     nm, sm = _mask(node, "new_axis_mask", n), _mask(node, "shrink_axis_mask", n)
     elm = _mask(node, "ellipsis_mask", n)
-    need(sum(1 for v in elm[:n] if v) <= 1, "only one ellipsis is allowed")
+    need(sum(1 for v in elm if v) <= 1, "At most one ellipsis is allowed.")  # the whole mask
     idx: list[object] = []
     for i in range(n):
         if elm[i]:
@@ -420,10 +426,17 @@ def _probe(node: Node) -> np.ndarray:
 
 def _index_infer(index_of) -> object:
     def infer(node: Node) -> list[ShapeType]:
+        index = index_of(node)
         try:
-            shape = _probe(node)[index_of(node)].shape
+            shape = _probe(node)[index].shape
         except IndexError as e:
-            raise_shape(f"the slice is out of range for {shape_str(node._in_shape(0))}: {e}")
+            # a shrunk axis removes the axis whatever its index: OpenVINO's shape inference
+            # does not range-check it (only evaluating the op would), so neither does ovlab's
+            try:
+                shape = _probe(node)[tuple(0 if isinstance(i, (int, np.integer)) else i
+                                           for i in index)].shape
+            except IndexError:
+                raise_shape(f"the slice is out of range for {shape_str(node._in_shape(0))}: {e}")
         return [(tuple(shape), node._in_type(0))]
     return infer
 
