@@ -489,8 +489,16 @@ class Node(Named):
             src._node._targets[src._index].append((weakref.ref(self), i))
 
     # --- shape inference -------------------------------------------------------------------
+    #: True for a node of a pattern (``openvino.passes``): a pattern op, or an op built over
+    #: one (``ops.relu(AnyInput())``), which stands for any value and is not inferred
+    _pattern = False
+
     def _validate(self) -> None:
         """(Re)infer output shapes and types; called on build and on ``Model.reshape``."""
+        if any(src._node._pattern for src in self._inputs):
+            self._pattern = True
+            self._out_shapes, self._out_types = [()], [Type.dynamic]
+            return
         try:
             for a in self._op.attrs:
                 if a.choices and a.name in self._attrs:

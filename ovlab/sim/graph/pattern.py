@@ -106,6 +106,8 @@ def _split_args(args: tuple[Any, ...]) -> tuple[list[Output], Predicate]:
 class PatternOp(Node):
     """A node that stands for a part of a graph; ``_match_value`` says whether it matches."""
 
+    _pattern = True
+
     def __init__(self, type_name: str, inputs: Sequence[Output], predicate: Predicate) -> None:
         super().__init__(_pattern_op(type_name), list(inputs))
         self._predicate = predicate
