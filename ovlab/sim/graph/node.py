@@ -617,14 +617,20 @@ class Node(Named):
         compute = self._op.compute
         if compute is None:
             return False
-        xs = [np.asarray(t.data) for t in input_values]
+        xs = [t.bytes_data if _is_string(t) else np.asarray(t.data) for t in input_values]
         for i, x in enumerate(xs):
             if i < len(self._inputs) and tuple(x.shape) != self._in_shape(i):
                 raise RuntimeError(f"evaluate: input {i} has shape {list(x.shape)}, the node "
                                    f"reads {list(self._in_shape(i))}")
         ys = compute(self, xs, _EvalCtx(False, tuple(True for _ in self._out_shapes)))
         for tensor, y in zip(output_values, ys, strict=False):
-            tensor.data[...] = np.asarray(y).reshape(tensor.data.shape)
+            y = np.asarray(y)
+            if tuple(tensor.get_shape()) != y.shape:  # OpenVINO sets the output's shape
+                tensor.set_shape(list(y.shape))
+            if _is_string(tensor):
+                tensor.bytes_data = y
+            else:
+                tensor.data[...] = y
         return True
 
     def visit_attributes(self, visitor: Any) -> bool:
@@ -796,6 +802,11 @@ class _EvalCtx(NamedTuple):
 
     donate: bool
     needed: tuple[bool, ...]
+
+
+def _is_string(tensor: Any) -> bool:
+    """A Tensor of element type string (its elements are read and written as bytes)."""
+    return tensor.get_element_type().get_type_name() == "string"
 
 
 def _as_port(value: Any) -> Output:
