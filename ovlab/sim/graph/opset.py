@@ -16,15 +16,19 @@ from typing import Any
 
 import numpy as np
 
-from . import (
+from . import (  # f8_ops ... string_ops: ops newer than opset13, served by opset_versions.py
     elementwise,
+    f8_ops,  # noqa: F401
+    fold_ops,  # noqa: F401
     index_ops,
+    linalg_ops,  # noqa: F401
     nn_ops,
     norm_ops,
     reduce_ops,
     resize_ops,
     shape_ops,
     state_ops,
+    string_ops,  # noqa: F401
 )
 from .elementwise import *  # noqa: F403
 from .index_ops import *  # noqa: F403

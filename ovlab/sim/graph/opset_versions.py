@@ -28,6 +28,9 @@ from ...opset import range as range_v4
 from . import kernels as K
 from .attrs import Attr
 from .elementwise import bitwise_left_shift, bitwise_right_shift
+from .f8_ops import fake_convert
+from .fold_ops import col2im
+from .linalg_ops import inverse
 from .nn_ops import _pool_common
 from .node import Node, OpDef, ShapeType
 from .ops import (
@@ -41,7 +44,9 @@ from .ops import (
     norm_axis,
 )
 from .resize_ops import interpolate_attrs
+from .shape_ops import identity
 from .state_ops import Assign
+from .string_ops import string_tensor_pack
 
 
 def range_v1(start: NodeInput, stop: NodeInput, step: NodeInput, name: str | None = None) -> Node:
@@ -283,6 +288,12 @@ BUILDERS: dict[str, tuple[tuple[int, int, Any], ...]] = {
     "avg_pool": ((16, 99, avg_pool_v16),),
     "bitwise_left_shift": ((15, 99, bitwise_left_shift),),
     "bitwise_right_shift": ((15, 99, bitwise_right_shift),),
+    # ops newer than opset13 (ovlab.opset's names), served from the opset that brought them
+    "fake_convert": ((13, 99, fake_convert),),
+    "inverse": ((14, 99, inverse),),
+    "col2im": ((15, 99, col2im),),
+    "string_tensor_pack": ((15, 99, string_tensor_pack),),
+    "identity": ((16, 99, identity),),
 }
 
 

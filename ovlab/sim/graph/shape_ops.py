@@ -635,6 +635,11 @@ def _roll(node: Node, xs: list[np.ndarray], ctx: Ctx) -> list[np.ndarray]:
     return [np.roll(xs[0], shift, axes)]
 
 
+# Identity-16: a copy of its input (a placeholder the frontends leave; transformations fold it)
+register("Identity", "opset16", lambda n: [(n._in_shape(0), n._in_type(0))],
+         lambda n, xs, c: [np.array(xs[0], copy=True)], batch=keeps_batch)
+
+
 register("Roll", "opset7", _roll_infer, _roll,
          batch=lambda n, live: ("it rolls along the batch axis" if live[0] and 0 in
                                 _roll_args(n)[1] else None))
@@ -793,6 +798,11 @@ def space_to_batch(data: NodeInput, block_shape: NodeInput, pads_begin: NodeInpu
                    pads_end: NodeInput, name: str | None = None) -> Node:
     return make_node("SpaceToBatch", [data, int_const(block_shape), int_const(pads_begin),
                                       int_const(pads_end)], name=name)
+
+
+def identity(data: NodeInput, name: str | None = None) -> Node:
+    """Identity-16: its input, copied (served by ``openvino.opset16`` and later)."""
+    return make_node("Identity", [data], name=name)
 
 
 def roll(data: NodeInput, shift: NodeInput, axes: NodeInput, name: str | None = None) -> Node:

@@ -1,0 +1,161 @@
+"""The ops newer than opset13 that ovlab serves from ``openvino.opset14``-``opset16``
+(Inverse, Col2Im, FakeConvert, StringTensorPack, Identity) against the real wheel: the same
+output shapes and types, the same values on the CPU (the real plugin pinned to f32), and the
+same error lines for bad inputs. These are the ops OpenVINO's own ``test_graph`` modules
+build (``tests/openvino_suite``)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+ov = pytest.importorskip("openvino")
+
+from real_wheel import lab_core, real_core  # noqa: E402
+
+import ovlab  # noqa: E402
+from ovlab.sim.graph import opset_versions  # noqa: E402
+from ovlab.sim.graph.f8_ops import round_to_f8  # noqa: E402
+
+REAL = {n: pytest.importorskip(f"openvino.opset{n}") for n in (13, 14, 15, 16)}
+
+
+def lab(opset: int, name: str):
+    """ovlab's builder for ``openvino.opset<opset>.<name>``."""
+    return opset_versions.builder(f"opset{opset}", name) or getattr(ovlab.opset, name)
+
+
+def both(opset: int, name: str, shapes_types, build, inputs):
+    """Build ``build(param_builder, op, params)`` with each library, run both on the CPU and
+    return (ovlab's outputs, the wheel's outputs, ovlab's node, the wheel's node)."""
+    runs = []
+    for mod, op, core, model_cls in (
+            (ovlab.opset, lab(opset, name), lab_core(), ovlab.Model),
+            (REAL[opset], getattr(REAL[opset], name), real_core(), ov.Model)):
+        params = [mod.parameter(list(s), t, name=f"in{i}") for i, (s, t) in enumerate(shapes_types)]
+        node = build(op, params)
+        compiled = core.compile_model(model_cls([node.output(0)], params), "CPU")
+        res = compiled.create_infer_request().infer(dict(enumerate(inputs)))
+        runs.append((res[compiled.outputs[0]], node))
+    (ours, lnode), (theirs, rnode) = runs
+    assert list(lnode.get_output_shape(0)) == list(rnode.get_output_shape(0))
+    assert lnode.get_output_element_type(0).get_type_name() == \
+        rnode.get_output_element_type(0).get_type_name()
+    return ours, theirs
+
+
+RNG = np.random.default_rng(36)
+
+
+@pytest.mark.parametrize("adjoint", [False, True])
+@pytest.mark.parametrize("shape", [(3, 3), (2, 4, 4), (2, 1, 2, 2)])
+def test_inverse_values(shape, adjoint):
+    x = (RNG.normal(size=shape) + 3 * np.eye(shape[-1])).astype(np.float32)
+    ours, theirs = both(14, "inverse", [(shape, np.float32)],
+                        lambda op, p: op(p[0], adjoint=adjoint), [x])
+    np.testing.assert_allclose(ours, theirs, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize(("shape", "out", "kernel", "params"), [
+    ((3, 4), [2, 2], [1, 1], []),
+    ((12, 25), [4, 4], [2, 2], [[2, 2], [1, 1], [3, 3], [3, 3]]),
+    ((2, 8, 8), [5, 5], [2, 2], [[2, 2], [1, 1], [0, 2], [0, 2]]),
+    ((2, 32, 12), [6, 6], [4, 4], [[2, 2], [2, 2], [4, 3], [4, 3]]),
+    ((1, 18, 12), [5, 6], [3, 3], [[1, 1], [1, 1], [0, 0], [0, 0]]),  # overlapping blocks
+])
+def test_col2im_values(shape, out, kernel, params):
+    x = RNG.normal(size=shape).astype(np.float32)
+    ours, theirs = both(15, "col2im", [(shape, np.float32)],
+                        lambda op, p: op(p[0], np.array(out, np.int32),
+                                         np.array(kernel, np.int32), *params), [x])
+    np.testing.assert_allclose(ours, theirs, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("dest", ["f8e4m3", "f8e5m2"])
+@pytest.mark.parametrize("with_shift", [False, True])
+def test_fake_convert_values(dest, with_shift):
+    # small, large (saturating), tiny (subnormal) and halfway values
+    x = np.concatenate([RNG.normal(size=40), RNG.normal(size=8) * 3e4, RNG.normal(size=8) * 1e-3,
+                        [0.0, -0.0, 0.3125, 0.34375, 448.0, 480.0, 1e6]]).astype(np.float32)
+    scale = np.float32(1.5)
+    shift = np.float32(0.25)
+
+    def build(op, p):
+        return op(p[0], scale, shift if with_shift else None, dest)
+
+    ours, theirs = both(13, "fake_convert", [(x.shape, np.float32)], build, [x])
+    np.testing.assert_allclose(ours, theirs, rtol=1e-6, atol=0)
+
+
+def test_round_to_f8_grid():
+    """Every f8e4m3 magnitude below the largest is kept; halfway values go to the even one."""
+    grid = np.array([m / 8 * 2.0 ** e for e in range(-6, 9) for m in range(8, 16)], np.float32)
+    np.testing.assert_array_equal(round_to_f8(grid[grid <= 448], "f8e4m3"), grid[grid <= 448])
+    assert round_to_f8(np.float32(1.0625), "f8e4m3") == 1.0  # between 1 and 1.125: to even
+    assert round_to_f8(np.float32(1.1875), "f8e4m3") == 1.25
+    assert round_to_f8(np.float32(-1e9), "f8e5m2") == -57344.0
+
+
+def test_string_tensor_pack_values():
+    begins, ends = np.array([[0, 3], [3, 7]], np.int32), np.array([[3, 3], [7, 10]], np.int32)
+    symbols = np.frombuffer(b"abcdefghij", np.uint8).copy()
+    ours, theirs = both(15, "string_tensor_pack",
+                        [((2, 2), np.int32), ((2, 2), np.int32), ((10,), np.uint8)],
+                        lambda op, p: op(*p), [begins, ends, symbols])
+    # (ovlab's infer() hands string outputs out as bytes, the wheel's as str: compared decoded)
+    def text(a):
+        return [s.decode() if isinstance(s, bytes) else str(s) for s in np.asarray(a).ravel()]
+    assert text(ours) == text(theirs) == ["abc", "", "defg", "hij"]
+
+
+def test_identity_values():
+    x = RNG.integers(-100, 100, size=(2, 3)).astype(np.int32)
+    ours, theirs = both(16, "identity", [((2, 3), np.int32)], lambda op, p: op(p[0]), [x])
+    np.testing.assert_array_equal(ours, theirs)
+
+
+BAD = [
+    (14, "inverse", lambda op, P: op(P([3], np.float32))),
+    (14, "inverse", lambda op, P: op(P([2, 3], np.float32))),
+    (14, "inverse", lambda op, P: op(P([2, 2], np.int32))),
+    (15, "col2im", lambda op, P: op(P([3, 5], np.float32), np.array([2, 2], np.int32),
+                                    np.array([1, 1], np.int32))),
+    (15, "col2im", lambda op, P: op(P([5, 4], np.float32), np.array([2, 2], np.int32),
+                                    np.array([2, 2], np.int32))),
+    (15, "col2im", lambda op, P: op(P([3], np.float32), np.array([2, 2], np.int32),
+                                    np.array([1, 1], np.int32))),
+    (15, "col2im", lambda op, P: op(P([3, 4], np.float32), np.array([2, 2, 2], np.int32),
+                                    np.array([1, 1], np.int32))),
+    (15, "col2im", lambda op, P: op(P([3, 4], np.float32), np.array([2, 2], np.float32),
+                                    np.array([1, 1], np.int32))),
+    (15, "string_tensor_pack", lambda op, P: op(P([3], np.int32), P([4], np.int32),
+                                                P([10], np.uint8))),
+    (15, "string_tensor_pack", lambda op, P: op(P([3], np.float32), P([3], np.float32),
+                                                P([10], np.uint8))),
+    (15, "string_tensor_pack", lambda op, P: op(P([3], np.int32), P([3], np.int64),
+                                                P([10], np.uint8))),
+    (15, "string_tensor_pack", lambda op, P: op(P([3], np.int32), P([3], np.int32),
+                                                P([10], np.int8))),
+    (15, "string_tensor_pack", lambda op, P: op(P([3], np.int32), P([3], np.int32),
+                                                P([2, 5], np.uint8))),
+    (13, "fake_convert", lambda op, P: op(P([3], np.int32), P([], np.int32))),
+    (13, "fake_convert", lambda op, P: op(P([3], np.float32), P([], np.float16))),
+    (13, "fake_convert", lambda op, P: op(P([3], np.float32), P([2], np.float32))),
+    (13, "fake_convert", lambda op, P: op(P([3], np.float32), P([], np.float32),
+                                          destination_type="f8e8m0")),
+    (13, "fake_convert", lambda op, P: op(P([3, 4], np.float32), P([4], np.float32),
+                                          P([3, 1], np.float32))),
+    (13, "fake_convert", lambda op, P: op(P([3, 4], np.float64), P([], np.float64))),
+]
+
+
+@pytest.mark.parametrize(("opset", "name", "build"), BAD,
+                         ids=[f"{n}-{i}" for i, (_, n, _) in enumerate(BAD)])
+def test_bad_inputs_raise_the_wheels_line(opset, name, build):
+    lines = []
+    for op, param in ((lab(opset, name), ovlab.opset.parameter),
+                      (getattr(REAL[opset], name), REAL[opset].parameter)):
+        with pytest.raises(RuntimeError) as e:
+            build(op, param)
+        lines.append(str(e.value).strip().splitlines()[-1])
+    assert lines[0] == lines[1]
