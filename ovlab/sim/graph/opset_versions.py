@@ -29,6 +29,7 @@ from . import kernels as K
 from .attrs import Attr
 from .elementwise import bitwise_left_shift, bitwise_right_shift
 from .f8_ops import fake_convert
+from .fft_ops import dft, idft, irdft, rdft
 from .fold_ops import col2im
 from .linalg_ops import inverse
 from .nn_ops import _pool_common
@@ -289,6 +290,10 @@ BUILDERS: dict[str, tuple[tuple[int, int, Any], ...]] = {
     "bitwise_left_shift": ((15, 99, bitwise_left_shift),),
     "bitwise_right_shift": ((15, 99, bitwise_right_shift),),
     # ops newer than opset13 (ovlab.opset's names), served from the opset that brought them
+    "dft": ((7, 99, dft),),
+    "idft": ((7, 99, idft),),
+    "rdft": ((9, 99, rdft),),
+    "irdft": ((9, 99, irdft),),
     "fake_convert": ((13, 99, fake_convert),),
     "inverse": ((14, 99, inverse),),
     "col2im": ((15, 99, col2im),),

@@ -33,7 +33,8 @@ KNOWN_OPS = frozenset({
     "SoftSign", "SpaceToBatch", "SpaceToDepth", "Split", "Sqrt", "SquaredDifference",
     "StridedSlice", "Swish", "Tan", "Tile", "TopK", "VariadicSplit",
     # opset13-16 ops served from openvino.opset13..16 (issue 36)
-    "Col2Im", "FakeConvert", "Identity", "Inverse", "StringTensorPack",
+    "Col2Im", "DFT", "FakeConvert", "IDFT", "IRDFT", "Identity", "Inverse", "RDFT",
+    "StringTensorPack",
 })
 
 
