@@ -220,7 +220,7 @@ def test_make_node_fills_defaults_and_rejects_unknown_attributes():
     x = ops.parameter([1, 3, 4], np.float32)
     n = make_node("TopK", [x, np.int64(2)], {"axis": 1, "mode": "MAX", "sort": "value"})
     assert n.get_attributes() == {"axis": 1, "mode": "max", "sort": "value",
-                                  "index_element_type": Type.i32, "stable": False}
+                                  "index_element_type": "i32", "stable": False}
     with pytest.raises(TypeError, match="unknown attribute"):
         make_node("Relu", [x], {"alpha": 1})
     with pytest.raises(TypeError, match="missing attribute 'mode'"):

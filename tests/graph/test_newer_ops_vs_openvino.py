@@ -196,3 +196,49 @@ def test_bad_inputs_raise_the_wheels_line(opset, name, build):
             build(op, param)
         lines.append(str(e.value).strip().splitlines()[-1])
     assert lines[0] == lines[1]
+
+
+PROMOTE_TYPES = ["boolean", "u4", "u8", "u16", "u32", "u64", "i4", "i8", "i16", "i32", "i64",
+                 "f8e4m3", "f8e5m2", "bf16", "f16", "f32", "f64"]
+
+
+@pytest.mark.parametrize("unsafe", [False, True])
+@pytest.mark.parametrize(("pytorch", "scalar"), [(False, None), (True, 0), (True, 1)])
+def test_convert_promote_types_table_as_the_wheel(unsafe, pytorch, scalar):
+    """Every pair of the 17 types it takes: the same common type, or the same error line."""
+    def outcome(mod, a, b):
+        shapes = [[] if scalar == i else [2] for i in (0, 1)]
+        try:
+            node = (lab(14, "convert_promote_types") if mod is ovlab else
+                    REAL[14].convert_promote_types)(
+                mod.opset.parameter(shapes[0], getattr(mod.Type, a)) if mod is ovlab else
+                REAL[14].parameter(shapes[0], getattr(ov.Type, a)),
+                mod.opset.parameter(shapes[1], getattr(mod.Type, b)) if mod is ovlab else
+                REAL[14].parameter(shapes[1], getattr(ov.Type, b)),
+                unsafe, pytorch, "i64")
+            return node.get_output_element_type(1).get_type_name()
+        except RuntimeError as e:
+            return str(e).strip().splitlines()[-1]
+    diffs = [(a, b, outcome(ovlab, a, b), outcome(ov, a, b))
+             for a in PROMOTE_TYPES for b in PROMOTE_TYPES]
+    assert [d for d in diffs if d[2] != d[3]] == []
+
+
+def test_convert_promote_types_values():
+    x, y = RNG.normal(size=(2, 3)).astype(np.float32) * 50, np.arange(-3, 3, dtype=np.int8)
+
+    def build(op, p):
+        return op(p[0], p[1], True)
+
+    runs = []
+    for mod, core, model_cls in ((ovlab.opset, lab_core(), ovlab.Model),
+                                 (REAL[14], real_core(), ov.Model)):
+        op = lab(14, "convert_promote_types") if mod is ovlab.opset else REAL[14].convert_promote_types
+        params = [mod.parameter([2, 3], np.float32), mod.parameter([6], np.int8)]
+        node = build(op, params)
+        compiled = core.compile_model(model_cls([node.output(0), node.output(1)], params), "CPU")
+        res = compiled.create_infer_request().infer([x, y])
+        runs.append([res[o] for o in compiled.outputs])
+    for ours, theirs in zip(*runs, strict=True):
+        assert ours.dtype == theirs.dtype
+        np.testing.assert_array_equal(ours, theirs)

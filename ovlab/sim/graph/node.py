@@ -678,7 +678,10 @@ class Node(Named):
         return self._rt_info
 
     def get_attributes(self) -> dict[str, Any]:
-        return {k: v for k, v in self._attrs.items() if k != "value" and not k.startswith("_")}
+        """The attributes by IR name; element types as their short names ('i32'), as the
+        wheel's binding hands them out."""
+        return {k: v.get_type_name() if isinstance(v, Type) else v
+                for k, v in self._attrs.items() if k != "value" and not k.startswith("_")}
 
     def get_input_size(self) -> int:
         return len(self._inputs)

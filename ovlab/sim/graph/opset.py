@@ -25,6 +25,7 @@ from . import (  # f8_ops ... string_ops: ops newer than opset13, served by opse
     linalg_ops,  # noqa: F401
     nn_ops,
     norm_ops,
+    promote_ops,  # noqa: F401
     reduce_ops,
     resize_ops,
     shape_ops,

@@ -44,6 +44,7 @@ from .ops import (
     make_op_node,
     norm_axis,
 )
+from .promote_ops import convert_promote_types
 from .resize_ops import interpolate_attrs
 from .shape_ops import identity
 from .state_ops import Assign
@@ -296,6 +297,7 @@ BUILDERS: dict[str, tuple[tuple[int, int, Any], ...]] = {
     "irdft": ((9, 99, irdft),),
     "fake_convert": ((13, 99, fake_convert),),
     "inverse": ((14, 99, inverse),),
+    "convert_promote_types": ((14, 99, convert_promote_types),),
     "col2im": ((15, 99, col2im),),
     "string_tensor_pack": ((15, 99, string_tensor_pack),),
     "identity": ((16, 99, identity),),

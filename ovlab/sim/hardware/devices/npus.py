@@ -33,7 +33,7 @@ KNOWN_OPS = frozenset({
     "SoftSign", "SpaceToBatch", "SpaceToDepth", "Split", "Sqrt", "SquaredDifference",
     "StridedSlice", "Swish", "Tan", "Tile", "TopK", "VariadicSplit",
     # opset13-16 ops served from openvino.opset13..16 (issue 36)
-    "Col2Im", "DFT", "FakeConvert", "IDFT", "IRDFT", "Identity", "Inverse", "RDFT",
+    "Col2Im", "ConvertPromoteTypes", "DFT", "FakeConvert", "IDFT", "IRDFT", "Identity", "Inverse", "RDFT",
     "StringTensorPack",
 })
 
