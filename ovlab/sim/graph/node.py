@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import weakref
+import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -92,12 +93,27 @@ class OpDef:
 
 
 class TypeInfo:
-    """What ``node.get_type_info()`` returns: the op's name and opset."""
+    """What ``node.get_type_info()`` returns: the op's name and opset (``openvino.
+    DiscreteTypeInfo``; a custom op's class builds one from its own name and version)."""
 
     def __init__(self, name: str, version_id: str) -> None:
+        if not isinstance(name, str) or not isinstance(version_id, str):
+            raise TypeError(
+                "__init__(): incompatible constructor arguments. The following argument types "
+                "are supported:\n    1. openvino._pyopenvino.DiscreteTypeInfo(name: str, "
+                f"version_id: str)\n\nInvoked with: {name!r}, {version_id!r}")
         self.name, self.version_id = name, version_id
         # the C++ base class (e.g. UnaryElementwiseArithmetic): ovlab's ops have no class tree
-        self.parent: TypeInfo | None = None
+        self._parent: TypeInfo | None = None
+
+    @property
+    def parent(self) -> TypeInfo | None:
+        return self._parent
+
+    def hash(self) -> int:
+        """A number that names the pair (name, version_id), the same in every process (the
+        binding's hash of the C++ type info; ovlab's is its own, stable across runs)."""
+        return zlib.crc32(f"{self.name}\0{self.version_id}".encode())
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, TypeInfo):
@@ -106,6 +122,28 @@ class TypeInfo:
 
     def __hash__(self) -> int:
         return hash((self.name, self.version_id))
+
+    def _key(self, other: object) -> tuple[tuple[str, str], tuple[str, str]]:
+        if not isinstance(other, TypeInfo):
+            raise TypeError(f"'<' not supported between 'DiscreteTypeInfo' and "
+                            f"'{type(other).__name__}'")
+        return (self.name, self.version_id), (other.name, other.version_id)
+
+    def __lt__(self, other: object) -> bool:
+        a, b = self._key(other)
+        return a < b
+
+    def __le__(self, other: object) -> bool:
+        a, b = self._key(other)
+        return a <= b
+
+    def __gt__(self, other: object) -> bool:
+        a, b = self._key(other)
+        return a > b
+
+    def __ge__(self, other: object) -> bool:
+        a, b = self._key(other)
+        return a >= b
 
     def __repr__(self) -> str:
         return f"<DiscreteTypeInfo: {self.name} {self.version_id}>"
@@ -676,6 +714,19 @@ class Node(Named):
     @property
     def rt_info(self) -> dict[str, Any]:
         return self._rt_info
+
+    def __getattr__(self, name: str) -> Any:
+        """``get_<attribute>()`` and ``set_<attribute>(value)`` for each attribute of the node
+        (``softmax.get_axis()``), as the binding adds them to every node it builds; others
+        raise AttributeError in the binding's words."""
+        attrs = self.__dict__.get("_attrs")
+        key = name[4:]
+        if attrs is not None and name[:4] in ("get_", "set_") and key in attrs \
+                and key != "value" and not key.startswith("_"):
+            if name.startswith("get_"):
+                return lambda: self.get_attributes()[key]
+            return lambda value: self.set_attribute(key, value)
+        raise AttributeError(f"'openvino.Node' object has no attribute '{name}'")
 
     def get_attributes(self) -> dict[str, Any]:
         """The attributes by IR name; element types as their short names ('i32'), as the

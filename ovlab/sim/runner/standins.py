@@ -24,7 +24,6 @@ UNSIMULATED = {
     "Extension": "extensions loaded from shared libraries",
     "shutdown": "unloading the OpenVINO libraries",
     "tensor_from_file": "memory-mapped tensors read from a file",
-    "DiscreteTypeInfo": "the type information of C++ op classes",
     # openvino.utils: helpers of the graph builder that wrap pybind internals
     "numpy_to_c": "raw C pointers to NumPy buffers",
     "get_cmake_path": "the CMake files of the OpenVINO developer package",
