@@ -242,3 +242,68 @@ def test_convert_promote_types_values():
     for ours, theirs in zip(*runs, strict=True):
         assert ours.dtype == theirs.dtype
         np.testing.assert_array_equal(ours, theirs)
+
+
+EMB_TABLE = np.arange(10, dtype=np.float32).reshape(5, 2) - 3.5
+
+
+@pytest.mark.parametrize(("reduction", "weights", "default"), [
+    ("sum", False, None), ("mean", False, None), ("sum", True, None), ("sum", False, 4),
+    ("mean", False, 4), ("sum", True, 2)])
+def test_embedding_bag_offsets_values(reduction, weights, default):
+    """Bags of 2, 0 (empty: the default row or zeros), 3 and 1 indices."""
+    shapes = [((5, 2), np.float32), ((6,), np.int64), ((4,), np.int64)]
+    inputs = [EMB_TABLE, np.array([0, 2, 3, 4, 1, 1], np.int64), np.array([0, 2, 2, 5], np.int64)]
+    if default is not None:
+        shapes.append(((), np.int64))
+        inputs.append(np.array(default, np.int64))
+    if weights:
+        shapes.append(((6,), np.float32))
+        inputs.append(np.array([1, 2, 0.5, 1, 3, -1], np.float32))
+
+    def build(op, p):
+        return op(p[0], p[1], p[2], p[3] if default is not None else None,
+                  p[-1] if weights else None, reduction)
+
+    ours, theirs = both(15, "embedding_bag_offsets", shapes, build, inputs)
+    np.testing.assert_allclose(ours, theirs, rtol=1e-6)
+
+
+@pytest.mark.parametrize(("reduction", "weights"), [("sum", False), ("mean", False),
+                                                    ("sum", True)])
+def test_embedding_bag_packed_values(reduction, weights):
+    shapes = [((5, 2), np.float32), ((3, 2), np.int64)] + ([((3, 2), np.float32)] if weights
+                                                          else [])
+    inputs = [EMB_TABLE, np.array([[0, 4], [2, 2], [1, 3]], np.int64)] + (
+        [np.array([[1, 2], [0.5, -1], [3, 1]], np.float32)] if weights else [])
+
+    def build(op, p):
+        return op(p[0], p[1], p[2] if weights else None, reduction)
+
+    ours, theirs = both(15, "embedding_bag_packed", shapes, build, inputs)
+    np.testing.assert_allclose(ours, theirs, rtol=1e-6)
+
+
+EMB_BAD = [
+    lambda op, P: op(P([5, 2], np.float32), P([4], np.int32), P([3], np.int64)),
+    lambda op, P: op(P([5, 2], np.float32), P([4], np.float32), P([3], np.int64)),
+    lambda op, P: op(P([5, 2], np.float32), P([4, 1], np.int64), P([3], np.int64)),
+    lambda op, P: op(P([5, 2], np.float32), P([4], np.int64), P([3], np.int64), reduction="max"),
+    lambda op, P: op(P([5, 2], np.float32), P([4], np.int64), P([3], np.int64), None,
+                     P([4], np.float32), "mean"),
+    lambda op, P: op(P([5, 2], np.float32), P([4], np.int64), P([3], np.int64), None,
+                     P([3], np.float32)),
+    lambda op, P: op(P([5, 2], np.float32), P([4], np.int64), P([3], np.int64), P([1], np.int64)),
+    lambda op, P: op(P([5, 2], np.float32), P([4], np.int32), P([3], np.int32), P([], np.int64)),
+]
+
+
+@pytest.mark.parametrize("build", EMB_BAD, ids=[f"offsets-{i}" for i in range(len(EMB_BAD))])
+def test_embedding_bag_bad_inputs_as_the_wheel(build):
+    lines = []
+    for op, param in ((lab(15, "embedding_bag_offsets"), ovlab.opset.parameter),
+                      (REAL[15].embedding_bag_offsets, REAL[15].parameter)):
+        with pytest.raises(RuntimeError) as e:
+            build(op, param)
+        lines.append(str(e.value).strip().splitlines()[-1])
+    assert lines[0] == lines[1]

@@ -18,6 +18,7 @@ import numpy as np
 
 from . import (  # f8_ops ... string_ops: ops newer than opset13, served by opset_versions.py
     elementwise,
+    embedding_ops,  # noqa: F401
     f8_ops,  # noqa: F401
     fft_ops,  # noqa: F401
     fold_ops,  # noqa: F401

@@ -28,6 +28,7 @@ from ...opset import range as range_v4
 from . import kernels as K
 from .attrs import Attr
 from .elementwise import bitwise_left_shift, bitwise_right_shift
+from .embedding_ops import embedding_bag_offsets, embedding_bag_packed
 from .f8_ops import fake_convert
 from .fft_ops import dft, idft, irdft, rdft
 from .fold_ops import col2im
@@ -299,6 +300,8 @@ BUILDERS: dict[str, tuple[tuple[int, int, Any], ...]] = {
     "inverse": ((14, 99, inverse),),
     "convert_promote_types": ((14, 99, convert_promote_types),),
     "col2im": ((15, 99, col2im),),
+    "embedding_bag_offsets": ((15, 99, embedding_bag_offsets),),
+    "embedding_bag_packed": ((15, 99, embedding_bag_packed),),
     "string_tensor_pack": ((15, 99, string_tensor_pack),),
     "identity": ((16, 99, identity),),
 }

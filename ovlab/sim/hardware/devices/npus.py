@@ -33,8 +33,8 @@ KNOWN_OPS = frozenset({
     "SoftSign", "SpaceToBatch", "SpaceToDepth", "Split", "Sqrt", "SquaredDifference",
     "StridedSlice", "Swish", "Tan", "Tile", "TopK", "VariadicSplit",
     # opset13-16 ops served from openvino.opset13..16 (issue 36)
-    "Col2Im", "ConvertPromoteTypes", "DFT", "FakeConvert", "IDFT", "IRDFT", "Identity", "Inverse", "RDFT",
-    "StringTensorPack",
+    "Col2Im", "ConvertPromoteTypes", "DFT", "EmbeddingBagOffsets", "EmbeddingBagPacked",
+    "FakeConvert", "IDFT", "IRDFT", "Identity", "Inverse", "RDFT", "StringTensorPack",
 })
 
 
