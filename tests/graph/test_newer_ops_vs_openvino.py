@@ -307,3 +307,41 @@ def test_embedding_bag_bad_inputs_as_the_wheel(build):
             build(op, param)
         lines.append(str(e.value).strip().splitlines()[-1])
     assert lines[0] == lines[1]
+
+
+POOL14 = [  # (input shape, strides, pads_begin, pads_end, kernel, exclude_pad)
+    ((1, 2, 5, 5), [2, 2], [1, 1], [1, 1], [2, 2], False),
+    ((1, 2, 9, 9), [2, 2], [1, 1], [1, 1], [2, 2], True),
+    ((1, 1, 10, 10), [2, 2], [0, 0], [0, 0], [3, 3], False),
+    ((1, 1, 6, 7), [3, 2], [1, 0], [1, 1], [3, 2], False),
+    ((1, 1, 4, 4, 4), [2, 2, 2], [0, 0, 0], [0, 0, 0], [2, 2, 2], True),
+]
+
+
+@pytest.mark.parametrize(("shape", "strides", "pb", "pe", "kernel", "exclude"), POOL14)
+@pytest.mark.parametrize("kind", ["avg_pool", "max_pool"])
+def test_pooling14_ceil_torch_values(kind, shape, strides, pb, pe, kernel, exclude):
+    """Pooling-14's "ceil_torch" rounding: the same windows (shapes) and values as the CPU."""
+    x = RNG.normal(size=shape).astype(np.float32)
+
+    def build(op, p):
+        if kind == "avg_pool":
+            return op(p[0], strides, pb, pe, kernel, exclude, "ceil_torch")
+        return op(p[0], strides, [1] * len(kernel), pb, pe, kernel, "ceil_torch")
+
+    ours, theirs = both(14, kind, [(shape, np.float32)], build, [x])
+    np.testing.assert_allclose(ours, theirs, rtol=1e-5, atol=1e-6)
+
+
+def test_pooling_ceil_torch_needs_opset14():
+    for n in (1, 8):
+        mod = pytest.importorskip(f"openvino.opset{n}")
+        with pytest.raises(RuntimeError):
+            mod.avg_pool(mod.parameter([1, 1, 5, 5]), [2, 2], [1, 1], [1, 1], [2, 2], False,
+                         "ceil_torch")
+    with pytest.raises(Exception, match="ceil_torch"):
+        ovlab.opset.avg_pool(ovlab.opset.parameter([1, 1, 5, 5]), [2, 2], [1, 1], [1, 1],
+                             [2, 2], False, "ceil_torch")
+    node = lab(14, "avg_pool")(ovlab.opset.parameter([1, 1, 5, 5]), [2, 2], [1, 1], [1, 1],
+                               [2, 2], False, "ceil_torch")
+    assert node.get_type_info().version_id == "opset14"
