@@ -59,7 +59,12 @@ def constant(value: Any, dtype: Any = None, name: str | None = None, *,
     """A Constant from an array or scalar (converted to ``dtype`` if given). The value is
     copied unless ``shared_memory=True`` and no conversion is needed; ovlab treats a shared
     array as read-only (results are cached per precision), so do not change it afterwards."""
+    if value is None:  # the wheel's builder refuses it before looking at dtype
+        raise ValueError("Cannot create an empty Constant. Please provide valid data.")
     arr = value if isinstance(value, np.ndarray) else np.array(value)
+    if arr.dtype == object and dtype is None:
+        from ...exceptions import OVTypeError
+        raise OVTypeError("Unidentified data type %s", arr.dtype)
     t = as_type(dtype) if dtype is not None else as_type(arr.dtype)
     return Constant(arr, t, name, shared=bool(shared_memory))
 
