@@ -24,7 +24,7 @@ from .properties._base import OVEnum, add_entries
 from .sim.graph import node as _node
 from .sim.graph.model import Model
 from .sim.graph.node import Node
-from .sim.graph.ops import Constant, Parameter, Result
+from .sim.graph.ops import Constant, Parameter, Result, constant_value
 from .sim.graph.pattern import (
     AnyInput,
     Matcher,
@@ -119,7 +119,11 @@ class ConstantFolding(ModelPass):
         if not frontier:
             return False
         outs = [out for n in frontier for out in n.outputs()]
-        values = Model([Result(o) for o in outs], [])._evaluate([])
+        # each value from the Constants and static shapes it depends on: a ShapeOf of a
+        # Parameter's branch folds too, and a sub-model of it would lack that Parameter
+        values = [constant_value(o) for o in outs]
+        if any(v is None for v in values):
+            values = Model([Result(o) for o in outs], [])._evaluate([])
         for out, value in zip(outs, values, strict=True):
             const = Constant(value.astype(out.get_element_type().to_dtype(), copy=False))
             const.set_friendly_name(out.get_node().get_friendly_name())

@@ -36,6 +36,24 @@ def test_constant_folding_leaves_the_same_graph_and_values():
     assert got["ovlab"] == got["openvino"]
 
 
+def test_constant_folding_folds_a_shape_of_a_parameter_branch():
+    """ShapeOf of a Parameter's branch is constant (static shapes): both fold it, and the
+    Reshape it feeds reads the folded Constant (OpenVINO's test_public_transformations)."""
+    got = {}
+    for rt in (REAL, LAB):
+        p = rt.ops.parameter([1, 3, 4, 4], np.float32, name="p")
+        relu = rt.ops.relu(p)
+        model = rt.Model(rt.ops.reshape(relu, rt.ops.shape_of(relu), False), [p], "m")
+        manager = _passes(rt).Manager()
+        manager.register_pass(_passes(rt).ConstantFolding())
+        manager.run_passes(model)
+        shape_src = model.get_results()[0].input_value(0).get_node().input_value(1).get_node()
+        got[rt.name] = ([op.get_type_name() for op in model.get_ordered_ops()],
+                        shape_src.get_data().tolist())
+    assert got["ovlab"] == got["openvino"]
+    assert "ShapeOf" not in got["ovlab"][0]
+
+
 def test_serialize_keeps_the_input_order(tmp_path):
     for rt in (REAL, LAB):
         a, b, c = (rt.ops.parameter([2], np.float32, name=n) for n in "ABC")
