@@ -8,7 +8,8 @@ as IR files, as ``openvino.serialize`` writes them), and the pattern-matching pa
 ``Optional`` nodes, and a callback that rewrites what matched), ``GraphRewrite`` and
 ``BackwardGraphRewrite`` (several MatcherPasses over every node, in topological or reverse
 order), with the wheel's predicates (``consumers_count``, ``has_static_shape``...). The
-matching itself lives in ``ovlab/sim/graph/pattern.py``. LowLatency2, MakeStateful,
+matching itself lives in ``ovlab/sim/graph/pattern.py``. ``MakeStateful`` turns
+Parameter/Result pairs into a variable read by ReadValue and written by Assign. LowLatency2,
 ConvertFP32ToFP16 and VisualizeTree are C++ transformations ovlab does not offer: the runner
 serves them as stand-ins (``ovlab/sim/runner/standins.py``).
 """
@@ -44,8 +45,8 @@ from .sim.graph.pattern import (
     type_matches_any,
 )
 
-__all__ = ["AnyInput", "BackwardGraphRewrite", "ConstantFolding", "GraphRewrite", "Manager",
-           "Matcher", "MatcherPass", "ModelPass", "Optional", "Or", "PassBase", "Predicate",
+__all__ = ["AnyInput", "BackwardGraphRewrite", "ConstantFolding", "GraphRewrite", "MakeStateful",
+           "Manager", "Matcher", "MatcherPass", "ModelPass", "Optional", "Or", "PassBase", "Predicate",
            "Serialize", "Version", "WrapType", "attrs_match", "consumers_count",
            "has_static_dim", "has_static_dims", "has_static_rank", "has_static_shape",
            "rank_equals", "shape_matches", "type_matches", "type_matches_any"]
@@ -131,6 +132,61 @@ class ConstantFolding(ModelPass):
             out.replace(const.output(0))
         _refresh(model)
         return True
+
+
+class MakeStateful(ModelPass):
+    """Each (Parameter, Result) pair becomes a model state: a variable named after the two
+    tensors (``"parameter" + "result"``), a ReadValue that takes the Parameter's place (and
+    tensor names) and an Assign of what the Result received, added as a sink; the Parameter
+    and the Result leave the model. Pairs are given by tensor names (``{"in": "out"}``) or as
+    node pairs (``[(param, result)]``), as OpenVINO's ``ov::pass::MakeStateful`` takes them."""
+
+    _cpp_name = _py_name = "ov::pass::MakeStateful"
+
+    def __init__(self, pairs: Any) -> None:
+        super().__init__()
+        if isinstance(pairs, dict):
+            self._names: dict[str, str] | None = {str(k): str(v) for k, v in pairs.items()}
+            self._pairs: list[tuple[Parameter, Result]] = []
+        else:
+            self._names = None
+            self._pairs = [(p, r) for p, r in pairs]
+
+    def run_on_model(self, model: Model) -> None:
+        from .sim.graph.state_ops import Assign, ReadValue
+        from .sim.graph.variables import Variable, VariableInfo
+
+        pairs = list(self._pairs)
+        if self._names is not None:
+            for p_name, r_name in self._names.items():
+                param = next((p for p in model.get_parameters()
+                              if p_name in p.output(0).get_names()), None)
+                if param is None:
+                    raise RuntimeError(f"The tensor name {p_name} is not associated with any of "
+                                       "Parameters in the network.")
+                result = next((r for r in model.get_results()
+                               if r_name in r.output(0).get_names()), None)
+                if result is None:
+                    raise RuntimeError(f"The tensor name {r_name} is not associated with any of "
+                                       "Results in the network.")
+                pairs.append((param, result))
+        for param, result in pairs:
+            info = VariableInfo()
+            info.data_shape = param.get_output_partial_shape(0)
+            info.data_type = param.get_output_element_type(0)
+            info.variable_id = (param.output(0).get_any_name() if param.output(0).get_names()
+                                else param.get_friendly_name()) + \
+                (result.output(0).get_any_name() if result.output(0).get_names()
+                 else result.get_friendly_name())
+            variable = Variable(info)
+            read = ReadValue(variable)
+            read.output(0).set_names(set(param.output(0).get_names()))
+            param.output(0).replace(read.output(0))
+            assign = Assign(result.input_value(0), variable=variable)
+            model.add_variables([variable])
+            model.remove_result(result)
+            model.remove_parameter(param)
+            model.add_sinks([assign])  # (re-plans the model: sinks and variables kept)
 
 
 class Serialize(ModelPass):

@@ -73,3 +73,34 @@ def test_serialize_with_a_wrong_keyword_fails_as_the_binding():
     for rt in (REAL, LAB):
         with pytest.raises(TypeError, match="Invoked with:"):
             _passes(rt).Serialize(path_to_xml="a.xml", path_to_bin="a.bin", model=5)
+
+
+@pytest.mark.parametrize("by_names", [True, False])
+def test_make_stateful_as_the_wheel(by_names):
+    """A Parameter/Result pair becomes a state (ReadValue, Assign, variable "s" + "s_next")
+    with the wheel's topology, names and values over three inferences."""
+    got = {}
+    for rt in (REAL, LAB):
+        ops = rt.ops
+        s = ops.parameter([2, 3], np.float32, name="s")
+        s.output(0).set_names({"s"})
+        x = ops.parameter([2, 3], np.float32, name="x")
+        nxt = ops.add(ops.multiply(s, np.float32(0.5)), x)
+        res = ops.result(nxt, name="s_next")
+        res.output(0).set_names({"s_next"})
+        out = ops.result(ops.relu(nxt), name="y")
+        model = rt.Model([res, out], [s, x], "m")
+        pairs = {"s": "s_next"} if by_names else [(s, res)]
+        manager = _passes(rt).Manager()
+        manager.register_pass(_passes(rt).MakeStateful(pairs))
+        manager.run_passes(model)
+        request = rt.new_core().compile_model(model, "CPU").create_infer_request()
+        values = []
+        for i in range(3):
+            y = request.infer({"x": np.full((2, 3), i - 1.0, np.float32)})
+            values.append((np.asarray(list(y.values())[0]).tolist(),
+                           request.query_state()[0].state.data.tolist()))
+        got[rt.name] = ([op.get_type_name() for op in model.get_ordered_ops()],
+                        [v.info.variable_id for v in model.get_variables()],
+                        len(model.get_parameters()), len(model.get_results()), values)
+    assert got["ovlab"] == got["openvino"]
