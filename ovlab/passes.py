@@ -9,9 +9,10 @@ as IR files, as ``openvino.serialize`` writes them), and the pattern-matching pa
 ``BackwardGraphRewrite`` (several MatcherPasses over every node, in topological or reverse
 order), with the wheel's predicates (``consumers_count``, ``has_static_shape``...). The
 matching itself lives in ``ovlab/sim/graph/pattern.py``. ``MakeStateful`` turns
-Parameter/Result pairs into a variable read by ReadValue and written by Assign. LowLatency2,
-ConvertFP32ToFP16 and VisualizeTree are C++ transformations ovlab does not offer: the runner
-serves them as stand-ins (``ovlab/sim/runner/standins.py``).
+Parameter/Result pairs into a variable read by ReadValue and written by Assign;
+``ConvertFP32ToFP16`` moves the model's f32 to f16. LowLatency2 and VisualizeTree are C++
+transformations ovlab does not offer: the runner serves them as stand-ins
+(``ovlab/sim/runner/standins.py``).
 """
 
 from __future__ import annotations
@@ -45,7 +46,8 @@ from .sim.graph.pattern import (
     type_matches_any,
 )
 
-__all__ = ["AnyInput", "BackwardGraphRewrite", "ConstantFolding", "GraphRewrite", "MakeStateful",
+__all__ = ["AnyInput", "BackwardGraphRewrite", "ConstantFolding", "ConvertFP32ToFP16", "GraphRewrite",
+           "MakeStateful",
            "Manager", "Matcher", "MatcherPass", "ModelPass", "Optional", "Or", "PassBase", "Predicate",
            "Serialize", "Version", "WrapType", "attrs_match", "consumers_count",
            "has_static_dim", "has_static_dims", "has_static_rank", "has_static_shape",
@@ -132,6 +134,32 @@ class ConstantFolding(ModelPass):
             out.replace(const.output(0))
         _refresh(model)
         return True
+
+
+class ConvertFP32ToFP16(ModelPass):
+    """The model in f16 where it was f32, as OpenVINO's ``ConvertPrecision(f32 -> f16)``:
+    f32 Parameters become f16 inputs, f32 Constants are rounded to f16, attributes that name
+    f32 (a Convert's destination type...) name f16, and every node re-infers its types."""
+
+    _cpp_name = _py_name = "ov::pass::ConvertFP32ToFP16"
+
+    def run_on_model(self, model: Model) -> None:
+        from .sim.graph.types import Type
+
+        for node in model.get_ordered_ops():
+            if isinstance(node, Parameter) and node.get_element_type() == Type.f32:
+                node.set_element_type(Type.f16)
+            elif isinstance(node, Constant) and node.get_element_type() == Type.f32:
+                const = Constant(node.get_data().astype("float16"))
+                const.set_friendly_name(node.get_friendly_name())
+                const.output(0).get_rt_info().update(dict(node.output(0).get_rt_info()))
+                node.output(0).replace(const.output(0))
+            else:
+                for key, value in list(node._attrs.items()):
+                    if isinstance(value, Type) and value == Type.f32:
+                        node._attrs[key] = Type.f16
+        _refresh(model)
+        model.validate_nodes_and_infer_types()
 
 
 class MakeStateful(ModelPass):

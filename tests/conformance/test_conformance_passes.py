@@ -104,3 +104,29 @@ def test_make_stateful_as_the_wheel(by_names):
                         [v.info.variable_id for v in model.get_variables()],
                         len(model.get_parameters()), len(model.get_results()), values)
     assert got["ovlab"] == got["openvino"]
+
+
+def test_convert_fp32_to_fp16_as_the_wheel():
+    """f32 Parameters, Constants and Convert destinations become f16, other types stay: the
+    same ops, types and constant values as the wheel's, and the same outputs on the CPU."""
+    got = {}
+    for rt in (REAL, LAB):
+        ops = rt.ops
+        p = ops.parameter([2, 3], np.float32, name="p")
+        q = ops.parameter([2], np.int32, name="q")
+        y = ops.add(ops.relu(p), ops.constant(np.array([1.5, 2.25, 3.1], np.float32)))
+        model = rt.Model([y, ops.convert(q, "f32"), ops.convert(ops.shape_of(p), "f32")],
+                         [p, q], "m")
+        manager = _passes(rt).Manager()
+        manager.register_pass(_passes(rt).ConvertFP32ToFP16())
+        manager.run_passes(model)
+        compiled = rt.new_core().compile_model(model, "CPU")
+        outs = compiled({"p": np.linspace(-1, 1, 6, dtype=np.float16).reshape(2, 3),
+                         "q": np.array([3, -4], np.int32)})
+        got[rt.name] = (
+            [(op.get_type_name(), op.get_output_element_type(0).get_type_name())
+             for op in model.get_ordered_ops() if op.get_output_size()],
+            [op.get_data().tolist() for op in model.get_ordered_ops()
+             if op.get_type_name() == "Constant"],
+            [np.asarray(v).tolist() for v in outs.values()])
+    assert got["ovlab"] == got["openvino"]

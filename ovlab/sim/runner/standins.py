@@ -31,7 +31,6 @@ UNSIMULATED = {
     # openvino.passes: C++ transformations (ovlab.passes offers the manager, ConstantFolding,
     # Serialize and the pattern-matching passes)
     "LowLatency2": "the LowLatency2 transformation (models are built stateful with ovlab.opset)",
-    "ConvertFP32ToFP16": "the ConvertFP32ToFP16 pass (ovlab.save_model compresses weights)",
     "VisualizeTree": "graph drawing with Graphviz (ovlab.sim.viz draws models)",
     # openvino.frontend: ovlab.frontend serves FrontEndManager, FrontEnd, InputModel
     "Place": "places of an input model (editing a model before conversion)",
