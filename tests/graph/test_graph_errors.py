@@ -127,8 +127,9 @@ def test_builders_have_openvino_signatures():
             assert list(ours.parameters) == ["new_value", "variable_id", "name"]
             continue
         theirs = inspect.signature(getattr(ov_ops, name))
-        if name == "constant":  # openvino's is a multimethod; compare with its documented form
-            assert list(ours.parameters) == ["value", "dtype", "name", "shared_memory"]
+        if name == "constant":  # openvino's is a multimethod: its two forms, (value, dtype,
+            # name, shared_memory) and (tensor, shared_memory), in one signature
+            assert list(ours.parameters) == ["value", "dtype", "name", "shared_memory", "tensor"]
             continue
         assert list(ours.parameters) == list(theirs.parameters), name
         for k, v in ours.parameters.items():
