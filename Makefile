@@ -73,7 +73,7 @@ binder: $(STAMP)
 ## virtual copy of the machine they were measured on; the files are not committed (see
 ## tests/openvino_suite/README.md for where they come from and how to bring them)
 SUITE := tests/openvino_suite
-SUITE_FILE := $(SUITE)/upstream/tests/test_runtime/test_core.py
+SUITE_FILE := $(SUITE)/upstream/tests/__init__.py
 SHARED_SUITE := ../shared/openvino_suite
 openvino-suite: $(STAMP)
 	@if [ ! -f $(SUITE_FILE) ] && [ -d $(SHARED_SUITE)/tests ]; then \

@@ -19,6 +19,7 @@ from .sim.graph import Dimension, Input, Model, Node, Output, PartialShape, Shap
 from .sim.graph.coords import AxisSet, AxisVector, Coordinate, CoordinateDiff, Strides
 from .sim.graph.layout import Layout, get_batch, set_batch
 from .sim.graph.node import ConstOutput
+from .sim.graph.node import TypeInfo as DiscreteTypeInfo
 from .sim.graph.rt_map import RTMap
 from .sim.hardware import DeviceSpec, Platform, preset
 from .sim.hardware.platforms import register_platform as _register_platform
@@ -86,7 +87,8 @@ def __getattr__(name: str):
 
 __all__ = [
     "AxisSet", "AxisVector", "Coordinate", "CoordinateDiff", "Strides",
-    "AsyncInferQueue", "CompiledModel", "ConstOutput", "Core", "DeviceSpec", "Dimension",
+    "AsyncInferQueue", "CompiledModel", "ConstOutput", "Core", "DeviceSpec", "DiscreteTypeInfo",
+    "Dimension",
     "Extension", "InferRequest", "Input", "Layout", "Model", "Node", "OVAny", "Output",
     "get_batch", "layout_helpers", "set_batch",
     "OVDict", "PartialShape", "Platform", "ProfilingInfo", "RTMap", "Shape", "Symbol", "Tensor",

@@ -12,9 +12,16 @@ as stand-ins by the runner.
 
 from __future__ import annotations
 
+from ..extension import Extension
 from ..sim.graph.ops import Constant, Parameter, Result
 from ..sim.graph.state_ops import Assign as assign  # the wheel's lower-case class names
 from ..sim.graph.state_ops import ReadValue as read_value
 from . import util
 
 __all__ = ["Constant", "Parameter", "Result", "assign", "read_value", "util"]
+
+
+class _GroupQueryAttentionExtension(Extension):
+    """The wheel's extension that registers the internal GroupQueryAttention op for reading
+    IRs that hold it. ``Core.add_extension`` accepts it as an ``Extension``; ovlab has no
+    GroupQueryAttention kernel, so an IR layer of that type still fails to read, naming it."""

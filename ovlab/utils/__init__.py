@@ -14,17 +14,23 @@ from collections.abc import Callable
 from typing import Any
 
 
+def deprecation_warning(function_name: str, version: str = "", message: str = "",
+                        stacklevel: int = 2) -> None:
+    """Warn (``DeprecationWarning``) "{function_name} is deprecated and will be removed in
+    version {version}. {message}", the parts given (``openvino._pyopenvino.util``'s helper)."""
+    text = f"{function_name} is deprecated" + (
+        f" and will be removed in version {version}" if version else "") + (
+        f". {message}" if message else "")
+    warnings.warn(text, DeprecationWarning, stacklevel=int(stacklevel) + 1)
+
+
 def deprecated(name: Any = None, version: str = "", message: str = "",
                stacklevel: int = 2) -> Callable:
     """Decorator that warns (``DeprecationWarning``) each time the wrapped function is called."""
     def decorator(func: Callable) -> Callable:
         @functools.wraps(func)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
-            what = name or func.__name__
-            text = f"{what} is deprecated" + (f" and will be removed in version {version}"
-                                              if version else "") + (f". {message}" if message
-                                                                     else "")
-            warnings.warn(text, DeprecationWarning, stacklevel=stacklevel)
+            deprecation_warning(name or func.__name__, version, message, stacklevel)
             return func(*args, **kwargs)
         return wrapper
     return decorator
@@ -62,7 +68,8 @@ def deprecatedclassproperty(name: Any = None, version: str = "", message: str = 
     return decorator
 
 
-__all__ = ["classproperty", "deprecated", "deprecatedclassproperty"]
+__all__ = ["classproperty", "deprecated", "deprecatedclassproperty", "deprecation_warning",
+           "replace_node", "replace_output_update_name"]
 
 # ``import openvino`` loads these submodules, so ``openvino.utils.types.get_dtype`` works
 # without importing them by name (OpenVINO's tests rely on it)

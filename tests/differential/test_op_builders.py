@@ -149,3 +149,116 @@ def test_binary_values(request):
     run(request, "ops/binary_values", 40, _value_case, op=st.sampled_from(BINARY),
         t=st.sampled_from(["f32", "i32", "i64", "u8", "boolean", "i8"]), pair=shapes(),
         bc=st.sampled_from(["NUMPY", "PDPD", "NONE"]), seed=st.integers(0, 3))
+
+
+# --- index ops: the element types of indices and axes --------------------------------------------
+INDEX_TYPES = ["i8", "u8", "i16", "u16", "i32", "i64", "u64", "f32", "boolean"]
+INDEX_OPS = ["gather", "gather_nd", "gather_elements", "scatter_update",
+             "scatter_elements_update", "scatter_nd_update"]
+
+
+def _build_index(mod, ops, op, it, at, axis):
+    """``op`` on an f32 data Parameter [4,3] with indices of type ``it`` (a Parameter) and, where
+    the op has one, an axis Constant of type ``at``."""
+    t = mod.Type
+    data = ops.parameter([4, 3], t.f32, name="data")
+    axis_c = ops.constant(np.array(axis, dtype=getattr(t, at).to_dtype()))
+    upd = ops.parameter([2, 3], t.f32, name="updates")
+    if op == "gather":
+        return ops.gather(data, ops.parameter([2], getattr(t, it), name="i"), axis_c)
+    if op == "gather_nd":
+        return ops.gather_nd(data, ops.parameter([2, 1], getattr(t, it), name="i"))
+    if op == "gather_elements":
+        return ops.gather_elements(data, ops.parameter([2, 3], getattr(t, it), name="i"), axis)
+    if op == "scatter_update":
+        return ops.scatter_update(data, ops.parameter([2], getattr(t, it), name="i"),
+                                  ops.parameter([2, 3] if axis == 0 else [4, 2], t.f32), axis_c)
+    if op == "scatter_elements_update":
+        return ops.scatter_elements_update(data, ops.parameter([2, 3], getattr(t, it), name="i"),
+                                           upd, axis_c)
+    return ops.scatter_nd_update(data, ops.parameter([2, 1], getattr(t, it), name="i"), upd)
+
+
+def _index_case(op, it, at, axis):
+    case = f"{op}(f32[4,3], indices {it}, axis {at} {axis})"
+    real = attempt(lambda: _view(_build_index(ov, ov_ops, op, it, at, axis)))
+    lab = attempt(lambda: _view(_build_index(ovlab, lab_ops, op, it, at, axis)))
+    compare("ops/index_builders", case, real, lab, lambda a, b: a == b)
+
+
+def test_index_builders(request):
+    """Gather/Scatter builders on every index and axis element type: which ones OpenVINO takes
+    (any integer type for Gather, GatherND, ScatterUpdate, ScatterElementsUpdate; i32/i64 for
+    GatherElements and ScatterNDUpdate), the output, or the error's line."""
+    run(request, "ops/index_builders", 60, _index_case, op=st.sampled_from(INDEX_OPS),
+        it=st.sampled_from(INDEX_TYPES), at=st.sampled_from(INDEX_TYPES[:7]),
+        axis=st.sampled_from([0, 1]))
+
+
+# --- Broadcast: constant, constant-computed and Parameter target shapes --------------------------
+def _build_broadcast(mod, ops, shape, target, how, mode):
+    t = mod.Type
+    data = ops.parameter(shape, t.f32, name="data")
+    if how == "constant":
+        tgt = ops.constant(np.array(target, np.int64))
+    elif how == "shape_of":
+        tgt = ops.shape_of(ops.parameter(target, t.f32, name="like"))
+    else:  # a Parameter: the target is known only at run time
+        tgt = ops.parameter([len(target)], t.i64, name="target")
+    return ops.broadcast(data, tgt, broadcast_spec=mode)
+
+
+def _broadcast_case(pair, how, mode):
+    shape, target = pair
+    shape = [abs(d) for d in shape]
+    target = [abs(d) for d in target]
+    case = f"broadcast(f32{shape}, target={'Parameter' if how == 'parameter' else how}" \
+           f"{target}, {mode})"
+    real = attempt(lambda: _view(_build_broadcast(ov, ov_ops, shape, target, how, mode)))
+    lab = attempt(lambda: _view(_build_broadcast(ovlab, lab_ops, shape, target, how, mode)))
+    compare("ops/broadcast_builders", case, real, lab, lambda a, b: a == b)
+
+
+def test_broadcast_builders(request):
+    """Broadcast to a target given as a Constant, as ShapeOf of another input (folded: static),
+    or as a Parameter (dynamic: a known difference, ovlab's models are static)."""
+    run(request, "ops/broadcast_builders", 60, _broadcast_case, pair=shapes(),
+        how=st.sampled_from(["constant", "constant", "shape_of", "parameter"]),
+        mode=st.sampled_from(["NUMPY", "BIDIRECTIONAL", "numpy", "bidirectional"]))
+
+
+# --- StridedSlice: masks as lists, tuples and arrays ---------------------------------------------
+def _as(kind, mask):
+    if kind == "list":
+        return list(mask)
+    if kind == "tuple":
+        return tuple(mask)
+    return np.array(mask, dtype=np.int32 if kind == "int32" else np.int64)
+
+
+def _build_slice(mod, ops, begin, end, masks, kind):
+    data = ops.parameter([2, 3, 4], mod.Type.f32, name="data")
+    return ops.strided_slice(data, np.array(begin, np.int64), np.array(end, np.int64),
+                             np.ones(len(begin), np.int64), *(_as(kind, m) for m in masks))
+
+
+MASK = st.lists(st.integers(0, 1), min_size=3, max_size=3)
+
+
+def _slice_case(begin, end, masks, kind):
+    # begin and end as tuples: a list with -1 would read as a dynamic shape to the list of
+    # known differences
+    case = f"strided_slice(f32[2,3,4], {tuple(begin)}, {tuple(end)}, masks {masks} as {kind})"
+    real = attempt(lambda: _view(_build_slice(ov, ov_ops, begin, end, masks, kind)))
+    lab = attempt(lambda: _view(_build_slice(ovlab, lab_ops, begin, end, masks, kind)))
+    compare("ops/strided_slice_builders", case, real, lab, lambda a, b: a == b)
+
+
+def test_strided_slice_builders(request):
+    """The five masks given as lists, tuples or int32/int64 arrays (OpenVINO's own tests pass
+    arrays): the same output shape, or the same error."""
+    run(request, "ops/strided_slice_builders", 60, _slice_case,
+        begin=st.lists(st.integers(-2, 2), min_size=1, max_size=3),
+        end=st.lists(st.integers(-3, 3), min_size=1, max_size=3),
+        masks=st.lists(MASK, min_size=5, max_size=5),
+        kind=st.sampled_from(["list", "tuple", "int32", "int64"]))

@@ -16,15 +16,15 @@ import re
 import sys
 from collections import defaultdict
 
-LINE = re.compile(r"^(PASSED|FAILED|XFAIL|XPASS|ERROR) upstream/tests/(test_runtime/|test_graph/)"
+LINE = re.compile(r"^(PASSED|FAILED|XFAIL|XPASS|ERROR) upstream/tests/(test_runtime/|test_graph/|test_transformations/)"
                   r"([^:]+)::(\S+)")
-SKIP = re.compile(r"^SKIPPED \[(\d+)\] upstream/tests/(test_runtime/|test_graph/)([^:]+):")
-MODULE_ERROR = re.compile(r"^ERROR upstream/tests/(test_runtime/|test_graph/)([^:\s]+\.py)\b(?!::)")
+SKIP = re.compile(r"^SKIPPED \[(\d+)\] upstream/tests/(test_runtime/|test_graph/|test_transformations/)([^:]+):")
+MODULE_ERROR = re.compile(r"^ERROR upstream/tests/(test_runtime/|test_graph/|test_transformations/)([^:\s]+\.py)\b(?!::)")
 ERRORS: set[tuple[str, str]] = set()  # (run file, module) pairs that could not be collected
 
 
 def _file(folder: str, name: str) -> str:
-    """test_runtime files by their name, test_graph files as test_graph/<name>."""
+    """test_runtime files by their name, the other folders' as <folder>/<name>."""
     return name if folder == "test_runtime/" else folder + name
 
 

@@ -46,9 +46,11 @@ def load(path: Path = LIST) -> list[tuple[str, str]]:
 
 
 def _short_id(nodeid: str) -> str:
-    """``test_core.py::...`` for test_runtime/, ``test_graph/test_core.py::...`` for test_graph/."""
-    if "tests/test_graph/" in nodeid:
-        return "test_graph/" + nodeid.split("tests/test_graph/", 1)[1]
+    """``test_core.py::...`` for test_runtime/, ``test_graph/test_core.py::...`` for test_graph/
+    (and ``test_transformations/...`` likewise)."""
+    for folder in ("test_graph/", "test_transformations/"):
+        if "tests/" + folder in nodeid:
+            return folder + nodeid.split("tests/" + folder, 1)[1]
     return nodeid.split("test_runtime/", 1)[-1]
 
 
@@ -105,7 +107,7 @@ def pytest_configure(config) -> None:
 
 def _under_ovlab() -> bool:
     try:
-        from ovlab.runner import installed
+        from ovlab.sim.runner import installed  # the runner moved under sim/ (rooms)
     except ImportError:
         return False
     return installed()

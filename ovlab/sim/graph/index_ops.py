@@ -37,9 +37,19 @@ __all__ = ["eye", "gather", "gather_elements", "gather_nd", "one_hot", "range",
            "scatter_elements_update", "scatter_nd_update", "scatter_update"]
 
 
-def _index_type(node: Node, i: int, what: str = "indices") -> None:
+def _index_type(node: Node, i: int, what: str = "indices", any_integer: str | None = None,
+                strict: str | None = None, boolean: bool = False) -> None:
+    """Input ``i`` holds indices: i32 or i64 (refused with OpenVINO's message ``strict`` when
+    given), or, for the ops OpenVINO lets take any integer type (Gather, GatherND,
+    ScatterUpdate, ScatterElementsUpdate: i8 and u8 indices too; the last one even boolean),
+    an integer type, refused with OpenVINO's message ``any_integer`` (``{}``: the type)."""
     t = node._in_type(i)
-    need(t in (Type.i32, Type.i64), f"{what} must be an i32 or i64 tensor, got {t.get_type_name()}")
+    if any_integer is not None:
+        ok = t.is_integral() if boolean else t.is_integral_number()
+        need(ok, any_integer.format(t.get_type_name()))
+        return
+    need(t in (Type.i32, Type.i64), (strict or f"{what} must be an i32 or i64 tensor, got {{}}")
+         .format(t.get_type_name()))
 
 
 def _scalar(node: Node, i: int, what: str) -> int:
@@ -71,7 +81,7 @@ def _gather_dims(node: Node) -> tuple[int, int]:
 
 
 def _gather_infer(node: Node) -> list[ShapeType]:
-    _index_type(node, 1)
+    _index_type(node, 1, any_integer='Indices element type must be of an integral number type.')
     data, idx = node._in_shape(0), node._in_shape(1)
     axis, b = _gather_dims(node)
     return [(data[:axis] + idx[b:] + data[axis + 1:], node._in_type(0))]
@@ -106,14 +116,15 @@ register("Gather", "opset8", _gather_infer, _gather, attrs=[Attr("batch_dims", "
 
 
 def _gather_elements_infer(node: Node) -> list[ShapeType]:
-    _index_type(node, 1)
+    _index_type(node, 1, strict='indices must be of int32 or int64 type. But instead got: {}')
     data, idx = node._in_shape(0), node._in_shape(1)
     need(len(data) == len(idx), f"data {shape_str(data)} and indices {shape_str(idx)} must have "
          "the same rank")
     axis = norm_axis(node._attrs["axis"], len(data))
     for i, (d, k) in enumerate(zip(data, idx, strict=True)):
-        need(i == axis or d == k, f"data {shape_str(data)} and indices {shape_str(idx)} must "
-             f"match outside axis {axis}")
+        need(i == axis or d == k, f"Shapes {shape_str(data)} and {shape_str(idx)} are not "
+             "consistent, `data` and `indices` must have equal or intersecting dimensions, "
+             f"except for the dimension at axis index.{axis}")  # OpenVINO's words
     return [(idx, node._in_type(0))]
 
 
@@ -146,7 +157,7 @@ def _gather_nd_dims(node: Node) -> tuple[int, int]:
 
 
 def _gather_nd_infer(node: Node) -> list[ShapeType]:
-    _index_type(node, 1)
+    _index_type(node, 1, any_integer='The indices type is expected to be an integer type. Got: {}')
     b, k = _gather_nd_dims(node)
     data, idx = node._in_shape(0), node._in_shape(1)
     return [(idx[:-1] + data[b + k:], node._in_type(0))]
@@ -176,7 +187,7 @@ register("GatherND", "opset8", _gather_nd_infer, _gather_nd, attrs=[Attr("batch_
 
 # --- scatters -------------------------------------------------------------------------------
 def _scatter_update_infer(node: Node) -> list[ShapeType]:
-    _index_type(node, 1)
+    _index_type(node, 1, any_integer='Indices element type must be of an integral number type.')
     data, idx, upd = node._in_shape(0), node._in_shape(1), node._in_shape(2)
     axis = norm_axis(_scalar(node, 3, "axis"), len(data))
     want = data[:axis] + idx + data[axis + 1:]
@@ -214,7 +225,8 @@ _REDUCTIONS = ("none", "sum", "prod", "min", "max", "mean")
 
 
 def _scatter_elements_infer(node: Node) -> list[ShapeType]:
-    _index_type(node, 1)
+    _index_type(node, 1, any_integer="Indices element type must be integral_number, but is: {}",
+                boolean=True)
     data, idx, upd = node._in_shape(0), node._in_shape(1), node._in_shape(2)
     need(len(idx) == len(data) and tuple(idx) == tuple(upd), f"indices {shape_str(idx)} and "
          f"updates {shape_str(upd)} must have the same shape and data's rank ({len(data)})")
@@ -262,7 +274,7 @@ register("ScatterElementsUpdate", "opset12", _scatter_elements_infer, _scatter_e
 
 
 def _scatter_nd_infer(node: Node) -> list[ShapeType]:
-    _index_type(node, 1)
+    _index_type(node, 1, strict='Indices element type must be i64 or i32')
     data, idx, upd = node._in_shape(0), node._in_shape(1), node._in_shape(2)
     need(len(idx) >= 1 and idx[-1] <= len(data), f"the last dim of indices {shape_str(idx)} "
          f"must not exceed the data rank {len(data)}")

@@ -225,6 +225,14 @@ class Model(Named):
     def get_results(self) -> list[Result]:
         return list(self._results)
 
+    def get_result(self) -> Result:
+        """The model's one Result (an error when it has several)."""
+        if len(self._results) != 1:
+            raise RuntimeError("Check 'm_results.size() == 1' failed at src/core/src/model.cpp:"
+                               "394:\nget_result() must be called on a Model with exactly one "
+                               "result.\n")
+        return self._results[0]
+
     def get_sinks(self) -> list[Node]:
         return list(getattr(self, "_sinks", []))
 

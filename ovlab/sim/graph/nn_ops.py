@@ -57,8 +57,11 @@ _WINDOW = [Attr("strides", "ints"), Attr("dilations", "ints"), Attr("pads_begin"
 
 
 def window(node: Node, in_sp: Sequence[int], kernel: Sequence[int], ceil: bool = False,
-           dilations: Sequence[int] | None = None) -> tuple[list[int], list[int], list[int]]:
-    """Resolve ``auto_pad`` and return (pads_begin, pads_end, output spatial dims)."""
+           dilations: Sequence[int] | None = None,
+           torch: bool = False) -> tuple[list[int], list[int], list[int]]:
+    """Resolve ``auto_pad`` and return (pads_begin, pads_end, output spatial dims). ``torch``
+    (rounding "ceil_torch", pooling-14): ceil, but a last window that would start past the
+    input and its begin padding is dropped, as PyTorch's ceil_mode does."""
     a = node._attrs
     nsp = len(in_sp)
     strides = list(a["strides"])
@@ -87,7 +90,10 @@ def window(node: Node, in_sp: Sequence[int], kernel: Sequence[int], ceil: bool =
         span = in_sp[i] + pb[i] + pe[i] - eff
         need(span >= 0, f"kernel (size {eff} after dilation) is larger than the padded input "
              f"(size {in_sp[i] + pb[i] + pe[i]}) on spatial axis {i}")
-        out.append(-(-span // strides[i]) + 1 if ceil else span // strides[i] + 1)
+        n = -(-span // strides[i]) + 1 if ceil else span // strides[i] + 1
+        if torch and (n - 1) * strides[i] >= in_sp[i] + pb[i]:
+            n -= 1
+        out.append(n)
     return pb, pe, out
 
 
@@ -148,7 +154,8 @@ def _pool_common(node: Node) -> tuple[tuple[int, ...], list[int], list[int], lis
     need(len(x) >= 3, f"data must have rank 3 or more (N, C, spatial...), got {shape_str(x)}")
     real_type(node, 0)
     rounding = node._attrs["rounding_type"]
-    pb, pe, out = window(node, x[2:], node._attrs["kernel"], ceil=rounding == "ceil")
+    pb, pe, out = window(node, x[2:], node._attrs["kernel"],
+                         ceil=rounding in ("ceil", "ceil_torch"), torch=rounding == "ceil_torch")
     return x, pb, pe, out
 
 
@@ -197,6 +204,8 @@ def _pool_flops(node: Node) -> float:
 
 
 _ROUNDING = Attr("rounding_type", "str", "floor", ("floor", "ceil"))
+#: pooling-14 and later also round "ceil_torch"
+ROUNDING_14 = Attr("rounding_type", "str", "floor", ("floor", "ceil", "ceil_torch"))
 register("MaxPool", "opset8", _max_pool_infer, _max_pool, _pool_flops,
          attrs=[Attr("strides", "ints"), Attr("dilations", "ints"), Attr("pads_begin", "ints"),
                 Attr("pads_end", "ints"), Attr("kernel", "ints"), _ROUNDING, AUTO_PAD,

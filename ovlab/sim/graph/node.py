@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import weakref
+import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -92,12 +93,27 @@ class OpDef:
 
 
 class TypeInfo:
-    """What ``node.get_type_info()`` returns: the op's name and opset."""
+    """What ``node.get_type_info()`` returns: the op's name and opset (``openvino.
+    DiscreteTypeInfo``; a custom op's class builds one from its own name and version)."""
 
     def __init__(self, name: str, version_id: str) -> None:
+        if not isinstance(name, str) or not isinstance(version_id, str):
+            raise TypeError(
+                "__init__(): incompatible constructor arguments. The following argument types "
+                "are supported:\n    1. openvino._pyopenvino.DiscreteTypeInfo(name: str, "
+                f"version_id: str)\n\nInvoked with: {name!r}, {version_id!r}")
         self.name, self.version_id = name, version_id
         # the C++ base class (e.g. UnaryElementwiseArithmetic): ovlab's ops have no class tree
-        self.parent: TypeInfo | None = None
+        self._parent: TypeInfo | None = None
+
+    @property
+    def parent(self) -> TypeInfo | None:
+        return self._parent
+
+    def hash(self) -> int:
+        """A number that names the pair (name, version_id), the same in every process (the
+        binding's hash of the C++ type info; ovlab's is its own, stable across runs)."""
+        return zlib.crc32(f"{self.name}\0{self.version_id}".encode())
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, TypeInfo):
@@ -106,6 +122,28 @@ class TypeInfo:
 
     def __hash__(self) -> int:
         return hash((self.name, self.version_id))
+
+    def _key(self, other: object) -> tuple[tuple[str, str], tuple[str, str]]:
+        if not isinstance(other, TypeInfo):
+            raise TypeError(f"'<' not supported between 'DiscreteTypeInfo' and "
+                            f"'{type(other).__name__}'")
+        return (self.name, self.version_id), (other.name, other.version_id)
+
+    def __lt__(self, other: object) -> bool:
+        a, b = self._key(other)
+        return a < b
+
+    def __le__(self, other: object) -> bool:
+        a, b = self._key(other)
+        return a <= b
+
+    def __gt__(self, other: object) -> bool:
+        a, b = self._key(other)
+        return a > b
+
+    def __ge__(self, other: object) -> bool:
+        a, b = self._key(other)
+        return a >= b
 
     def __repr__(self) -> str:
         return f"<DiscreteTypeInfo: {self.name} {self.version_id}>"
@@ -450,6 +488,26 @@ class Node(Named):
     (strides, axis, the value of a Constant ...) under OpenVINO's attribute names.
     """
 
+    #: True for a node made without its inputs (``NodeFactory().create("TopK")``): its
+    #: arguments and attributes are set one by one, and nothing is inferred until
+    #: ``constructor_validate_and_infer_types()``
+    _unvalidated = False
+
+    @classmethod
+    def _empty(cls, op: OpDef, attrs: dict[str, Any]) -> Node:
+        """A node of ``op`` with no inputs and no outputs yet, to be completed with
+        ``set_arguments`` / ``set_attribute`` and validated afterwards, as OpenVINO's
+        ``NodeFactory.create(type_name)`` leaves it."""
+        node = cls.__new__(cls)
+        node._op = op
+        node._name = f"{op.type_name}_{next(_ids)}"
+        node._friendly_name = None
+        node._inputs, node._attrs = [], dict(attrs)
+        node._rt_info, node._out_rt_info, node._in_rt_info = {}, {}, {}
+        node._out_shapes, node._out_types, node._out_names, node._targets = [], [], [], []
+        node._unvalidated = True
+        return node
+
     def __init__(self, op: OpDef, inputs: Sequence[Output], attrs: dict[str, Any] | None = None,
                  name: str | None = None) -> None:
         self._op = op
@@ -469,8 +527,16 @@ class Node(Named):
             src._node._targets[src._index].append((weakref.ref(self), i))
 
     # --- shape inference -------------------------------------------------------------------
+    #: True for a node of a pattern (``openvino.passes``): a pattern op, or an op built over
+    #: one (``ops.relu(AnyInput())``), which stands for any value and is not inferred
+    _pattern = False
+
     def _validate(self) -> None:
         """(Re)infer output shapes and types; called on build and on ``Model.reshape``."""
+        if any(src._node._pattern for src in self._inputs):
+            self._pattern = True
+            self._out_shapes, self._out_types = [()], [Type.dynamic]
+            return
         try:
             for a in self._op.attrs:
                 if a.choices and a.name in self._attrs:
@@ -488,6 +554,7 @@ class Node(Named):
         """Infer the output shapes and element types again (after editing the node)."""
         self._validate()
         self._resize_ports()
+        self._unvalidated = False
 
     def constructor_validate_and_infer_types(self) -> None:
         self.validate_and_infer_types()
@@ -529,6 +596,8 @@ class Node(Named):
         """Re-infer after an edit; an edit that leaves the node invalid for now (one input of
         two changed) keeps the old outputs until the next edit or ``validate_and_infer_types``,
         as OpenVINO validates on demand."""
+        if self._unvalidated:
+            return
         try:
             self.validate_and_infer_types()
         except NodeValidationError:
@@ -542,6 +611,8 @@ class Node(Named):
                                f"(it has: {', '.join(sorted(known)) or 'none'})")
         old = self._attrs.get(name)
         self._attrs[name] = value
+        if self._unvalidated:
+            return
         try:
             self.validate_and_infer_types()
         except NodeValidationError:
@@ -584,14 +655,20 @@ class Node(Named):
         compute = self._op.compute
         if compute is None:
             return False
-        xs = [np.asarray(t.data) for t in input_values]
+        xs = [t.bytes_data if _is_string(t) else np.asarray(t.data) for t in input_values]
         for i, x in enumerate(xs):
             if i < len(self._inputs) and tuple(x.shape) != self._in_shape(i):
                 raise RuntimeError(f"evaluate: input {i} has shape {list(x.shape)}, the node "
                                    f"reads {list(self._in_shape(i))}")
         ys = compute(self, xs, _EvalCtx(False, tuple(True for _ in self._out_shapes)))
         for tensor, y in zip(output_values, ys, strict=False):
-            tensor.data[...] = np.asarray(y).reshape(tensor.data.shape)
+            y = np.asarray(y)
+            if tuple(tensor.get_shape()) != y.shape:  # OpenVINO sets the output's shape
+                tensor.set_shape(list(y.shape))
+            if _is_string(tensor):
+                tensor.bytes_data = y
+            else:
+                tensor.data[...] = y
         return True
 
     def visit_attributes(self, visitor: Any) -> bool:
@@ -638,8 +715,24 @@ class Node(Named):
     def rt_info(self) -> dict[str, Any]:
         return self._rt_info
 
+    def __getattr__(self, name: str) -> Any:
+        """``get_<attribute>()`` and ``set_<attribute>(value)`` for each attribute of the node
+        (``softmax.get_axis()``), as the binding adds them to every node it builds; others
+        raise AttributeError in the binding's words."""
+        attrs = self.__dict__.get("_attrs")
+        key = name[4:]
+        if attrs is not None and name[:4] in ("get_", "set_") and key in attrs \
+                and key != "value" and not key.startswith("_"):
+            if name.startswith("get_"):
+                return lambda: self.get_attributes()[key]
+            return lambda value: self.set_attribute(key, value)
+        raise AttributeError(f"'openvino.Node' object has no attribute '{name}'")
+
     def get_attributes(self) -> dict[str, Any]:
-        return {k: v for k, v in self._attrs.items() if k != "value" and not k.startswith("_")}
+        """The attributes by IR name; element types as their short names ('i32'), as the
+        wheel's binding hands them out."""
+        return {k: v.get_type_name() if isinstance(v, Type) else v
+                for k, v in self._attrs.items() if k != "value" and not k.startswith("_")}
 
     def get_input_size(self) -> int:
         return len(self._inputs)
@@ -763,6 +856,11 @@ class _EvalCtx(NamedTuple):
 
     donate: bool
     needed: tuple[bool, ...]
+
+
+def _is_string(tensor: Any) -> bool:
+    """A Tensor of element type string (its elements are read and written as bytes)."""
+    return tensor.get_element_type().get_type_name() == "string"
 
 
 def _as_port(value: Any) -> Output:

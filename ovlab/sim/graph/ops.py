@@ -373,11 +373,14 @@ class Constant(Node):
                                         "_cache": {}}, name)
 
     def get_data(self, *, dtype: Any = None, copy: bool = False) -> np.ndarray:
-        """The value (read-only, shared); ``dtype`` converts it, ``copy`` gives a new array."""
+        """The value: a read-only view of the constant's memory (``OWNDATA`` False, as the
+        wheel's view of its C++ buffer), a new array with ``copy=True``, or converted to
+        ``dtype`` (a new array unless it is the value's own dtype)."""
         value = self._attrs["value"]
-        if dtype is not None:
-            value = value.astype(dtype)
-        return value.copy() if copy and value is self._attrs["value"] else value
+        stored_as_is = value.dtype == self._attrs["element_type"].to_dtype()  # (bf16: f32 here)
+        if dtype is not None and (np.dtype(dtype) != value.dtype or not stored_as_is):
+            return value.astype(dtype)
+        return value.copy() if copy else value.view()
 
     @property
     def data(self) -> np.ndarray:

@@ -16,15 +16,22 @@ from typing import Any
 
 import numpy as np
 
-from . import (
+from . import (  # f8_ops ... string_ops: ops newer than opset13, served by opset_versions.py
     elementwise,
+    embedding_ops,  # noqa: F401
+    f8_ops,  # noqa: F401
+    fft_ops,  # noqa: F401
+    fold_ops,  # noqa: F401
     index_ops,
+    linalg_ops,  # noqa: F401
     nn_ops,
     norm_ops,
+    promote_ops,  # noqa: F401
     reduce_ops,
     resize_ops,
     shape_ops,
     state_ops,
+    string_ops,  # noqa: F401
 )
 from .elementwise import *  # noqa: F403
 from .index_ops import *  # noqa: F403
@@ -47,12 +54,22 @@ def parameter(shape: Sequence[int], dtype: Any = np.float32, name: str | None = 
     return Parameter(shape, as_type(dtype), name)
 
 
-def constant(value: Any, dtype: Any = None, name: str | None = None, *,
-             shared_memory: bool = False) -> Constant:
-    """A Constant from an array or scalar (converted to ``dtype`` if given). The value is
-    copied unless ``shared_memory=True`` and no conversion is needed; ovlab treats a shared
-    array as read-only (results are cached per precision), so do not change it afterwards."""
+def constant(value: Any = None, dtype: Any = None, name: str | None = None, *,
+             shared_memory: bool = False, tensor: Any = None) -> Constant:
+    """A Constant from an array or scalar (converted to ``dtype`` if given), or from a
+    ``tensor`` (the wheel's other overload). The value is copied unless
+    ``shared_memory=True`` and no conversion is needed; ovlab treats a shared array as
+    read-only (results are cached per precision), so do not change it afterwards."""
+    if tensor is not None:
+        if value is not None or dtype is not None:
+            raise TypeError("The necessary overload for constant was not found")
+        return Constant(tensor=tensor, shared_memory=bool(shared_memory), name=name)
+    if value is None:  # the wheel's builder refuses it before looking at dtype
+        raise ValueError("Cannot create an empty Constant. Please provide valid data.")
     arr = value if isinstance(value, np.ndarray) else np.array(value)
+    if arr.dtype == object and dtype is None:
+        from ...exceptions import OVTypeError
+        raise OVTypeError("Unidentified data type %s", arr.dtype)
     t = as_type(dtype) if dtype is not None else as_type(arr.dtype)
     return Constant(arr, t, name, shared=bool(shared_memory))
 

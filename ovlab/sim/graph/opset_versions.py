@@ -28,7 +28,12 @@ from ...opset import range as range_v4
 from . import kernels as K
 from .attrs import Attr
 from .elementwise import bitwise_left_shift, bitwise_right_shift
-from .nn_ops import _pool_common
+from .embedding_ops import embedding_bag_offsets, embedding_bag_packed
+from .f8_ops import fake_convert
+from .fft_ops import dft, idft, irdft, rdft
+from .fold_ops import col2im
+from .linalg_ops import inverse
+from .nn_ops import ROUNDING_14, _pool_common
 from .node import Node, OpDef, ShapeType
 from .ops import (
     REGISTRY,
@@ -38,12 +43,13 @@ from .ops import (
     int_const,
     int_list,
     make_op_node,
-    need,
     norm_axis,
 )
+from .promote_ops import convert_promote_types
 from .resize_ops import interpolate_attrs
+from .shape_ops import identity
 from .state_ops import Assign
-from .types import shape_str
+from .string_ops import string_tensor_pack
 
 
 def range_v1(start: NodeInput, stop: NodeInput, step: NodeInput, name: str | None = None) -> Node:
@@ -162,8 +168,43 @@ def _avg_pool16(node: Node, xs: list[np.ndarray], ctx: Ctx) -> list[np.ndarray]:
 
 
 _AVG1 = REGISTRY["AvgPool"]
+
+
+def _rounding14(attrs: tuple[Attr, ...]) -> tuple[Attr, ...]:
+    """The attributes with rounding_type's "ceil_torch" (pooling-14 and later)."""
+    return tuple(ROUNDING_14 if a.name == "rounding_type" else a for a in attrs)
+
+
 AVG_POOL_16 = _version("AvgPool", "opset16", compute=_avg_pool16,
-                       attrs=(*_AVG1.attrs, Attr("dilations", "ints", ())))  # IR order
+                       attrs=_rounding14((*_AVG1.attrs, Attr("dilations", "ints", ()))))  # IR order
+# --- AvgPool-14 and MaxPool-14: AvgPool-1 and MaxPool-8 with the "ceil_torch" rounding ---------
+AVG_POOL_14 = _version("AvgPool", "opset14", attrs=_rounding14(_AVG1.attrs))
+MAX_POOL_14 = _version("MaxPool", "opset14", attrs=_rounding14(REGISTRY["MaxPool"].attrs))
+
+
+def avg_pool_v14(data_batch: NodeInput, strides: list[int], pads_begin: list[int],
+                 pads_end: list[int], kernel_shape: list[int], exclude_pad: bool,
+                 rounding_type: str = "floor", auto_pad: str | None = None,
+                 name: str | None = None) -> Node:
+    """AvgPool-14: AvgPool-1 that also rounds "ceil_torch"."""
+    return make_op_node(AVG_POOL_14, [data_batch],
+                        {"strides": strides, "pads_begin": pads_begin, "pads_end": pads_end,
+                         "kernel": kernel_shape, "exclude-pad": exclude_pad,
+                         "rounding_type": rounding_type, "auto_pad": auto_pad}, name)
+
+
+def max_pool_v14(data: NodeInput, strides: list[int], dilations: list[int],
+                 pads_begin: list[int], pads_end: list[int], kernel_shape: list[int],
+                 rounding_type: str = "floor", auto_pad: str | None = None,
+                 index_element_type: str | None = "i64", axis: int | None = 0,
+                 name: str | None = None) -> Node:
+    """MaxPool-14: MaxPool-8 that also rounds "ceil_torch"."""
+    return make_op_node(MAX_POOL_14, [data],
+                        {"strides": strides, "dilations": dilations, "pads_begin": pads_begin,
+                         "pads_end": pads_end, "kernel": kernel_shape,
+                         "rounding_type": rounding_type, "auto_pad": auto_pad,
+                         "index_element_type": index_element_type or "i64",
+                         "axis": axis or 0}, name)
 
 
 def avg_pool_v16(data_batch: NodeInput, strides: list[int], pads_begin: list[int],
@@ -183,10 +224,9 @@ def _squeeze15_infer(node: Node) -> list[ShapeType]:
     src = node._in_shape(0)
     if len(node._inputs) < 2:
         return [(tuple(d for d in src if d != 1), node._in_type(0))]
+    # allow_axis_skip matters for dynamic dimensions only: a static axis whose size is not 1
+    # stays either way (measured on the 2026.4.1 wheel), and ovlab's shapes are static
     ax = {norm_axis(a, len(src)) for a in int_list(node, 1, "axes")}
-    if not node._attrs["allow_axis_skip"]:
-        for a in ax:
-            need(src[a] == 1, f"cannot squeeze axis {a} of {shape_str(src)}: its size is not 1")
     return [(tuple(d for i, d in enumerate(src) if not (i in ax and d == 1)),
              node._in_type(0))]
 
@@ -268,7 +308,8 @@ def one_hot_v16(indices: NodeInput, depth: NodeInput, on_value: NodeInput, off_v
 #: reader builds a layer of that version with it)
 VERSIONS: dict[tuple[str, str], OpDef] = {
     (op.type_name, op.version): op
-    for op in (INTERPOLATE_4, MAX_POOL_1, AVG_POOL_16, SQUEEZE_15, SCATTER_ND_UPDATE_15,
+    for op in (INTERPOLATE_4, MAX_POOL_1, AVG_POOL_14, MAX_POOL_14, AVG_POOL_16, SQUEEZE_15,
+               SCATTER_ND_UPDATE_15,
                ONE_HOT_16)}
 
 #: name -> ((first opset, last opset, builder), ...): the opsets whose module has that builder
@@ -278,14 +319,27 @@ BUILDERS: dict[str, tuple[tuple[int, int, Any], ...]] = {
     "mvn": ((1, 5, mvn_v2),),
     "broadcast": ((1, 2, broadcast_v1),),
     "interpolate": ((1, 9, interpolate_v1), (10, 10, interpolate_v4)),
-    "max_pool": ((1, 7, max_pool_v1),),
+    "max_pool": ((1, 7, max_pool_v1), (14, 99, max_pool_v14)),
     "assign": ((6, 99, Assign),),
     "squeeze": ((15, 99, squeeze_v15),),
     "scatter_nd_update": ((15, 99, scatter_nd_update_v15),),
     "one_hot": ((16, 99, one_hot_v16),),
-    "avg_pool": ((16, 99, avg_pool_v16),),
+    "avg_pool": ((14, 15, avg_pool_v14), (16, 99, avg_pool_v16)),
     "bitwise_left_shift": ((15, 99, bitwise_left_shift),),
     "bitwise_right_shift": ((15, 99, bitwise_right_shift),),
+    # ops newer than opset13 (ovlab.opset's names), served from the opset that brought them
+    "dft": ((7, 99, dft),),
+    "idft": ((7, 99, idft),),
+    "rdft": ((9, 99, rdft),),
+    "irdft": ((9, 99, irdft),),
+    "fake_convert": ((13, 99, fake_convert),),
+    "inverse": ((14, 99, inverse),),
+    "convert_promote_types": ((14, 99, convert_promote_types),),
+    "col2im": ((15, 99, col2im),),
+    "embedding_bag_offsets": ((15, 99, embedding_bag_offsets),),
+    "embedding_bag_packed": ((15, 99, embedding_bag_packed),),
+    "string_tensor_pack": ((15, 99, string_tensor_pack),),
+    "identity": ((16, 99, identity),),
 }
 
 

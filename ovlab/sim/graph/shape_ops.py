@@ -105,10 +105,10 @@ def _squeeze_infer(node: Node) -> list[ShapeType]:
     if not axes:
         dims = [d for d in src if d != 1]
     else:
+        # an axis whose size is not 1 stays, as in OpenVINO 2026 (measured on the 2026.4.1
+        # wheel: [1,2,1,3,1,1] squeezed on [1, 2] gives [1,2,3,1,1]; earlier releases failed)
         ax = {norm_axis(a, len(src)) for a in axes}
-        for a in ax:
-            need(src[a] == 1, f"cannot squeeze axis {a} of {shape_str(src)}: its size is not 1")
-        dims = [d for i, d in enumerate(src) if i not in ax]
+        dims = [d for i, d in enumerate(src) if not (i in ax and d == 1)]
     return [(tuple(dims), node._in_type(0))]
 
 
@@ -266,17 +266,21 @@ def _broadcast_infer(node: Node) -> list[ShapeType]:
             need(d in (1, target[a]), f"Broadcast axes_mapping mismatch: data dim {d} cannot "
                  f"broadcast to target dim {target[a]} on axis {a}")
         return [(tuple(target), node._in_type(0))]
-    if mode == "bidirectional":
-        try:
-            out = np.broadcast_shapes(tuple(src), tuple(target))
-        except ValueError:
-            raise_shape(f"Broadcast incorrect target shape {target} for data {shape_str(src)}")
-        return [(tuple(out), node._in_type(0))]
+    if mode == "bidirectional":  # both padded with leading 1s, checked left to right
+        rank = max(len(src), len(target))
+        a = [1] * (rank - len(src)) + list(src)
+        t = [1] * (rank - len(target)) + list(target)
+        for d, want in zip(a, t, strict=True):
+            need(d == want or 1 in (d, want), "Broadcast incorrect target shape. Expecting "
+                 f"either 1 or {d}. Got {want}")
+        return [(tuple(max(d, w) if 1 in (d, w) else d for d, w in zip(a, t, strict=True)),
+                 node._in_type(0))]
     need(mode == "numpy", f"mode {mode!r} is not supported (numpy, bidirectional, explicit)")
-    need(len(target) >= len(src), f"Broadcast target_shape {target} has a lower rank than the "
-         f"data {shape_str(src)}")
-    for d, t in zip(src[::-1], target[::-1], strict=False):
-        need(d in (1, t), f"Broadcast incorrect target shape. Expecting either 1 or {t}. Got {d}")
+    need(len(target) >= len(src), f"Broadcast target_shape has smaller rank {len(target)} than "
+         f"arg shape {len(src)}")
+    for d, t in zip(src, target[len(target) - len(src):], strict=True):
+        need(d in (1, t), f"Input shape dimension equal {d} cannot be broadcasted (numpy mode) "
+             f"to {t}. Allowed input dimension value would be 1" + (f" or {t}" if t != 1 else ""))
     return [(tuple(target), node._in_type(0))]
 
 
@@ -393,13 +397,15 @@ def _strided_index(node: Node) -> tuple:
     begin, end = int_list(node, 1, "begin"), int_list(node, 2, "end")
     strides = int_list(node, 3, "strides") if len(node._inputs) > 3 else [1] * len(begin)
     n = max(len(begin), len(end), len(strides))
-    need(len(begin) == len(end) == len(strides), f"begin {begin}, end {end} and strides "
-         f"{strides} must have the same length")
-    need(all(s != 0 for s in strides), f"strides must not be 0, got {strides}")
+    # OpenVINO's checks, in its order and words (strided_slice_shape_inference.hpp)
+    need(len(begin) == len(end), "Begin and end need to have same number of values.")
+    need(len(strides) == len(begin), "Stride needs to have same number of values as begin "
+         "and end.")
+    need(all(s != 0 for s in strides), "Stride must be non-zero")
     bm, em = _mask(node, "begin_mask", n), _mask(node, "end_mask", n)
     nm, sm = _mask(node, "new_axis_mask", n), _mask(node, "shrink_axis_mask", n)
     elm = _mask(node, "ellipsis_mask", n)
-    need(sum(1 for v in elm[:n] if v) <= 1, "only one ellipsis is allowed")
+    need(sum(1 for v in elm if v) <= 1, "At most one ellipsis is allowed.")  # the whole mask
     idx: list[object] = []
     for i in range(n):
         if elm[i]:
@@ -420,10 +426,17 @@ def _probe(node: Node) -> np.ndarray:
 
 def _index_infer(index_of) -> object:
     def infer(node: Node) -> list[ShapeType]:
+        index = index_of(node)
         try:
-            shape = _probe(node)[index_of(node)].shape
+            shape = _probe(node)[index].shape
         except IndexError as e:
-            raise_shape(f"the slice is out of range for {shape_str(node._in_shape(0))}: {e}")
+            # a shrunk axis removes the axis whatever its index: OpenVINO's shape inference
+            # does not range-check it (only evaluating the op would), so neither does ovlab's
+            try:
+                shape = _probe(node)[tuple(0 if isinstance(i, (int, np.integer)) else i
+                                           for i in index)].shape
+            except IndexError:
+                raise_shape(f"the slice is out of range for {shape_str(node._in_shape(0))}: {e}")
         return [(tuple(shape), node._in_type(0))]
     return infer
 
@@ -622,6 +635,11 @@ def _roll(node: Node, xs: list[np.ndarray], ctx: Ctx) -> list[np.ndarray]:
     return [np.roll(xs[0], shift, axes)]
 
 
+# Identity-16: a copy of its input (a placeholder the frontends leave; transformations fold it)
+register("Identity", "opset16", lambda n: [(n._in_shape(0), n._in_type(0))],
+         lambda n, xs, c: [np.array(xs[0], copy=True)], batch=keeps_batch)
+
+
 register("Roll", "opset7", _roll_infer, _roll,
          batch=lambda n, live: ("it rolls along the batch axis" if live[0] and 0 in
                                 _roll_args(n)[1] else None))
@@ -733,10 +751,16 @@ def strided_slice(data: NodeInput, begin: NodeInput, end: NodeInput, strides: No
     """StridedSlice-1 (a mask value 1 means: ignore begin / end, add an axis, take one index,
     or put the ellipsis here)."""
     return make_node("StridedSlice", [data, int_const(begin), int_const(end), int_const(strides)],
-                     {"begin_mask": begin_mask, "end_mask": end_mask,
-                      "new_axis_mask": new_axis_mask or [],
-                      "shrink_axis_mask": shrink_axis_mask or [],
-                      "ellipsis_mask": ellipsis_mask or []}, name)
+                     {"begin_mask": _mask_list(begin_mask), "end_mask": _mask_list(end_mask),
+                      "new_axis_mask": _mask_list(new_axis_mask),
+                      "shrink_axis_mask": _mask_list(shrink_axis_mask),
+                      "ellipsis_mask": _mask_list(ellipsis_mask)}, name)
+
+
+def _mask_list(value: object) -> list[int]:
+    """A StridedSlice mask given as a list, a tuple or a NumPy array (as OpenVINO's own tests
+    pass them), or None for no mask."""
+    return [] if value is None else [int(v) for v in np.asarray(value).reshape(-1)]
 
 
 def slice(data: NodeInput, start: NodeInput, stop: NodeInput, step: NodeInput,  # noqa: A001
@@ -774,6 +798,11 @@ def space_to_batch(data: NodeInput, block_shape: NodeInput, pads_begin: NodeInpu
                    pads_end: NodeInput, name: str | None = None) -> Node:
     return make_node("SpaceToBatch", [data, int_const(block_shape), int_const(pads_begin),
                                       int_const(pads_end)], name=name)
+
+
+def identity(data: NodeInput, name: str | None = None) -> Node:
+    """Identity-16: its input, copied (served by ``openvino.opset16`` and later)."""
+    return make_node("Identity", [data], name=name)
 
 
 def roll(data: NodeInput, shift: NodeInput, axes: NodeInput, name: str | None = None) -> Node:

@@ -28,7 +28,8 @@ _FORWARDED = {f"openvino.{name}": f"ovlab.{name}" for name in (
     "properties", "preprocess", "op", "utils", "exceptions", "passes", "frontend", "helpers",
     "experimental")}
 # Served modules that are packages (their submodules import by dotted name).
-_PACKAGES = ("openvino", "openvino.op", "openvino.utils", "openvino.helpers")
+_PACKAGES = ("openvino", "openvino.op", "openvino.utils", "openvino.helpers",
+             "openvino._pyopenvino")
 
 
 def _require_session() -> _session.Session:
@@ -85,8 +86,14 @@ def _ovlab_target(fullname: str) -> str | None:
     return None
 
 
+#: the binding's submodules ovlab serves, each from an ovlab module (its public names)
+_BINDING_SUBMODULES = {"openvino._pyopenvino.util": "ovlab.utils",
+                       "openvino._pyopenvino.passes": "ovlab.passes"}
+
+
 def can_serve(fullname: str) -> bool:
-    if fullname in ("openvino", "openvino_genai", "openvino._pyopenvino"):
+    if fullname in ("openvino", "openvino_genai", "openvino._pyopenvino") or \
+            fullname in _BINDING_SUBMODULES:
         return True
     if fullname.startswith("openvino.opset"):
         return fullname[len("openvino."):] in NAMES["opsets"]
@@ -126,6 +133,8 @@ def build(fullname: str) -> types.ModuleType:
         return served_genai.build(Core)
     if fullname == "openvino._pyopenvino":
         return _binding_module()
+    if fullname in _BINDING_SUBMODULES:
+        return _forwarding_module(fullname, _BINDING_SUBMODULES[fullname])
     short = fullname[len("openvino."):]
     if short in NAMES["opsets"]:
         return _opset_module(short)

@@ -22,25 +22,13 @@ UNSIMULATED = {
     "Op": "custom operations written in Python",
     "OpExtension": "custom-op extensions",
     "shutdown": "unloading the OpenVINO libraries",
-    "DiscreteTypeInfo": "the type information of C++ op classes",
     # openvino.utils: helpers of the graph builder that wrap pybind internals
     "numpy_to_c": "raw C pointers to NumPy buffers",
     "get_cmake_path": "the CMake files of the OpenVINO developer package",
     "make_postponed_constant": "postponed constants (constants computed at serialization)",
-    # openvino.passes: C++ graph rewriting (ovlab.passes offers Manager, ConstantFolding and
-    # Serialize)
-    "MatcherPass": "graph rewriting with pattern matchers",
-    "GraphRewrite": "graph rewriting with pattern matchers",
-    "BackwardGraphRewrite": "graph rewriting with pattern matchers",
-    "Matcher": "graph rewriting with pattern matchers",
-    "WrapType": "graph rewriting with pattern matchers",
-    "AnyInput": "graph rewriting with pattern matchers",
-    "Optional": "graph rewriting with pattern matchers",
-    "Or": "graph rewriting with pattern matchers",
-    "Predicate": "graph rewriting with pattern matchers",
+    # openvino.passes: C++ transformations (ovlab.passes offers the manager, ConstantFolding,
+    # Serialize and the pattern-matching passes)
     "LowLatency2": "the LowLatency2 transformation (models are built stateful with ovlab.opset)",
-    "MakeStateful": "the MakeStateful transformation (models are built stateful with ovlab.opset)",
-    "ConvertFP32ToFP16": "the ConvertFP32ToFP16 pass (ovlab.save_model compresses weights)",
     "VisualizeTree": "graph drawing with Graphviz (ovlab.sim.viz draws models)",
     # openvino.frontend: ovlab.frontend serves FrontEndManager, FrontEnd, InputModel
     "Place": "places of an input model (editing a model before conversion)",

@@ -32,6 +32,9 @@ KNOWN_OPS = frozenset({
     "Select", "Selu", "ShapeOf", "ShuffleChannels", "Sign", "Sin", "Sinh", "Slice", "SoftPlus",
     "SoftSign", "SpaceToBatch", "SpaceToDepth", "Split", "Sqrt", "SquaredDifference",
     "StridedSlice", "Swish", "Tan", "Tile", "TopK", "VariadicSplit",
+    # opset13-16 ops served from openvino.opset13..16 (issue 36)
+    "Col2Im", "ConvertPromoteTypes", "DFT", "EmbeddingBagOffsets", "EmbeddingBagPacked",
+    "FakeConvert", "IDFT", "IRDFT", "Identity", "Inverse", "RDFT", "StringTensorPack",
 })
 
 
