@@ -27,7 +27,9 @@ CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
     "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
 ]
-TOKEN = "testtoken"
+# a token of this process's own: a server another pytest worker (or another checkout's test run)
+# started on the same port refuses it, so the fixture below never takes it for its own
+TOKEN = f"testtoken{os.getpid()}"
 ROOT = Path(__file__).resolve().parents[2]
 NB_DIR = Path(os.environ.get("NB_DIR", ROOT / "labs"))
 SHOT_DIR = Path(os.environ.get("SHOT_DIR", ROOT / "artifacts" / "browser"))
@@ -37,7 +39,10 @@ LAB_LAUNCH_PREFIX = shlex.split(os.environ.get("LAB_LAUNCH_PREFIX", ""))
 LAB_SETTINGS_HACK = os.environ.get("LAB_SETTINGS_HACK", "1") != "0"
 
 
-LAB_PORT = int(os.environ.get("LAB_PORT", "8899"))
+# one port per pytest-xdist worker (gw0 8899, gw1 8900...): two workers' servers asking for the
+# same free port at once raced for it, and the loser's tests drove the winner's server
+LAB_PORT = int(os.environ.get("LAB_PORT", "8899")) + int(
+    os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or 0)
 
 
 def _free_port(preferred=LAB_PORT):
@@ -107,6 +112,8 @@ def lab(tmp_path_factory):
     while True:
         try:
             urllib.request.urlopen(f"{base}/api/status?token={TOKEN}", timeout=2)
+            if proc.poll() is not None:  # an answer from another server on that port
+                raise RuntimeError(f"jupyter lab exited; see {log_path}")
             break
         except OSError:
             if proc.poll() is not None or time.monotonic() > deadline:
