@@ -168,10 +168,13 @@ class Dashboard:
         # (with the summary between them, the plot started 600 px below the first knob)
         if self.full is not None and self.pair_figures[0] is None:
             # the pair's FigureWidgets, made now with the page (the run on screen as A and
-            # B), so that side by side only updates them: see _draw_pair
-            self._draw_pair(*compare_pair_specs(
-                self.full, self.full, x=self._x(), analytic_a=self.analytic,
-                analytic_b=self.analytic, y_unit=self.y_unit, max_points=self.max_points))
+            # B, drawn as side by side draws them: the same traces), so that side by side
+            # only updates them: see _draw_pair
+            self.pinned, self._pinned_analytic = self.full, self.analytic
+            try:
+                self._draw_pair(*self._pair_specs(self.full))
+            finally:
+                self.pinned = self._pinned_analytic = None
         self.widget = fit(widgets.VBox(
             [widgets.HTML(f"<b>{self.title()}</b> &mdash; {self.model_label} on the "
                           f"<code>{platform}</code> platform, seed {seed}"),
