@@ -183,11 +183,19 @@ def assert_titles_and_log_ticks(page, where: str) -> None:
     page.wait_for_timeout(500)
 
 
-# side by side: where B's figure is, drawn, against A's ('beside', 'below'; '' while not drawn)
+# side by side: where B's figure is, drawn, against A's ('beside', 'below'; '' while not drawn,
+# not shown, or A's panel is not the run the summary names A: the pair's figures are on the
+# page, invisible, from the start)
 PAIR = """root => {
   const plots = [...root.querySelectorAll('.ovlab-side-by-side .js-plotly-plot')];
-  if (plots.length !== 2 || !plots.every(gd => gd.data && gd.data.length && gd._fullLayout))
+  if (plots.length !== 2 || !plots.every(gd => gd.data && gd.data.length && gd._fullLayout
+                                         && getComputedStyle(gd).visibility === 'visible'
+                                         && gd.getBoundingClientRect().height > 0))
     return '';
+  const named = ((root.querySelector('.ovlab-summary') || {}).textContent || '')
+    .match(/A = (.*?), B = this run/);
+  const title = (plots[0].layout.title && plots[0].layout.title.text) || '';
+  if (!named || !title.includes('A: ' + named[1])) return '';
   const [a, b] = plots.map(gd => (gd.querySelector('.main-svg') || gd).getBoundingClientRect());
   if (b.top >= a.bottom - 1) return 'below';
   if (b.left >= a.right - 1 && Math.abs(b.top - a.top) < 2) return 'beside';

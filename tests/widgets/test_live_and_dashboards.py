@@ -98,9 +98,10 @@ def test_runs_restyle_one_figure_and_only_compare_mode_makes_a_new_one():
     d.knobs.device.value = "AUTO"  # batch status), restyled
     assert d.figure is first
     d.knobs.compare.value = "side by side"  # A's and B's figures where the figure was
-    assert d.widget.children[-2] is d.pair and d.figure is first
+    assert d.PAIR_ON in d.pair._dom_classes and d.figure is first
+    assert d.widget.children[-3] is first
     d.knobs.compare.value = "off"  # and the same figure back
-    assert d.widget.children[-2] is first
+    assert d.widget.children[-3] is first and d.PAIR_ON not in d.pair._dom_classes
 
 
 @pytest.fixture(scope="module")
@@ -146,12 +147,12 @@ def test_compare_mode_pins_run_a_and_states_the_differences(dash):
     assert any(t.name.startswith("A: AUTO THROUGHPUT") for t in dash.figure.data)
     assert re.search(r"B vs A: median 20\d\.\d -&gt; 71\.5 ms \(-6\d %\)", dash.summary.value)
     dash.knobs.compare.value = "side by side"
-    titles = [out.outputs[0]["data"]["text/plain"] for out in dash.pair_outputs]
-    assert titles[0].startswith("<Figure: <b>A: AUTO THROUGHPUT")
-    assert titles[1] == "<Figure: <b>B: AUTO THROUGHPUT timeout 100 ms</b>>"
-    assert dash.widget.children[-2] is dash.pair
+    titles = [f.layout.title.text for f in dash.pair_figures]
+    assert titles[0].startswith("<b>A: AUTO THROUGHPUT")
+    assert titles[1] == "<b>B: AUTO THROUGHPUT timeout 100 ms</b>"
+    assert dash.PAIR_ON in dash.pair._dom_classes
     dash.knobs.compare.value = "off"
-    assert dash.pinned is None and dash.widget.children[-2] is dash.figure
+    assert dash.pinned is None and dash.PAIR_ON not in dash.pair._dom_classes
     dash.knobs.timeout.value = 1000
 
 

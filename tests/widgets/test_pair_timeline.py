@@ -7,6 +7,7 @@ import ovlab
 
 def test_side_by_side_panels_draw_the_timeline_on_one_latency_range():
     d = ovlab.widgets.TimelineDashboard()
+    made = list(d.pair_figures)  # made with the page, then only updated in place
     d.knobs.compare.value = "side by side"  # pins the run on screen as A
     d.knobs.timeout.value = 100
     spec_a, spec_b = d.pair_specs
@@ -19,3 +20,6 @@ def test_side_by_side_panels_draw_the_timeline_on_one_latency_range():
         assert wires  # B's wires and A's are drawn
     assert spec_a["layout"]["yaxis2"]["range"] == spec_b["layout"]["yaxis2"]["range"]
     assert spec_a["data"] != spec_b["data"]  # two different runs
+    assert d.pair_figures == made
+    assert [f.layout.title.text for f in made] == [spec_a["layout"]["title"]["text"],
+                                                   spec_b["layout"]["title"]["text"]]

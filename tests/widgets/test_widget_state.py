@@ -70,43 +70,51 @@ def test_dashboard_figures_hold_no_numpy_arrays(make):
 
 
 def test_side_by_side_is_two_figures_in_a_box_that_wraps():
-    """Side by side: A's figure and B's, each in a flex cell of at least PANEL_MIN_PX, in a
-    box that wraps, so the browser puts B below A when the output area is narrow; both on one
-    latency range and one count range; a change of B's run replaces B's figure only."""
+    """Side by side: A's FigureWidget and B's, each in a flex cell of at least PANEL_MIN_PX,
+    in a box that wraps, so the browser puts B below A when the output area is narrow; both
+    on one latency range and one count range; made with the dashboard (hidden, drawn at their
+    width) and then only updated in place, B's alone when only B's run changes."""
     dash = ovlab.widgets.LatencyDashboard(niter=200)
-    assert dash.widget.children[-2] is dash.figure
+    pair = dash.pair
+    made = list(dash.pair_figures)
+    assert all(f is not None for f in made)  # made with the page, before side by side
+    assert dash.widget.children[-3:] == (dash.figure, pair, dash.summary)
+    assert dash.PAIR_ON not in pair._dom_classes  # off: invisible, the figure shows
     dash.knobs.compare.value = "side by side"  # pins the run on screen as A
     dash.knobs.timeout.value = 500
-    pair = dash.pair
-    assert dash.widget.children[-2] is pair
+    assert dash.PAIR_ON in pair._dom_classes
     # the figure stays in the box, hidden: a view drawn again from its model lost its styles
-    assert dash.widget.children[-3] is dash.figure  # just before the pair: hidden by its rule
+    assert dash.widget.children[-3:] == (dash.figure, pair, dash.summary)
     assert pair.layout.flex_flow == "row wrap" and pair.layout.display == "flex"
-    assert [c.children[0] for c in pair.children[1:]] == list(dash.pair_outputs)
+    assert [c.children[0] for c in pair.children[1:]] == made == dash.pair_figures
     assert all(c.layout.flex == f"1 1 {dash.PANEL_MIN_PX}px" and c.layout.min_width == "0"
                for c in pair.children[1:])
-    assert ":has(+ .ovlab-side-by-side) {display: none" in pair.children[0].value
+    rules = pair.children[0].value
+    assert f":has(+ .ovlab-side-by-side.{dash.PAIR_ON}) {{display: none" in rules
+    assert f".ovlab-side-by-side:not(.{dash.PAIR_ON}) {{visibility: hidden" in rules
+    assert all(f._config == {"responsive": True} for f in made)
 
     def shown():
-        return [out.outputs[0]["data"]["application/vnd.plotly.v1+json"]
-                for out in dash.pair_outputs]
+        return [f.layout for f in dash.pair_figures]
 
     a, b = shown()
-    assert a["config"] == {"responsive": True} and isinstance(a["layout"]["template"], dict)
-    assert a["layout"]["yaxis"]["range"] == b["layout"]["yaxis"]["range"]
-    assert a["layout"]["xaxis2"]["range"] == b["layout"]["xaxis2"]["range"]
-    assert a["layout"]["title"]["text"].startswith("<b>A: ")
-    assert b["layout"]["title"]["text"] == "<b>B: AUTO THROUGHPUT timeout 500 ms</b>"
-    json.dumps([a, b], allow_nan=False)  # plain JSON
-    first_a = dash.pair_outputs[0].outputs
-    dash.knobs.timeout.value = 550  # another run B: B's figure replaced, A's untouched
+    assert list(a.yaxis.range) == list(b.yaxis.range)
+    assert list(a.xaxis2.range) == list(b.xaxis2.range)
+    assert a.title.text.startswith("<b>A: ")
+    assert b.title.text == "<b>B: AUTO THROUGHPUT timeout 500 ms</b>"
+    assert dash.pair_specs[1]["data"] == plain(dash._pair_specs(dash.full)[1]["data"])
+    json.dumps(dash.pair_specs, allow_nan=False)  # plain JSON
+    a_spec = dash.pair_specs[0]
+    dash.knobs.timeout.value = 550  # another run B: B's figure updated, A's untouched
     a2, b2 = shown()
-    assert b2["layout"]["title"]["text"] == "<b>B: AUTO THROUGHPUT timeout 550 ms</b>"
-    if a2["layout"]["yaxis"]["range"] == a["layout"]["yaxis"]["range"]:
-        assert dash.pair_outputs[0].outputs is first_a
+    assert b2.title.text == "<b>B: AUTO THROUGHPUT timeout 550 ms</b>"
+    if dash.pair_specs[0]["layout"]["yaxis"]["range"] == a_spec["layout"]["yaxis"]["range"]:
+        assert dash.pair_specs[0] is a_spec  # A's spec the same: not even compared again
+    assert dash.pair_figures == made  # updated in place, never made again
     figure = dash.figure
     dash.knobs.compare.value = "off"  # the figure back, the same widget, shown
-    assert dash.widget.children[-2] is figure is dash.figure and pair not in dash.widget.children
+    assert dash.widget.children[-3:] == (figure, pair, dash.summary) and figure is dash.figure
+    assert dash.PAIR_ON not in pair._dom_classes
     # the static figure for pages without a kernel keeps the four panels in one figure
     dash.knobs.compare.value = "side by side"
     static = dash.static_figure()
@@ -126,7 +134,7 @@ def test_a_replaced_figure_is_closed_one_replacement_later():
     second = dash.figure
     assert second is not first and first.comm is not None  # not closed yet
     dash.knobs.device.value = "GPU"  # and back: another new figure
-    assert dash.figure is not second and dash.widget.children[-2] is dash.figure
+    assert dash.figure is not second and dash.widget.children[-3] is dash.figure
     assert first.comm is None and second.comm is not None
 
 

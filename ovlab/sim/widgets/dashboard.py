@@ -31,7 +31,7 @@ from .fit import fit
 from .frame_clock import FrameClock
 from .knobs import Knobs, inert_knobs
 from .live import LivePlayer
-from .sync import Retired, new_figure, plain, plotly_bundle, update_in_place
+from .sync import Retired, new_figure, plain, update_in_place
 
 # how long after a change the collector comes back when a kernel's event loop runs: long enough
 # for the kernel's IOPub thread to send the change's messages first (a collection holds the GIL)
@@ -107,26 +107,32 @@ class Dashboard:
                            x_axis=self.x_axis_choice)
         self.summary = widgets.HTML(layout=widgets.Layout(margin="4px 0 0 8px", min_height="84px"))
         self.figure = go.FigureWidget()
-        # side by side compare mode: A's figure and B's in a box that wraps (see _draw_pair)
-        self.pair_outputs = (widgets.Output(), widgets.Output())
-        cell = dict(flex=f"1 1 {self.PANEL_MIN_PX}px", min_width="0")
-        # while the pair is on the page, these rules hide what comes just before it (the
-        # figure), and let the output areas inside it shrink below their plots' drawn width
-        # (a flex item is never narrower than its content otherwise, so a plot drawn in a wide
-        # window would keep its cell wide and plotly.js would resize it to that width)
+        # side by side compare mode: A's FigureWidget and B's in a box that wraps (see
+        # _draw_pair), made with the dashboard and then only updated in place
+        self.pair_figures: list[Any] = [None, None]
+        self._pair_cells = [widgets.Box(layout=widgets.Layout(
+            flex=f"1 1 {self.PANEL_MIN_PX}px", min_width="0")) for _ in range(2)]
+        # the pair is always on the page, just after the figure. Off, it is invisible and
+        # takes no height, but keeps its width, so its plots are drawn (and resized by
+        # plotly.js with the window) at the width they will show at; on (``PAIR_ON``), it
+        # shows and the rule hides what comes just before it (the figure). The output areas
+        # inside may shrink below their plots' drawn width (a flex item is never narrower
+        # than its content otherwise, and plotly.js would resize a plot to that width)
         hide = widgets.HTML(
-            "<style>:has(+ .ovlab-side-by-side) {display: none !important;} "
+            f"<style>:has(+ .ovlab-side-by-side.{self.PAIR_ON}) {{display: none !important;}} "
+            f".ovlab-side-by-side:not(.{self.PAIR_ON}) {{visibility: hidden !important; "
+            "height: 0 !important; overflow: hidden !important; margin: 0 !important;} "
             ".ovlab-side-by-side .widget-output, .ovlab-side-by-side .jp-OutputArea, "
             ".ovlab-side-by-side .jp-OutputArea-child, .ovlab-side-by-side .jp-OutputArea-output"
             " {min-width: 0 !important; max-width: 100%;}</style>",
             layout=widgets.Layout(display="none"))
         self.pair = widgets.Box(
-            [hide] + [widgets.Box([out], layout=widgets.Layout(**cell))
-                      for out in self.pair_outputs],
+            [hide, *self._pair_cells],
             layout=widgets.Layout(display="flex", flex_flow="row wrap", width="100%",
                                   align_items="flex-start"))
         self.pair.add_class("ovlab-side-by-side")
         self.pair_specs: list[dict[str, Any] | None] = [None, None]  # what each one shows
+        self._pair_retired = (Retired(), Retired())
         self.result = None  # the ExperimentResult on screen
         self.core = None  # the Core it ran on
         self.full: RunView | None = None  # the run on screen, whole
@@ -160,10 +166,19 @@ class Dashboard:
             self.run()
         # the summary under the figure: the knobs and the plot share one screen at 1280x800
         # (with the summary between them, the plot started 600 px below the first knob)
+        if self.full is not None and self.pair_figures[0] is None:
+            # the pair's FigureWidgets, made now with the page (the run on screen as A and
+            # B, drawn as side by side draws them: the same traces), so that side by side
+            # only updates them: see _draw_pair
+            self.pinned, self._pinned_analytic = self.full, self.analytic
+            try:
+                self._draw_pair(*self._pair_specs(self.full))
+            finally:
+                self.pinned = self._pinned_analytic = None
         self.widget = fit(widgets.VBox(
             [widgets.HTML(f"<b>{self.title()}</b> &mdash; {self.model_label} on the "
                           f"<code>{platform}</code> platform, seed {seed}"),
-             self.knobs.box(), self.clock, self.figure, self.summary]))
+             self.knobs.box(), self.clock, self.figure, self.pair, self.summary]))
 
     # --- what subclasses provide -----------------------------------------------------------
     def title(self) -> str:
@@ -386,44 +401,52 @@ class Dashboard:
     # (568 px) B goes below A, both whole
     PANEL_MIN_PX = 400
 
-    def _draw_pair(self, spec_a: dict[str, Any], spec_b: dict[str, Any]) -> None:
-        """Side by side as two figures in a box that wraps (CSS ``flex-wrap``): the browser
-        sets B beside A when the output area has room for two panels of ``PANEL_MIN_PX`` and
-        below A when it has not, and again whenever the window is resized, with no message to
-        the kernel. The kernel cannot know the output area's width (a width reported by the
-        browser and answered with a new figure broke a dashboard's first draw), and a plotly
-        figure cannot move its panels itself.
+    PAIR_ON = "ovlab-pair-on"  # the pair's class while side by side shows
 
-        Each figure is plotly's plain JSON output (what ``fig.show()`` displays) in an
-        ``Output`` widget, replaced whole when it changes (one message; run A's, pinned, only
-        when its range does), ``responsive`` so that plotly.js resizes it with the window.
-        Not FigureWidgets: a FigureWidget's first message carries no traces (plotly's
-        constructor opens the comm, then sends the figure in seven more), and in the browser
-        test a new one put on screen drew an empty plot, every time under load."""
-        for i, (out, spec) in enumerate(zip(self.pair_outputs, (spec_a, spec_b), strict=True)):
+    def _draw_pair(self, spec_a: dict[str, Any], spec_b: dict[str, Any]) -> None:
+        """Side by side as two FigureWidgets in a box that wraps (CSS ``flex-wrap``): the
+        browser sets B beside A when the output area has room for two panels of
+        ``PANEL_MIN_PX`` and below A when it has not, and again whenever the window is
+        resized, with no message to the kernel. The kernel cannot know the output area's
+        width (a width reported by the browser and answered with a new figure broke a
+        dashboard's first draw), and a plotly figure cannot move its panels itself.
+
+        Both are made once, with the dashboard (:func:`new_figure`), and then updated in place
+        (:func:`update_in_place`: one message of what changed; run A's, pinned, only when its
+        range does). They were plotly's JSON output in an ``Output`` widget, replaced whole on
+        each change: JupyterLab's renderer then built a new plot from scratch and also made a
+        PNG of it (``Plotly.toImage``) on the browser's main thread; pinning A and turning
+        side by side on took 2.2 s in lab 04 under load. A FigureWidget made while the page
+        shows is no answer either: its first message carries no traces (plotly's constructor
+        opens the comm, then sends the figure in seven more), and in the browser test a new
+        one put on screen drew an empty plot, every time under load. A new one is made only
+        if the traces' structure changes (it does not within a dashboard)."""
+        for i, spec in enumerate((spec_a, spec_b)):
             spec = plain(spec)
             if spec == self.pair_specs[i]:
                 continue
             self.pair_specs[i] = spec
-            out.outputs = ({"output_type": "display_data", "metadata": {},
-                            "data": plotly_bundle(spec)},)
+            figure = self.pair_figures[i]
+            if figure is not None and update_in_place(figure, spec):
+                continue
+            self.pair_figures[i] = new_figure(spec)
+            self._pair_cells[i].children = (self.pair_figures[i],)
+            if figure is not None:
+                self._pair_retired[i].retire(figure)
 
     def _show(self, what: widgets.Widget) -> None:
         """Show ``what``: the figure, or the pair of side by side.
 
-        The figure is hidden, never taken out of the box, while the pair shows: a FigureWidget
-        view the browser draws again from the widget's model showed traces without their names
-        and colours (the model's copy of the figure does not follow every update), and a new
-        FigureWidget may draw empty (see :meth:`_draw_pair`)."""
-        if self.widget is None:
-            return
-        children = self.widget.children
-        if what is self.pair:
-            if self.pair not in children:  # just after the figure, which its rule hides
-                i = children.index(self.figure) + 1
-                self.widget.children = (*children[:i], self.pair, *children[i:])
-        elif self.pair in children:
-            self.widget.children = tuple(w for w in children if w is not self.pair)
+        Both stay in the box; the pair's class says which shows (see ``__init__``): a
+        FigureWidget view the browser draws again from the widget's model showed traces
+        without their names and colours (the model's copy of the figure does not follow every
+        update), and a new FigureWidget may draw empty (see :meth:`_draw_pair`)."""
+        on = what is self.pair
+        if on != (self.PAIR_ON in self.pair._dom_classes):
+            if on:
+                self.pair.add_class(self.PAIR_ON)
+            else:
+                self.pair.remove_class(self.PAIR_ON)
 
     def locked_range(self, unit: str = "s") -> list[float] | None:
         """The locked latency range in ``unit`` ("s" or "ms"), or None."""
