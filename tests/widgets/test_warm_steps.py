@@ -42,3 +42,28 @@ def test_a_warmed_step_is_the_run_a_change_makes():
 def test_no_warming_while_the_timeout_is_greyed_out():
     dash = ovlab.widgets.LatencyDashboard(hint="LATENCY", niter=200)
     assert dash.knobs.timeout.disabled and dash._next_steps() == []
+
+
+def test_lab13s_dashboard_warms_the_settings_one_click_away():
+    """Lab 13's serving dashboard keeps the runs of its toggles flipped and its rate and budget
+    one step either way; a change that meets one draws the same figure and summary as a cold
+    change."""
+    from ovlab.sim.widgets.llm_dashboard import LLMServingDashboard
+
+    cold, warm = LLMServingDashboard(), LLMServingDashboard()
+    flipped = {**warm.settings(), "dynamic_split_fuse": False}
+
+    async def warm_up() -> None:
+        warm._schedule_warm()  # what the build does in a kernel
+        await asyncio.sleep(warm.WARM_AFTER_S + 3.0)
+
+    asyncio.run(warm_up())
+    assert len(warm._runs) == 1 + len(warm._next_settings())
+    assert tuple(sorted(flipped.items())) in warm._runs
+    assert len(cold._runs) == 1  # built outside a loop: nothing warmed
+    for dash in (cold, warm):
+        dash.w_split.value = False
+    assert warm.summary.value == cold.summary.value
+    data = [[{k: v for k, v in t.items() if k != "uid"} for t in d.fig.to_dict()["data"]]
+            for d in (warm, cold)]  # a FigureWidget's traces carry uids of their own
+    assert data[0] == data[1]

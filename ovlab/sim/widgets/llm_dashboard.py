@@ -10,6 +10,7 @@ last figure. ``max_num_seqs`` is read only in vLLM mode (GenAI's scheduler), whi
 
 from __future__ import annotations
 
+import asyncio
 from collections import OrderedDict
 
 import ipywidgets as widgets
@@ -65,6 +66,55 @@ class LLMServingDashboard(widgets.VBox):
                           self.w_split, widgets.HBox([self.w_prefix, self.w_rate]),
                           self.note, self.summary, self.fig])
         fit(self)
+        self._warm_queue: list[dict] = []
+        self._warm_handle: asyncio.TimerHandle | None = None
+        self._schedule_warm()
+
+    # --- warming the next settings ------------------------------------------------------------
+    # As the latency dashboards do (Dashboard._schedule_warm): once the kernel has been idle
+    # this long after a change (or the build), the runs one click away are served and kept
+    # (the toggles flipped, the rate and the budget one step either way): the same settings
+    # give the same run, so a change that meets a kept run only draws. Any change cancels it.
+    WARM_AFTER_S = 0.2
+
+    def _next_settings(self) -> list[dict]:
+        now = self.settings()
+        out = [{**now, "dynamic_split_fuse": not now["dynamic_split_fuse"]},
+               {**now, "enable_prefix_caching": not now["enable_prefix_caching"]}]
+        r = self.w_rate
+        out += [{**now, "rate": v} for v in (now["rate"] + r.step, now["rate"] - r.step)
+                if r.min <= v <= r.max]
+        options = list(self.w_tokens.options)
+        i = options.index(now["max_num_batched_tokens"])
+        out += [{**now, "max_num_batched_tokens": options[j]} for j in (i + 1, i - 1)
+                if 0 <= j < len(options)]
+        return out
+
+    def _schedule_warm(self) -> None:
+        if self._warm_handle is not None:
+            self._warm_handle.cancel()
+            self._warm_handle = None
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # a script or a test: nothing runs in between
+            return
+        self._warm_queue = self._next_settings()
+        self._warm_handle = loop.call_later(self.WARM_AFTER_S, self._warm_one)
+
+    def _warm_one(self) -> None:
+        """Serve one of the queued settings (not drawn), then queue the next."""
+        self._warm_handle = None
+        while self._warm_queue:
+            settings = self._warm_queue.pop(0)
+            if tuple(sorted(settings.items())) in self._runs:
+                continue
+            try:
+                self._serve(settings)
+            except RuntimeError:  # settings GenAI refuses: a change shows the error itself
+                pass
+            break
+        if self._warm_queue:
+            self._warm_handle = asyncio.get_running_loop().call_later(0.05, self._warm_one)
 
     def settings(self) -> dict:
         return dict(max_num_batched_tokens=self.w_tokens.value, max_num_seqs=self.w_seqs.value,
@@ -97,6 +147,12 @@ class LLMServingDashboard(widgets.VBox):
         self.w_seqs.disabled = bool(self.w_split.value)
 
     def _changed(self, _change=None) -> None:
+        try:
+            self._changed_now()
+        finally:
+            self._schedule_warm()
+
+    def _changed_now(self) -> None:
         try:
             run = self._serve(self.settings())
         except RuntimeError as err:  # GenAI's own asserts (e.g. a prompt over the budget)
