@@ -29,6 +29,7 @@ from ..viz.compare import compare_pair_specs, compare_spec, compare_text
 from ..viz.runview import RunView
 from .fit import fit
 from .frame_clock import FrameClock
+from .idle import IdleWork
 from .knobs import Knobs, inert_knobs
 from .live import LivePlayer
 from .sync import Retired, new_figure, plain, update_in_place
@@ -150,8 +151,8 @@ class Dashboard:
         self._retired = Retired()
         self._probe = None
         self._config_override: dict[str, Any] | None = None  # what a warm-up run simulates
-        self._warm_queue: list[dict[str, Any]] = []
-        self._warm_handle: asyncio.TimerHandle | None = None
+        # a live replay draws while it runs: it keeps the CPU
+        self._warm = IdleWork(self._warm_one, ready=lambda: not self.player.running)
         for w in self.knobs.experiment:
             w.observe(self._on_change, names="value")
         for w in self.knobs.view:
@@ -226,16 +227,7 @@ class Dashboard:
     WARM_AFTER_S = 0.2
 
     def _schedule_warm(self) -> None:
-        if self._warm_handle is not None:
-            self._warm_handle.cancel()
-            self._warm_handle = None
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:  # a script or a test: nothing runs in between
-            return
-        self._warm_queue = self._next_steps()
-        if self._warm_queue:
-            self._warm_handle = loop.call_later(self.WARM_AFTER_S, self._warm_one)
+        self._warm.schedule(self._next_steps(), self.WARM_AFTER_S)
 
     def _next_steps(self) -> list[dict[str, Any]]:
         """The configs one timeout step either way (none while the timeout is greyed out)."""
@@ -248,26 +240,19 @@ class Dashboard:
                 steps.append({**self.knobs.config(), "AUTO_BATCH_TIMEOUT": str(value)})
         return steps
 
-    def _warm_one(self) -> None:
-        """Simulate one of the queued next steps (not drawn), then queue the next."""
-        self._warm_handle = None
-        if self.player.running:  # a live replay draws now: leave it the CPU
-            return
-        while self._warm_queue:
-            cfg = self._warm_queue.pop(0)
-            self._config_override = cfg
-            try:
-                if self._settings() in self._runs:
-                    continue
-                with collector_paused(), self.model._unchanged():
-                    self._simulate(self._settings())
-            except RuntimeError:  # these settings raise: a change shows the error itself
-                pass
-            finally:
-                self._config_override = None
-            break
-        if self._warm_queue:
-            self._warm_handle = asyncio.get_running_loop().call_later(0.05, self._warm_one)
+    def _warm_one(self, cfg: dict[str, Any]) -> bool:
+        """Simulate one next step (not drawn); False if its run is kept already."""
+        self._config_override = cfg
+        try:
+            if self._settings() in self._runs:
+                return False
+            with collector_paused(), self.model._unchanged():
+                self._simulate(self._settings())
+        except RuntimeError:  # these settings raise: a change shows the error itself
+            pass
+        finally:
+            self._config_override = None
+        return True
 
     def _simulate(self, key: tuple) -> tuple:
         """Run the settings ``config()`` describes on a fresh Core and keep the run under

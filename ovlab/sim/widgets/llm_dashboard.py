@@ -10,7 +10,6 @@ last figure. ``max_num_seqs`` is read only in vLLM mode (GenAI's scheduler), whi
 
 from __future__ import annotations
 
-import asyncio
 from collections import OrderedDict
 
 import ipywidgets as widgets
@@ -19,6 +18,7 @@ import plotly.graph_objects as go
 from ..genai import serving
 from ..viz.llm import serving_spec
 from .fit import fit
+from .idle import IdleWork
 from .sync import Retired, new_figure, redraw
 
 DEFAULTS = dict(max_num_batched_tokens=256, max_num_seqs=256, cache_size=0,
@@ -66,12 +66,11 @@ class LLMServingDashboard(widgets.VBox):
                           self.w_split, widgets.HBox([self.w_prefix, self.w_rate]),
                           self.note, self.summary, self.fig])
         fit(self)
-        self._warm_queue: list[dict] = []
-        self._warm_handle: asyncio.TimerHandle | None = None
+        self._warm = IdleWork(self._warm_one)
         self._schedule_warm()
 
     # --- warming the next settings ------------------------------------------------------------
-    # As the latency dashboards do (Dashboard._schedule_warm): once the kernel has been idle
+    # As the latency dashboards do (Dashboard._schedule_warm, idle.IdleWork): once the kernel has been idle
     # this long after a change (or the build), the runs one click away are served and kept
     # (the toggles flipped, the rate and the budget one step either way): the same settings
     # give the same run, so a change that meets a kept run only draws. Any change cancels it.
@@ -91,30 +90,17 @@ class LLMServingDashboard(widgets.VBox):
         return out
 
     def _schedule_warm(self) -> None:
-        if self._warm_handle is not None:
-            self._warm_handle.cancel()
-            self._warm_handle = None
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:  # a script or a test: nothing runs in between
-            return
-        self._warm_queue = self._next_settings()
-        self._warm_handle = loop.call_later(self.WARM_AFTER_S, self._warm_one)
+        self._warm.schedule(self._next_settings(), self.WARM_AFTER_S)
 
-    def _warm_one(self) -> None:
-        """Serve one of the queued settings (not drawn), then queue the next."""
-        self._warm_handle = None
-        while self._warm_queue:
-            settings = self._warm_queue.pop(0)
-            if tuple(sorted(settings.items())) in self._runs:
-                continue
-            try:
-                self._serve(settings)
-            except RuntimeError:  # settings GenAI refuses: a change shows the error itself
-                pass
-            break
-        if self._warm_queue:
-            self._warm_handle = asyncio.get_running_loop().call_later(0.05, self._warm_one)
+    def _warm_one(self, settings: dict) -> bool:
+        """Serve one of the settings (not drawn); False if its run is kept already."""
+        if tuple(sorted(settings.items())) in self._runs:
+            return False
+        try:
+            self._serve(settings)
+        except RuntimeError:  # settings GenAI refuses: a change shows the error itself
+            pass
+        return True
 
     def settings(self) -> dict:
         return dict(max_num_batched_tokens=self.w_tokens.value, max_num_seqs=self.w_seqs.value,
