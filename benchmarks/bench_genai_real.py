@@ -219,6 +219,11 @@ def lora(model_dir: Path, ids: list[list[int]], new_tokens: int = 32,
     return out
 
 
+def _differing(res: dict[str, list[list[list[int]]]], i: int) -> int:
+    """How many prompts' tokens differ between the real wheel and ovlab under setting ``i``."""
+    return sum(1 for r, o in zip(res["real"][i], res["ovlab"][i], strict=True) if r != o)
+
+
 def compare_lora(model_dir: Path, verbose: bool = True) -> dict[str, int]:
     """Per alpha: how many prompts' greedy tokens differ between the real wheel and ovlab."""
     from ovlab.sim.genai.tokenizer import Tokenizer
@@ -229,7 +234,7 @@ def compare_lora(model_dir: Path, verbose: bool = True) -> dict[str, int]:
     diffs = {}
     for i, alpha in enumerate(LORA_ALPHAS):
         label = "no adapter" if alpha is None else f"alpha {alpha}"
-        diffs[label] = sum(1 for r, o in zip(res["real"][i], res["ovlab"][i], strict=True) if r != o)
+        diffs[label] = _differing(res, i)
         if verbose:
             print(f"== LoRA, {label}: {diffs[label]} of {len(ids)} prompts' greedy tokens differ; "
                   f"first answer: {tok.decode(res['ovlab'][i][0])!r}")
@@ -274,7 +279,7 @@ def compare_prompt_lookup(model_dir: Path, verbose: bool = True) -> dict[str, in
     diffs = {}
     for i, (k, n) in enumerate(PROMPT_LOOKUP):
         label = f"{k} candidates, n-grams up to {n}"
-        diffs[label] = sum(1 for r, o in zip(res["real"][i], res["ovlab"][i], strict=True) if r != o)
+        diffs[label] = _differing(res, i)
         if verbose:
             print(f"== prompt lookup, {label}: {diffs[label]} of {len(ids)} prompts' tokens differ")
     return diffs
