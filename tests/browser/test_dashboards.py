@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import time
 from pathlib import Path
@@ -263,11 +264,53 @@ def run_all_cells(page):
     page.click("li.lm-Menu-item:has-text('Run All Cells')")
 
 
-def wait_all_cells_ran(page, timeout=180_000):
-    page.wait_for_function(
-        "() => [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')]"
-        ".every(p => /\\[\\d+\\]/.test(p.textContent))", timeout=timeout)
-    page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=timeout)
+# Each code cell's prompt ('[ ]', '[*]' or '[n]'), its tags and the first error it shows,
+# with the kernel's status: what the wait below polls and what a failure prints.
+RUN_STATE = """() => {
+  const ind = document.querySelector('.jp-Notebook-ExecutionIndicator');
+  const cells = [...document.querySelectorAll('.jp-Notebook .jp-CodeCell')].map((c, i) => {
+    const prompt = (c.querySelector('.jp-InputPrompt') || {}).textContent || '';
+    const err = c.querySelector(
+      '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]');
+    return {i, prompt: prompt.trim(),
+            error: err ? err.textContent.slice(0, 600) : ''};
+  });
+  return {status: ind ? ind.dataset.status : '?', cells};
+}"""
+
+
+def wait_all_cells_ran(page, timeout=180_000, stall_s=20.0):
+    """Every code cell numbered and the kernel idle. Fails early, saying where, when the
+    kernel is idle but cells are left unnumbered for ``stall_s`` (a cell raised and the
+    kernel dropped the queued ones, or the Run All click did not take: then it is clicked
+    once more)."""
+    t0 = time.monotonic()
+    idle_since = None
+    clicked_again = False
+    while True:
+        state = page.evaluate(RUN_STATE)
+        todo = [c for c in state["cells"] if not re.search(r"\[\d+\]", c["prompt"])]
+        if not todo and state["status"] == "idle":
+            return
+        now = time.monotonic()
+        running = any("*" in c["prompt"] for c in state["cells"])
+        if state["status"] == "idle" and not running:
+            idle_since = idle_since or now
+        else:
+            idle_since = None
+        if idle_since is not None and now - idle_since > stall_s:
+            if len(todo) == len(state["cells"]) and not clicked_again:
+                run_all_cells(page)  # the first click did not start anything
+                clicked_again, idle_since = True, None
+                continue
+            errors = [c for c in state["cells"] if c["error"]]
+            raise AssertionError(
+                f"Run All stalled after {now - t0:.0f} s: kernel {state['status']}, "
+                f"{len(todo)} of {len(state['cells'])} cells not run (first: cell "
+                f"{todo[0]['i']}, prompt {todo[0]['prompt']!r}); errors shown: {errors}")
+        if now - t0 > timeout / 1000:
+            raise AssertionError(f"Run All not done after {timeout / 1000:.0f} s: {state}")
+        page.wait_for_timeout(500)
 
 
 def _settle(page) -> None:
