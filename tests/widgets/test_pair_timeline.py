@@ -23,3 +23,48 @@ def test_side_by_side_panels_draw_the_timeline_on_one_latency_range():
     assert d.pair_figures == made
     assert [f.layout.title.text for f in made] == [spec_a["layout"]["title"]["text"],
                                                    spec_b["layout"]["title"]["text"]]
+
+
+def test_round_up_steps():
+    from ovlab.sim.viz.compare import round_up
+
+    assert [round_up(v) for v in (0.95, 1.0, 1.01, 1.19, 1.2, 1.21, 291.5, 324.5, 0.0273, 7.9)] \
+        == [1.0, 1.0, 1.2, 1.2, 1.2, 1.5, 300.0, 400.0, 0.03, 8.0]
+    assert round_up(0.0) == round_up(float("nan")) == 1.0
+
+
+def test_side_by_side_small_timeout_step_leaves_run_a_alone():
+    """A timeout step that keeps B under the shared, rounded range sends nothing for A: its
+    spec (range, histogram bins, count axis) is unchanged, so the browser redraws B only. A
+    larger change that moves B past the range moves A's axes with it (one scale for both)."""
+    for make, axis in ((ovlab.widgets.LatencyDashboard, "yaxis"),
+                       (ovlab.widgets.TimelineDashboard, "yaxis2")):
+        d = make()
+        d.knobs.compare.value = "side by side"
+        start = d.knobs.timeout.value
+        d.knobs.timeout.value = start + d.knobs.timeout.step
+        a_before = d.pair_specs[0]
+        d.knobs.timeout.value = start
+        assert d.pair_specs[0] == a_before, make.__name__
+        d.knobs.timeout.value = start + d.knobs.timeout.step
+        assert d.pair_specs[0] == a_before, make.__name__
+        tops = [spec["layout"][axis]["range"][1] for spec in d.pair_specs]
+        assert tops[0] == tops[1], (make.__name__, tops)
+        d.knobs.timeout.value = d.knobs.timeout.max  # B's latencies past A's range
+        tops_after = [spec["layout"][axis]["range"][1] for spec in d.pair_specs]
+        assert tops_after[0] == tops_after[1] > tops[0], (make.__name__, tops_after)
+
+
+def test_pair_is_made_without_points_and_filled_when_side_by_side_shows():
+    """The hidden pair costs the browser nothing to draw at Run All: its traces are there
+    (the structure side by side updates in place) with no points until side by side is on."""
+    from ovlab.sim.widgets.sync import schema
+
+    for make in (ovlab.widgets.LatencyDashboard, ovlab.widgets.TimelineDashboard):
+        d = make()
+        made = list(d.pair_figures)
+        assert all(len(t.x or ()) == 0 for f in made for t in f.data), make.__name__
+        d.knobs.compare.value = "side by side"
+        assert d.pair_figures == made  # the same widgets, updated in place
+        assert all(any(len(t.x or ()) for t in f.data) for f in made), make.__name__
+        assert schema(d.pair_specs[0]) == schema(d.pair_specs[1])

@@ -22,6 +22,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import ipywidgets as widgets
+import numpy as np
 import plotly.graph_objects as go
 
 from ..viz.analytic import Analytic
@@ -79,6 +80,18 @@ def collector_paused() -> Iterator[None]:
                 gc.enable()
             else:
                 _deferred = loop.call_later(COLLECTOR_BACK_AFTER_S, _collector_back)
+
+
+def without_points(spec: dict[str, Any]) -> dict[str, Any]:
+    """``spec`` with every trace's data arrays empty (its type, axes, names and styles kept):
+    a figure of the same structure (:func:`~.sync.schema`) that the browser draws at once."""
+    data = [{k: ([] if isinstance(v, (list, tuple, np.ndarray)) and k in _POINT_KEYS else v)
+             for k, v in trace.items()} for trace in spec["data"]]
+    return {**spec, "data": data}
+
+
+# a trace's per-point arrays (the rest of a trace is its style)
+_POINT_KEYS = frozenset(("x", "y", "customdata", "text", "base", "width", "hovertext"))
 
 
 class Dashboard:
@@ -168,12 +181,14 @@ class Dashboard:
         # the summary under the figure: the knobs and the plot share one screen at 1280x800
         # (with the summary between them, the plot started 600 px below the first knob)
         if self.full is not None and self.pair_figures[0] is None:
-            # the pair's FigureWidgets, made now with the page (the run on screen as A and
-            # B, drawn as side by side draws them: the same traces), so that side by side
-            # only updates them: see _draw_pair
+            # the pair's FigureWidgets, made now with the page, so that side by side only
+            # updates them (see _draw_pair): the traces and axes side by side draws, without
+            # their points. Drawn with the run's points in both, the two hidden plots cost the
+            # browser 1.3-2.5 s of lab 04's Run All (2-vCPU Intel Xeon, 2026-12-07); side by
+            # side sends the points when it is turned on
             self.pinned, self._pinned_analytic = self.full, self.analytic
             try:
-                self._draw_pair(*self._pair_specs(self.full))
+                self._draw_pair(*(without_points(spec) for spec in self._pair_specs(self.full)))
             finally:
                 self.pinned = self._pinned_analytic = None
         self.widget = fit(widgets.VBox(

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import experiments
+from ..viz.compare import round_up
 from ..viz.dashboard_figures import timeline_dashboard_spec
 from ..viz.runview import RunView
 from .dashboard import Dashboard
@@ -65,7 +66,7 @@ class TimelineDashboard(Dashboard):
         if top is None:
             highest = max([float(r.frame["latency"].max()) * 1000.0
                            for r in (a, full) if len(r.frame)] or [1.0])
-            top = [0.0, highest * 1.08]
+            top = [0.0, round_up(highest * 1.08)]  # A's range holds while B moves a little
         return (timeline_dashboard_spec(a, a, analytic=self._pinned_analytic, y_range=top,
                                         title=f"<b>A: {a.label}</b>"),
                 timeline_dashboard_spec(view, full, analytic=self.analytic, y_range=top,
