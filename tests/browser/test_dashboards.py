@@ -117,7 +117,8 @@ FIGURES = ("[...document.querySelectorAll('.jp-OutputArea-output.js-plotly-plot,
 # holds, so its own box is no bound)
 CLIPPED = """() => [...""" + FIGURES + """,
                     ...document.querySelectorAll('.jp-OutputArea-output img')]
-  .filter(gd => gd.offsetParent !== null)
+  // shown: side by side's pair waits hidden (visibility: hidden, no height) until turned on
+  .filter(gd => gd.offsetParent !== null && getComputedStyle(gd).visibility !== 'hidden')
   .map(gd => {
     // the cell's own output area (a figure inside an Output widget has one of its own)
     let area = gd.closest('.jp-OutputArea-output'), up;
