@@ -344,10 +344,35 @@ families = json.loads(latest_results("families").read_text())
 ins = pd.DataFrame(families["by_family"]["in_sample"]).T
 lopo = pd.DataFrame(families["by_family"]["lopo"]).T
 errors = pd.DataFrame({"figures": ins["n"].astype(int), "in-sample median %": ins["median_pct"],
+                       "in-sample in 0.67-1.5x": ins["within_067_15"],
                        "LOPO median %": lopo["median_pct"],
                        "LOPO in 0.67-1.5x": lopo["within_067_15"],
                        "LOPO worst ratio": lopo["worst"]})
 errors
+
+# %% [markdown]
+# The goal was a LOPO median error of at most 15 % with 90 % of figures within 0.67-1.5x, on
+# the figures LOPO can judge (the NPU's aside). By device, from the same stored report (each
+# row's LOPO ratio, ovlab / published in FPS):
+
+# %%
+by_device = {}
+for row in families["per_row"]:
+    device = row["row"].split()[1]
+    if device != "NPU":
+        for key in (device, "all but the NPU"):
+            by_device.setdefault(key, []).append(row["lopo_ratio"])
+pd.DataFrame.from_dict(
+    {key: {"figures": len(ratios),
+           "LOPO median %": round(100 * (pd.Series(ratios) - 1).abs().median(), 1),
+           "LOPO in 0.67-1.5x": round(pd.Series(ratios).between(0.67, 1.5).mean(), 3)}
+     for key, ratios in sorted(by_device.items())}, orient="index")
+
+# %% [markdown]
+# The share within 0.67-1.5x is met; the median sits on the 15 % line rather than clearly
+# under it (`docs/platforms.md` gives it unrounded, and the rules tried to get there). The
+# discrete GPUs are the weakest held out: the two fit platforms of Xe-HPG each predicted from
+# the other.
 
 # %% [markdown]
 # Pick a machine (`ovlab platforms --closest family=alder-raptor cores=14 tdp_w=45` finds the

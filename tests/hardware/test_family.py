@@ -324,3 +324,29 @@ def test_throughput_streams_split_the_cache_and_latency_pays_the_fork_join():
     one = fam.device_seconds(spec, "yolo_v8n", "INT8", 1.0)[1]
     split = fam.device_seconds(spec, "yolo_v8n", "INT8", 1 / 112)[1]
     assert split > one
+
+
+@pytest.mark.parametrize("name,l2_mb", [("family:arc-a770m", 16), ("family:flex-170", 16),
+                                        ("flex-140", 8)])
+def test_a_family_gpus_throughput_streams_split_its_l2(name, l2_mb):
+    """A discrete GPU's cache is its datasheet's L2 (16 MB on ACM-G10; the GPU plugin's 1.5 MB
+    default is not the hardware's), and THROUGHPUT's streams each hold a share of it: a model
+    whose layers fit the whole L2 moves more of its bytes from DRAM on one of four streams."""
+    spec = preset(name).devices["GPU.0"]
+    assert spec.split_cache and spec.cache_mb == l2_mb
+    one = fam.device_seconds(spec, "yolo_v3", "FP16", 1.0)[1]
+    split = fam.device_seconds(spec, "yolo_v3", "FP16", 1 / spec.streams_throughput)[1]
+    assert split > one
+
+
+def test_a_family_gpus_cache_traffic_is_not_free():
+    """A GPU's cache moves 64 bytes per clock per 16 EUs (a subslice's / Xe-core's port): the
+    i7-1185GRE's 96 EUs at 1.35 GHz 518 GB/s, an A770M's 512 at 1.65 GHz 3.4 TB/s; a layer
+    that fits the cache still takes its bytes' time there."""
+    from ovlab.sim.hardware import cost
+
+    igpu = preset("i7-1185gre").devices["GPU.0"]
+    dgpu = preset("family:arc-a770m").devices["GPU.0"]
+    assert igpu.llc_gbps == pytest.approx(64 * 96 / 16 * 1.35)
+    assert dgpu.llc_gbps == pytest.approx(64 * 512 / 16 * 1.65)
+    assert cost.memory_seconds(igpu, 1e6) == pytest.approx(1e6 / (igpu.llc_gbps * 1e9))

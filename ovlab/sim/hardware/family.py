@@ -288,6 +288,17 @@ def cpu_spec(ds: dict, params: dict | None = None, name: str = "") -> DeviceSpec
                "blocked_cores": bool(fam.get("blocked_cores", False))})
 
 
+#: bytes per clock a GPU's last-level cache delivers per 16 EUs (one Gen9-Gen12 subslice's L3
+#: data port; one Xe-HPG Xe-core's L2 port): Intel's Gen9 and Gen11 compute-architecture papers
+#: give a subslice 64 B / clock of L3 reads
+GPU_CACHE_BYTES_PER_CLOCK = 64.0
+
+
+def gpu_eus(d: dict) -> int:
+    """A GPU datasheet's EUs (``eus``, or 16 per Xe-core)."""
+    return int(d.get("eus") or 16 * int(d["xe_cores"]))
+
+
 def gpu_peaks(d: dict) -> dict[str, float]:
     fam = GPU_FAMILIES[d["family"]]
     eus = int(d.get("eus") or 16 * int(d["xe_cores"]))
@@ -335,6 +346,14 @@ def gpu_spec(ds: dict, params: dict | None = None, shared_bw: float | None = Non
                          "other": g["other"]},
         mem_efficiency=g["mem_efficiency"], fuse_ops=True,
         cache_mb=float(d.get("l3_mb", 4.0)), channel_blocks=gpu_channel_blocks(d["family"]),
+        # THROUGHPUT's streams each keep an inference's activations in flight, and their
+        # kernels take turns on the GPU: the last-level cache holds all of them, each stream
+        # 1 / S of it, as a CPU's streams split its L3 (fourth round: LOPO iGPU 15.5 -> 11.5 %)
+        split_cache=True,
+        # the cache's traffic is not free: 64 bytes per clock per 16 EUs (a Gen9-Gen12
+        # subslice's L3 data port, an Xe-HPG Xe-core's L2 port), the rule ``llc_gbps`` already
+        # is for CPUs (fourth round)
+        llc_gbps=GPU_CACHE_BYTES_PER_CLOCK * gpu_eus(d) / 16 * float(d["gpu_max_ghz"]),
         extra={"family": d["family"], "eus": int(d.get("eus") or 16 * int(d["xe_cores"]))})
 
 
