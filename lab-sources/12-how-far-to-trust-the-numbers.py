@@ -482,9 +482,10 @@ except ValueError as err:
 # with the real `openvino` (as `ovlab calibrate` does, about a minute on a
 # quiet machine, once) and caches the
 # platform file (`~/.cache/ovlab`; `ovlab calibrate --refresh` measures again). The cell below
-# times GoogLeNet-v1 FP32 latency on the real runtime and on `this-machine`, in one run. Its
-# figures are your machine's, so they differ from run to run and from the stored notebook; on CI,
-# or without the real `openvino`, it says so and skips the measurement.
+# times GoogLeNet-v1 FP32 latency on the real runtime and on `this-machine`, in one run, once you
+# set `measure = True`: it is off so that Run All stays quick (the measurement takes 5-10 s, and
+# the first one a minute more to calibrate). Its figures are your machine's, so they differ from
+# run to run; on CI, or without the real `openvino`, it says so and skips the measurement.
 #
 # The line also gives the `cpu` preset's figure. That preset is a snapshot of one VM on one day,
 # the 2-vCPU AMD EPYC (AVX-512 with BF16) measured on 2026-11-24, where the real plugin runs FP32
@@ -495,13 +496,17 @@ except ValueError as err:
 # keeps what it measured when it was calibrated: `ovlab calibrate --refresh` on a quiet
 # machine measures it again.
 
-# %% tags=["nbval-ignore-output"]
+# %%
 import importlib.util  # noqa: E402
 import os  # noqa: E402
 
 from ovlab.sim.calibration.this_machine import live_comparison  # noqa: E402  (ovlab only)
 
-if importlib.util.find_spec("openvino") is None:
+measure = False  # True: time your CPU on the real openvino (5-10 s; the first time, +1 min)
+
+if not measure:
+    print("Not measured: set measure = True and run this cell again.")
+elif importlib.util.find_spec("openvino") is None:
     print("The real openvino is not installed here: pip install openvino, then run this cell again.")
 elif os.environ.get("CI"):
     print("On CI: the live comparison is skipped (it calibrates your CPU on first use).")
