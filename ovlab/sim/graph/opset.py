@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from . import (  # f8_ops ... string_ops: ops newer than opset13, served by opset_versions.py
+    detection_ops,  # noqa: F401
     elementwise,
     embedding_ops,  # noqa: F401
     f8_ops,  # noqa: F401

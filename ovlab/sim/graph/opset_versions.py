@@ -27,6 +27,7 @@ from ...opset import broadcast, gelu, interpolate, mvn
 from ...opset import range as range_v4
 from . import kernels as K
 from .attrs import Attr
+from .detection_ops import DETECTION_OUTPUT_1, detection_output, detection_output_v1
 from .elementwise import bitwise_left_shift, bitwise_right_shift
 from .embedding_ops import embedding_bag_offsets, embedding_bag_packed
 from .f8_ops import fake_convert
@@ -310,7 +311,7 @@ VERSIONS: dict[tuple[str, str], OpDef] = {
     (op.type_name, op.version): op
     for op in (INTERPOLATE_4, MAX_POOL_1, AVG_POOL_14, MAX_POOL_14, AVG_POOL_16, SQUEEZE_15,
                SCATTER_ND_UPDATE_15,
-               ONE_HOT_16)}
+               ONE_HOT_16, DETECTION_OUTPUT_1)}
 
 #: name -> ((first opset, last opset, builder), ...): the opsets whose module has that builder
 BUILDERS: dict[str, tuple[tuple[int, int, Any], ...]] = {
@@ -340,6 +341,7 @@ BUILDERS: dict[str, tuple[tuple[int, int, Any], ...]] = {
     "embedding_bag_packed": ((15, 99, embedding_bag_packed),),
     "string_tensor_pack": ((15, 99, string_tensor_pack),),
     "identity": ((16, 99, identity),),
+    "detection_output": ((1, 7, detection_output_v1), (8, 99, detection_output)),
 }
 
 
