@@ -23,7 +23,7 @@ from .attrs import Attr
 from .node import Node, OpDef, ShapeType
 from .ops import NodeInput, make_op_node, need, register
 
-__all__ = ["detection_output"]
+__all__ = ["detection_output", "proposal"]
 
 _BASE_ATTRS = (
     Attr("background_label_id", "int", 0), Attr("top_k", "int", -1),
@@ -353,3 +353,198 @@ def detection_output_v1(box_logits: NodeInput, class_preds: NodeInput, proposals
     return make_op_node(DETECTION_OUTPUT_1,
                         _inputs(box_logits, class_preds, proposals, aux_class_preds,
                                 aux_box_preds), _attrs_of(attrs), name)
+
+
+# --- Proposal (opset1: the boxes; opset4: the boxes and their scores) --------------------------
+_PROPOSAL_ATTRS = (
+    Attr("base_size", "int"), Attr("pre_nms_topn", "int"), Attr("post_nms_topn", "int"),
+    Attr("nms_thresh", "float", f32=True), Attr("feat_stride", "int"), Attr("min_size", "int"),
+    Attr("ratio", "floats"), Attr("scale", "floats"), Attr("clip_before_nms", "bool", True),
+    Attr("clip_after_nms", "bool", False), Attr("normalize", "bool", False),
+    Attr("box_size_scale", "float", 1.0, f32=True),
+    Attr("box_coordinate_scale", "float", 1.0, f32=True), Attr("framework", "str", ""))
+
+
+def _proposal_infer(node: Node) -> list[ShapeType]:
+    """``proposal_shape_inference.hpp``: ``[batch * post_nms_topn, 5]`` boxes (and, from
+    Proposal-4 on, ``[batch * post_nms_topn]`` scores)."""
+    probs, deltas, image = (node._in_shape(i) for i in range(3))
+    t = node._in_type(0)
+    need(t.is_real(), "Proposal layer input class_probs should have floating point type "
+         f"({t.get_type_name()}).")
+    for i, what in ((1, "bbox_deltas"), (2, "image_shape")):
+        need(node._in_type(i) == t, f"Proposal layer input {what} should have the same type as "
+             f"class_probs ({node._in_type(i).get_type_name()}).")
+    need(len(probs) == 4, f"Proposal layer shape class_probs should be rank 4 compatible "
+         f"([{','.join(map(str, probs))}]).")
+    need(len(deltas) == 4, f"Proposal layer shape bbox_deltas should be rank 4 compatible "
+         f"([{','.join(map(str, deltas))}]).")
+    need(len(image) == 1, f"Proposal layer shape image_shape should be rank 1 compatible "
+         f"([{','.join(map(str, image))}]).")
+    need(deltas[1] == probs[1] * 2, f"Anchor number inconsistent between class_probs "
+         f"({probs[1] * 2}), and bbox_deltas ({deltas[1]}).")
+    need(probs[0] == deltas[0], f"Batch size inconsistent between class_probs ({probs[0]}) and "
+         f"bbox deltas ({deltas[0]}).")
+    need(3 <= image[0] <= 4, "Image_shape 1D tensor must have => 3 and <= 4 elements "
+         f"(image_shape_shape[0]{image[0]}).")
+    rows = probs[0] * int(node._attrs["post_nms_topn"])
+    outs: list[ShapeType] = [((rows, 5), t)]
+    if node._op.version == "opset4":
+        outs.append(((rows,), t))
+    return outs
+
+
+def _anchors(a: dict, count: int) -> np.ndarray:
+    """``generate_anchors``: ``[4, ratios * scales]`` rows x0, y0, x1, y1 around the base box."""
+    tf = a["framework"] == "tensorflow"
+    offset = np.float32(0.0 if tf else 1.0)
+    base = np.float32(a["base_size"])
+    center = np.float32(0.5) * (base - offset)
+    out = np.zeros((4, count), np.float32)
+    ratios, scales = np.float32(a["ratio"]), np.float32(a["scale"])
+    for r, ratio in enumerate(ratios):
+        rw = np.sqrt(base * base / ratio, dtype=np.float32)
+        if not tf:
+            rw = np.float32(np.floor(rw + np.float32(0.5)))  # std::roundf: halves away from 0
+        rh = rw * ratio
+        if not tf:
+            rh = np.float32(np.floor(rh + np.float32(0.5)))
+        for s, scale in enumerate(scales):
+            k = r * len(scales) + s
+            sw = np.float32(0.5) * (rw * scale - offset)
+            sh = np.float32(0.5) * (rh * scale - offset)
+            out[:, k] = (center - sw, center - sh, center + sw, center + sh)
+            if tf:
+                out[:, k] -= np.float32(0.5) * base
+    return out
+
+
+def _proposal(node: Node, xs: list[np.ndarray], ctx: object) -> list[np.ndarray]:
+    """``reference/proposal.hpp``: anchors moved by the deltas, the best ``pre_nms_topn``
+    (ties: the earlier anchor first) thinned by NMS to at most ``post_nms_topn`` per image."""
+    a = node._attrs
+    probs, deltas, image = (x.astype(np.float32) for x in xs)
+    batch, two_a, height, width = probs.shape
+    count = two_a // 2
+    tf = a["framework"] == "tensorflow"
+    off = np.float32(0.0 if tf else 1.0)
+    img_h, img_w, scale_h = image[0], image[1], image[2]
+    scale_w = image[3] if image.shape[0] > 3 else scale_h
+    min_h, min_w = np.float32(a["min_size"] * scale_h), np.float32(a["min_size"] * scale_w)
+    anchors = _anchors(a, count)
+    post, n_prop = int(a["post_nms_topn"]), count * height * width
+    pre = min(n_prop, int(a["pre_nms_topn"]))
+    rois = np.zeros((batch, post, 5), np.float32)
+    scores_out = np.zeros((batch, post), np.float32)
+    hh_, ww_ = np.meshgrid(np.arange(height), np.arange(width), indexing="ij")
+    shift_x = ((hh_ if tf else ww_) * a["feat_stride"]).astype(np.float32)[..., None]
+    shift_y = ((ww_ if tf else hh_) * a["feat_stride"]).astype(np.float32)[..., None]
+    f32 = np.float32
+    for b in range(batch):
+        d = deltas[b].reshape(count, 4, height, width).transpose(2, 3, 0, 1)  # [H, W, A, 4]
+        score = probs[b, count:].transpose(1, 2, 0)  # [H, W, A]: the "object" half
+        x0, y0 = shift_x + anchors[0], shift_y + anchors[1]
+        x1, y1 = shift_x + anchors[2], shift_y + anchors[3]
+        if tf:  # initial clip to the image
+            x0, x1 = np.clip(x0, 0, img_w), np.clip(x1, 0, img_w)
+            y0, y1 = np.clip(y0, 0, img_h), np.clip(y1, 0, img_h)
+        ww, hh = x1 - x0 + off, y1 - y0 + off
+        cx, cy = x0 + f32(0.5) * ww, y0 + f32(0.5) * hh
+        dx = d[..., 0] / f32(a["box_coordinate_scale"])
+        dy = d[..., 1] / f32(a["box_coordinate_scale"])
+        dw = d[..., 2] / f32(a["box_size_scale"])
+        dh = d[..., 3] / f32(a["box_size_scale"])
+        pcx, pcy = dx * ww + cx, dy * hh + cy
+        pw, ph = np.exp(dw) * ww, np.exp(dh) * hh
+        x0, y0 = pcx - f32(0.5) * pw, pcy - f32(0.5) * ph
+        x1, y1 = pcx + f32(0.5) * pw, pcy + f32(0.5) * ph
+        if a["clip_before_nms"]:
+            x0, x1 = np.clip(x0, 0, img_w - off), np.clip(x1, 0, img_w - off)
+            y0, y1 = np.clip(y0, 0, img_h - off), np.clip(y1, 0, img_h - off)
+        bw, bh = x1 - x0 + off, y1 - y0 + off
+        keep = ((min_w <= bw) & (min_h <= bh)).astype(np.float32)
+        boxes = np.stack([x0, y0, x1, y1], -1).reshape(-1, 4).astype(np.float32)
+        sc = (keep * score).reshape(-1).astype(np.float32)
+        order = np.argsort(-sc, kind="stable")[:pre]
+        boxes, sc = boxes[order], sc[order]
+        kept: list[int] = []
+        dead = np.zeros(pre, bool)
+        for i in range(pre):
+            if dead[i]:
+                continue
+            kept.append(i)
+            if len(kept) == post:
+                break
+            j = np.arange(i + 1, pre)
+            bi, bj = boxes[i], boxes[j]
+            over = (bi[0] <= bj[:, 2]) & (bi[1] <= bj[:, 3]) & (bj[:, 0] <= bi[2]) & \
+                (bj[:, 1] <= bi[3])
+            iw = np.maximum(f32(0), np.minimum(bi[2], bj[:, 2]) - np.maximum(bi[0], bj[:, 0]) + off)
+            ih = np.maximum(f32(0), np.minimum(bi[3], bj[:, 3]) - np.maximum(bi[1], bj[:, 1]) + off)
+            inter = iw * ih
+            area_i = (bi[2] - bi[0] + off) * (bi[3] - bi[1] + off)
+            area_j = (bj[:, 2] - bj[:, 0] + off) * (bj[:, 3] - bj[:, 1] + off)
+            iou = np.where(over, inter / (area_i + area_j - inter), f32(0))
+            dead[j[iou > f32(a["nms_thresh"])]] = True
+        sel = boxes[kept]
+        if a["clip_after_nms"]:
+            sel = np.stack([np.clip(sel[:, 0], 0, img_w), np.clip(sel[:, 1], 0, img_h),
+                            np.clip(sel[:, 2], 0, img_w), np.clip(sel[:, 3], 0, img_h)], -1)
+        if a["normalize"]:
+            sel = sel / np.array([img_w, img_h, img_w, img_h], np.float32)
+        rois[b, :len(kept), 0] = b
+        rois[b, :len(kept), 1:] = sel
+        scores_out[b, :len(kept)] = sc[kept]
+        if len(kept) < post:
+            rois[b, len(kept), 0] = -1
+    outs = [rois.reshape(batch * post, 5)]
+    if node._op.version == "opset4":
+        outs.append(scores_out.reshape(batch * post))
+    return outs
+
+
+PROPOSAL_4 = register("Proposal", "opset4", _proposal_infer, _proposal, attrs=_PROPOSAL_ATTRS)
+PROPOSAL_1: OpDef = dataclasses.replace(PROPOSAL_4, version="opset1")
+
+_PROPOSAL_REQUIREMENTS = [
+    ("base_size", True, np.unsignedinteger, "positive"),
+    ("pre_nms_topn", True, np.unsignedinteger, "positive"),
+    ("post_nms_topn", True, np.unsignedinteger, "positive"),
+    ("nms_thresh", True, np.floating, "positive"),
+    ("feat_stride", True, np.unsignedinteger, "positive"),
+    ("min_size", True, np.unsignedinteger, "positive"),
+    ("ratio", True, np.floating, None),
+    ("scale", True, np.floating, None),
+    ("clip_before_nms", False, np.bool_, None),
+    ("clip_after_nms", False, np.bool_, None),
+    ("normalize", False, np.bool_, None),
+    ("box_size_scale", False, np.floating, "positive"),
+    ("box_coordinate_scale", False, np.floating, "positive"),
+    ("framework", False, np.str_, None),
+]
+
+
+def _proposal_node(op: OpDef, class_probs: NodeInput, bbox_deltas: NodeInput,
+                   image_shape: NodeInput, attrs: dict, name: str | None) -> Node:
+    from .attr_checks import check_valid_attributes, is_positive_value
+    check_valid_attributes("Proposal", attrs, [
+        (k, req, t, is_positive_value if cond else None)
+        for k, req, t, cond in _PROPOSAL_REQUIREMENTS])
+    values = _attrs_of(attrs)
+    for k in ("ratio", "scale"):  # C++ floats, as the wheel hands them back
+        values[k] = [float(np.float32(v)) for v in values[k]]
+    return make_op_node(op, [class_probs, bbox_deltas, image_shape], values, name)
+
+
+def proposal(class_probs: NodeInput, bbox_deltas: NodeInput, image_shape: NodeInput,
+             attrs: dict, name: str | None = None) -> Node:
+    """Proposal-4 (``openvino.opset4``+): Faster R-CNN's region proposals, ``[batch *
+    post_nms_topn, 5]`` rows (image, x0, y0, x1, y1) and their scores; a row whose image is
+    -1 ends an image's list when fewer boxes survive NMS."""
+    return _proposal_node(PROPOSAL_4, class_probs, bbox_deltas, image_shape, attrs, name)
+
+
+def proposal_v1(class_probs: NodeInput, bbox_deltas: NodeInput, image_shape: NodeInput,
+                attrs: dict, name: str | None = None) -> Node:
+    """Proposal-1 (``openvino.opset1``-``opset3``): the boxes only."""
+    return _proposal_node(PROPOSAL_1, class_probs, bbox_deltas, image_shape, attrs, name)

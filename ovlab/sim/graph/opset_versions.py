@@ -27,13 +27,20 @@ from ...opset import broadcast, gelu, interpolate, mvn
 from ...opset import range as range_v4
 from . import kernels as K
 from .attrs import Attr
-from .detection_ops import DETECTION_OUTPUT_1, detection_output, detection_output_v1
+from .detection_ops import (
+    DETECTION_OUTPUT_1,
+    PROPOSAL_1,
+    detection_output,
+    detection_output_v1,
+    proposal,
+    proposal_v1,
+)
 from .elementwise import bitwise_left_shift, bitwise_right_shift
 from .embedding_ops import embedding_bag_offsets, embedding_bag_packed
 from .f8_ops import fake_convert
 from .fft_ops import dft, idft, irdft, rdft
 from .fold_ops import col2im
-from .linalg_ops import inverse
+from .linalg_ops import grouped_matmul, inverse
 from .nn_ops import ROUNDING_14, _pool_common
 from .node import Node, OpDef, ShapeType
 from .ops import (
@@ -311,7 +318,7 @@ VERSIONS: dict[tuple[str, str], OpDef] = {
     (op.type_name, op.version): op
     for op in (INTERPOLATE_4, MAX_POOL_1, AVG_POOL_14, MAX_POOL_14, AVG_POOL_16, SQUEEZE_15,
                SCATTER_ND_UPDATE_15,
-               ONE_HOT_16, DETECTION_OUTPUT_1)}
+               ONE_HOT_16, DETECTION_OUTPUT_1, PROPOSAL_1)}
 
 #: name -> ((first opset, last opset, builder), ...): the opsets whose module has that builder
 BUILDERS: dict[str, tuple[tuple[int, int, Any], ...]] = {
@@ -342,6 +349,8 @@ BUILDERS: dict[str, tuple[tuple[int, int, Any], ...]] = {
     "string_tensor_pack": ((15, 99, string_tensor_pack),),
     "identity": ((16, 99, identity),),
     "detection_output": ((1, 7, detection_output_v1), (8, 99, detection_output)),
+    "grouped_matmul": ((17, 99, grouped_matmul),),
+    "proposal": ((1, 3, proposal_v1), (4, 99, proposal)),
 }
 
 
