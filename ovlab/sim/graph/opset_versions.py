@@ -27,6 +27,7 @@ from ...opset import broadcast, gelu, interpolate, mvn
 from ...opset import range as range_v4
 from . import kernels as K
 from .attrs import Attr
+from .ctc_ops import ctc_loss
 from .detection_ops import (
     DETECTION_OUTPUT_1,
     PROPOSAL_1,
@@ -55,6 +56,7 @@ from .ops import (
 )
 from .promote_ops import convert_promote_types
 from .resize_ops import interpolate_attrs
+from .rnn_ops import gru_cell
 from .shape_ops import identity
 from .state_ops import Assign
 from .string_ops import string_tensor_pack
@@ -351,6 +353,8 @@ BUILDERS: dict[str, tuple[tuple[int, int, Any], ...]] = {
     "detection_output": ((1, 7, detection_output_v1), (8, 99, detection_output)),
     "grouped_matmul": ((17, 99, grouped_matmul),),
     "proposal": ((1, 3, proposal_v1), (4, 99, proposal)),
+    "gru_cell": ((3, 99, gru_cell),),
+    "ctc_loss": ((4, 99, ctc_loss),),
 }
 
 
