@@ -55,6 +55,7 @@ from .ops import (
     norm_axis,
 )
 from .promote_ops import convert_promote_types
+from .random_ops import multinomial, random_uniform
 from .resize_ops import interpolate_attrs
 from .rnn_ops import gru_cell
 from .shape_ops import identity
@@ -355,6 +356,8 @@ BUILDERS: dict[str, tuple[tuple[int, int, Any], ...]] = {
     "proposal": ((1, 3, proposal_v1), (4, 99, proposal)),
     "gru_cell": ((3, 99, gru_cell),),
     "ctc_loss": ((4, 99, ctc_loss),),
+    "random_uniform": ((8, 99, random_uniform),),
+    "multinomial": ((13, 99, multinomial),),
 }
 
 
