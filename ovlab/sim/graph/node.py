@@ -44,6 +44,15 @@ ShapeType = tuple[tuple[int, ...], Type]
 #: when the count has moved since it last did (replace_node, Output.replace, set_argument)
 EDITS = [0]
 
+def static_shape(dims: tuple[int, ...]) -> Shape:
+    """``dims`` as a ``Shape``; a dynamic dimension (-1: an output whose length depends on
+    input values, such as SegmentMax's) raises as OpenVINO's ``to_shape`` does."""
+    if any(d < 0 for d in dims):
+        raise RuntimeError("Exception from src/core/src/partial_shape.cpp:261:\n"
+                           "to_shape was called on a dynamic shape.\n")
+    return Shape(dims)
+
+
 class NodeValidationError(RuntimeError, ValueError):
     """A node (or model) is malformed: wrong rank, bad attribute, broken graph.
 
@@ -177,7 +186,7 @@ class Output:
         return self._index
 
     def get_shape(self) -> Shape:
-        return Shape(self._node._out_shapes[self._index])
+        return static_shape(self._node._out_shapes[self._index])
 
     @property
     def shape(self) -> Shape:
@@ -765,7 +774,7 @@ class Node(Named):
         return self.output(index).get_tensor()
 
     def get_output_shape(self, index: int) -> Shape:
-        return Shape(self._out_shapes[index])
+        return static_shape(self._out_shapes[index])
 
     def get_output_partial_shape(self, index: int) -> PartialShape:
         return PartialShape(self._out_shapes[index])

@@ -58,6 +58,7 @@ from .promote_ops import convert_promote_types
 from .random_ops import multinomial, random_uniform
 from .resize_ops import interpolate_attrs
 from .rnn_ops import gru_cell
+from .segment_ops import segment_max, sparse_fill_empty_rows
 from .shape_ops import identity
 from .state_ops import Assign
 from .string_ops import string_tensor_pack
@@ -358,6 +359,8 @@ BUILDERS: dict[str, tuple[tuple[int, int, Any], ...]] = {
     "ctc_loss": ((4, 99, ctc_loss),),
     "random_uniform": ((8, 99, random_uniform),),
     "multinomial": ((13, 99, multinomial),),
+    "segment_max": ((16, 99, segment_max),),
+    "sparse_fill_empty_rows": ((16, 99, sparse_fill_empty_rows),),
 }
 
 

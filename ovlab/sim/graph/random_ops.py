@@ -30,6 +30,7 @@ import numpy as np
 from .attrs import Attr
 from .node import Node, ShapeType
 from .ops import NodeInput, constant_value, make_node, need, register
+from .segment_ops import DYNAMIC
 
 __all__ = ["multinomial", "mt19937_uniform", "philox_words", "random_uniform", "uniform"]
 
@@ -106,10 +107,8 @@ def _uniform_infer(node: Node) -> list[ShapeType]:
     need(len(node._in_shape(0)) == 1, "The rank of the tensor defining output shape must be "
          f"equal to 1. Got: {len(node._in_shape(0))}")
     shape = constant_value(node._inputs[0])
-    need(shape is not None, "RandomUniform's output shape must be a Constant on ovlab "
-         "(an output shape read from a Parameter makes a dynamic shape, which ovlab's static "
-         "graphs do not have)")
-    assert shape is not None
+    if shape is None:  # read at run time: every dimension dynamic (compiling is refused)
+        return [((DYNAMIC,) * node._in_shape(0)[0], out_t)]
     lo, hi = constant_value(node._inputs[1]), constant_value(node._inputs[2])
     if lo is not None and hi is not None:
         need(float(np.ravel(lo)[0]) < float(np.ravel(hi)[0]),
@@ -165,10 +164,8 @@ def _multinomial_infer(node: Node) -> list[ShapeType]:
     need(out_t.get_type_name() in ("i32", "i64"), "Unsupported convert_type "
          f"{out_t.get_type_name()} (i32 or i64)")
     n = constant_value(node._inputs[1])
-    need(n is not None, "Multinomial's num_samples must be a Constant on ovlab (read from a "
-         "Parameter it makes the output's length dynamic, which ovlab's static graphs do not "
-         "have)")
-    assert n is not None
+    if n is None:  # read at run time: a dynamic length (compiling is refused)
+        return [((probs[0], DYNAMIC), out_t)]
     count = int(np.ravel(n)[0])
     if not a["with_replacement"]:
         need(count <= probs[1], "Multinomial without replacement cannot draw more samples "
