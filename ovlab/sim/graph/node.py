@@ -44,6 +44,11 @@ ShapeType = tuple[tuple[int, ...], Type]
 #: when the count has moved since it last did (replace_node, Output.replace, set_argument)
 EDITS = [0]
 
+#: a dimension known only at run time (``PartialShape``'s -1, printed ``?``): the length of an
+#: output that depends on input values read from a Parameter (SegmentMax, Multinomial...)
+DYNAMIC = -1
+
+
 def static_shape(dims: tuple[int, ...]) -> Shape:
     """``dims`` as a ``Shape``; a dynamic dimension (-1: an output whose length depends on
     input values, such as SegmentMax's) raises as OpenVINO's ``to_shape`` does."""

@@ -61,7 +61,7 @@ from .rnn_ops import gru_cell
 from .segment_ops import segment_max, sparse_fill_empty_rows
 from .shape_ops import identity
 from .state_ops import Assign
-from .string_ops import string_tensor_pack
+from .string_ops import string_tensor_pack, string_tensor_unpack
 
 
 def range_v1(start: NodeInput, stop: NodeInput, step: NodeInput, name: str | None = None) -> Node:
@@ -351,6 +351,7 @@ BUILDERS: dict[str, tuple[tuple[int, int, Any], ...]] = {
     "embedding_bag_offsets": ((15, 99, embedding_bag_offsets),),
     "embedding_bag_packed": ((15, 99, embedding_bag_packed),),
     "string_tensor_pack": ((15, 99, string_tensor_pack),),
+    "string_tensor_unpack": ((15, 99, string_tensor_unpack),),
     "identity": ((16, 99, identity),),
     "detection_output": ((1, 7, detection_output_v1), (8, 99, detection_output)),
     "grouped_matmul": ((17, 99, grouped_matmul),),

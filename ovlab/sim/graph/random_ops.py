@@ -28,9 +28,8 @@ import secrets
 import numpy as np
 
 from .attrs import Attr
-from .node import Node, ShapeType
+from .node import DYNAMIC, Node, ShapeType
 from .ops import NodeInput, constant_value, make_node, need, register
-from .segment_ops import DYNAMIC
 
 __all__ = ["multinomial", "mt19937_uniform", "philox_words", "random_uniform", "uniform"]
 

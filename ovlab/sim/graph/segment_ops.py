@@ -18,14 +18,11 @@ from __future__ import annotations
 import numpy as np
 
 from .attrs import Attr
-from .node import Node, ShapeType
+from .node import DYNAMIC, Node, ShapeType
 from .ops import NodeInput, constant_value, make_node, need, register
 from .types import Type
 
-__all__ = ["DYNAMIC", "segment_max", "sparse_fill_empty_rows"]
-
-#: a dimension known only at run time (``PartialShape``'s -1, printed ``?``)
-DYNAMIC = -1
+__all__ = ["segment_max", "sparse_fill_empty_rows"]
 
 
 def _shape_text(shape: tuple[int, ...]) -> str:
