@@ -97,6 +97,9 @@ class OpDef:
     attrs: tuple[Attr, ...] = ()
     batch: Callable[[Node, Sequence[bool]], str | None] | None = None
     shape_only: bool = False
+    #: ``bounds(node, i)``: output i's dimensions with the interval of each dynamic one
+    #: (NMSRotated's ``[0..180, 3]``), where the op's shape inference knows them
+    bounds: Callable[[Node, int], list[Any]] | None = None
 
     def attr(self, name: str) -> Attr:
         """The description of attribute ``name`` (``KeyError`` if the op has none such)."""
@@ -198,7 +201,7 @@ class Output:
         return self.get_shape()
 
     def get_partial_shape(self) -> PartialShape:
-        return PartialShape(self._node._out_shapes[self._index])
+        return self._node._partial_shape(self._index)
 
     @property
     def partial_shape(self) -> PartialShape:
@@ -782,7 +785,13 @@ class Node(Named):
         return static_shape(self._out_shapes[index])
 
     def get_output_partial_shape(self, index: int) -> PartialShape:
-        return PartialShape(self._out_shapes[index])
+        return self._partial_shape(index)
+
+    def _partial_shape(self, index: int) -> PartialShape:
+        dims = self._out_shapes[index]
+        if self._op.bounds is not None and DYNAMIC in dims:
+            return PartialShape(self._op.bounds(self, index))
+        return PartialShape(dims)
 
     def get_output_element_type(self, index: int) -> Type:
         return self._out_types[index]

@@ -42,6 +42,7 @@ from .f8_ops import fake_convert
 from .fft_ops import dft, idft, irdft, rdft
 from .fold_ops import col2im
 from .linalg_ops import grouped_matmul, inverse
+from .nms_ops import nms_rotated
 from .nn_ops import ROUNDING_14, _pool_common
 from .node import Node, OpDef, ShapeType
 from .ops import (
@@ -361,6 +362,7 @@ BUILDERS: dict[str, tuple[tuple[int, int, Any], ...]] = {
     "random_uniform": ((8, 99, random_uniform),),
     "multinomial": ((13, 99, multinomial),),
     "segment_max": ((16, 99, segment_max),),
+    "nms_rotated": ((13, 99, nms_rotated),),
     "sparse_fill_empty_rows": ((16, 99, sparse_fill_empty_rows),),
 }
 
