@@ -208,6 +208,13 @@ def _detection(node: Node, xs: list[np.ndarray], ctx: object) -> list[np.ndarray
     loc_classes = 1 if a["share_location"] else classes
     bg = a["background_label_id"]
     rows = node._out_shapes[0][2]
+    # the CPU plugin sizes what it writes by its own rule (keep_top_k > 0, else top_k > 0,
+    # else every prior), which can exceed the shape inference's rows when keep_top_k is 0
+    keep, top = a["keep_top_k"][0], a["top_k"]
+    wanted = images * (keep if keep > 0 else top * classes if top > 0 else n_priors * classes)
+    if wanted > rows:
+        raise RuntimeError(f"DetectionOutput node with name '{node.get_friendly_name()}' has "
+                           "insufficient output buffer size.")
     out = np.zeros((rows, 7), np.float32)
     # priors [B, P, 4] (the 5-wide form skips its leading batch index) and variances
     pri = priors_in[:, 0, :].reshape(priors_in.shape[0], n_priors, prior_size)[..., prior_size - 4:]
@@ -420,16 +427,25 @@ def _anchors(a: dict, count: int) -> np.ndarray:
 
 
 def _proposal(node: Node, xs: list[np.ndarray], ctx: object) -> list[np.ndarray]:
-    """``reference/proposal.hpp``: anchors moved by the deltas, the best ``pre_nms_topn``
-    (ties: the earlier anchor first) thinned by NMS to at most ``post_nms_topn`` per image."""
+    """The CPU plugin's ``proposal_imp.cpp`` (the reference's algorithm): anchors moved by the
+    deltas, the best ``pre_nms_topn`` (ties: the earlier anchor first) thinned by NMS to at
+    most ``post_nms_topn`` per image."""
     a = node._attrs
     probs, deltas, image = (x.astype(np.float32) for x in xs)
     batch, two_a, height, width = probs.shape
     count = two_a // 2
     tf = a["framework"] == "tensorflow"
     off = np.float32(0.0 if tf else 1.0)
-    img_h, img_w, scale_h = image[0], image[1], image[2]
+    if not (np.isfinite(image[:2]).all() and (image[:2] > np.finfo(np.float32).tiny).all()):
+        raise RuntimeError("Proposal operation image info input must have positive image height "
+                           "and width.")
+    scale_h = image[2]
     scale_w = image[3] if image.shape[0] > 3 else scale_h
+    if not (np.isfinite([scale_h, scale_w]).all() and min(scale_h, scale_w) >= 0):
+        raise RuntimeError("Proposal operation image info input must have non negative scales.")
+    # the CPU plugin reads the image's height and width the other way round for "tensorflow"
+    # (it swaps x and y there), for the clips and the normalization alike
+    img_h, img_w = (image[1], image[0]) if tf else (image[0], image[1])
     min_h, min_w = np.float32(a["min_size"] * scale_h), np.float32(a["min_size"] * scale_w)
     anchors = _anchors(a, count)
     post, n_prop = int(a["post_nms_topn"]), count * height * width

@@ -60,19 +60,15 @@ def _grouped_infer(node: Node) -> list[ShapeType]:
         need(a[2] == b[2], f"GroupedMatMul 3Dx3D: inner dimension mismatch mat_a: {a[2]}, "
              f"mat_b: {b[2]}")
         return [((a[0], a[1], b[1]), ta)]
-    if len(a) == 2 and len(b) in (2, 3):
-        case = f"2Dx{len(b)}D"
-        need(n_in == 3, f"GroupedMatMul {case} case requires offsets input.")
+    if len(a) == 2 and len(b) == 3:
+        need(n_in == 3, "GroupedMatMul 2Dx3D case requires offsets input.")
         need(len(node._in_shape(2)) == 1, "GroupedMatMul offsets must be 1D tensor.")
-        if len(b) == 3:
-            need(a[1] == b[2], f"GroupedMatMul 2Dx3D: inner dimension mismatch mat_a: {a[1]}, "
-                 f"mat_b: {b[2]}")
-            return [((a[0], b[1]), ta)]
-        need(a[1] == b[1], f"GroupedMatMul 2Dx2D: shared dimension mismatch mat_a: {a[1]}, "
-             f"mat_b: {b[1]}")
-        return [((node._in_shape(2)[0], a[0], b[0]), ta)]
+        need(a[1] == b[2], f"GroupedMatMul 2Dx3D: inner dimension mismatch mat_a: {a[1]}, "
+             f"mat_b: {b[2]}")
+        return [((a[0], b[1]), ta)]
+    # (OpenVINO's later sources add a 2Dx2D case, a weight gradient; 2026.4.1 has none)
     need(False, f"GroupedMatMul unsupported combination: mat_a {len(a)}D x mat_b {len(b)}D. "
-         "Supported: 2Dx3D, 3Dx3D, 2Dx2D.")
+         "Supported: 2Dx3D, 3Dx3D.")
     return []
 
 
@@ -82,19 +78,14 @@ def _grouped(node: Node, xs: list[np.ndarray], ctx: object) -> list[np.ndarray]:
         return [np.matmul(a, np.swapaxes(b, -1, -2)).astype(a.dtype)]
     ends = [int(e) for e in np.asarray(xs[2]).ravel()]
     starts = [0, *ends[:-1]]
-    if b.ndim == 3:  # rows starts[g]:ends[g] of a times group g's weights
-        out = np.zeros((a.shape[0], b.shape[1]), a.dtype)
-        for g, (s, e) in enumerate(zip(starts, ends, strict=True)):
-            out[s:e] = a[s:e] @ b[g].T
-        return [out]
-    # (K, T) x (N, T) -> (G, K, N): the tokens of group g only (a weight gradient)
-    return [np.stack([a[:, s:e] @ b[:, s:e].T for s, e in zip(starts, ends, strict=True)])
-            .astype(a.dtype)]
+    out = np.zeros((a.shape[0], b.shape[1]), a.dtype)
+    for g, (s, e) in enumerate(zip(starts, ends, strict=True)):  # rows s:e: group g's weights
+        out[s:e] = a[s:e] @ b[g].T
+    return [out]
 
 
 def _grouped_flops(node: Node) -> float:
-    a, b = node._in_shape(0), node._in_shape(1)
-    return 2.0 * numel(node._out_shapes[0]) * (a[-1] if len(b) == 3 else a[1])
+    return 2.0 * numel(node._out_shapes[0]) * node._in_shape(0)[-1]
 
 
 register("GroupedMatMul", "opset17", _grouped_infer, _grouped, _grouped_flops)
@@ -104,7 +95,7 @@ def grouped_matmul(mat_a: NodeInput, mat_b: NodeInput, offsets: NodeInput | None
                    name: str | None = None) -> Node:
     """GroupedMatMul-17: ``mat_a[g] @ mat_b[g].T`` per group (3D x 3D), or the rows of ``mat_a``
     that ``offsets`` (cumulative group ends) give to each group's weights (2D x 3D, an MoE
-    layer's forward pass). OpenVINO 2026.4's CPU plugin has no kernel for it; ovlab runs its
-    NumPy one (a model that uses it compiles on ovlab and not on the real CPU)."""
+    layer's forward pass). OpenVINO 2026.4's CPU plugin has no kernel for it (compiling for the
+    CPU fails, on ovlab as on the wheel); the NumPy kernel folds constant inputs."""
     inputs = [mat_a, mat_b] if offsets is None else [mat_a, mat_b, offsets]
     return make_node("GroupedMatMul", inputs, name=name)

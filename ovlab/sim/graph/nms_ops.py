@@ -39,26 +39,21 @@ def _max_selected(node: Node) -> int | None:
 
 def _nms_infer(node: Node) -> list[ShapeType]:
     boxes, scores = node._in_shape(0), node._in_shape(1)
-    for i, what in ((0, "boxes"), (1, "scores")):
-        t = node._in_type(i)
-        need(t.is_real(), f"Expected floating point type as element type for the '{what}' "
-             f"input. Got: {t.get_type_name()}")
-    ti = node._in_type(2).get_type_name()
-    need(ti in ("i32", "i64"), "Expected integer type as element type for the "
-         f"'max_output_boxes_per_class' input. Got: {ti}")
-    need(len(boxes) == 3, f"Expected a 3D tensor for the 'boxes' input. Got: {list(boxes)}")
-    need(len(scores) == 3, f"Expected a 3D tensor for the 'scores' input. Got: {list(scores)}")
+    for i in (0, 1, 3, 4):  # the element types first, as NMS-9's validate does
+        need(node._in_type(i).is_real(), "Expected floating point type as element type for the "
+             f"input at: {i}")
+    need(node._in_type(2).get_type_name() in ("i32", "i64"), "Expected integer type as element "
+         "type for the input at: 2")
+    need(len(boxes) == 3, "Expected a 3D tensor for the 'boxes' input")
+    need(len(scores) == 3, "Expected a 3D tensor for the 'scores' input")
     for i, what in ((2, "max_output_boxes_per_class"), (3, "iou_threshold"),
                     (4, "score_threshold")):
         shape = node._in_shape(i)
-        need(len(shape) == 0 or shape == (1,), f"Expected 0D or 1D tensor for the '{what}' "
-             f"input. Got: {list(shape)}")
-    need(boxes[0] == scores[0], "The first dimension of both 'boxes' and 'scores' must match. "
-         f"Boxes: {boxes[0]}; Scores: {scores[0]}")
+        need(len(shape) == 0 or shape == (1,), f"Expected 0D or 1D tensor for the '{what}' input")
+    need(boxes[0] == scores[0], "The first dimension of both 'boxes' and 'scores' must match.")
     need(boxes[1] == scores[2], "'boxes' and 'scores' input shapes must match at the second and "
-         f"third dimension respectively. Boxes: {boxes[1]}; Scores: {scores[2]}")
-    need(boxes[2] == 5, "The last dimension of the 'boxes' input must be equal to 5. Got: "
-         f"{boxes[2]}")
+         "third dimension respectively. Boxes: ")
+    need(boxes[2] == 5, "The last dimension of the 'boxes' input must be equal to 5")
     out_t = node._attrs["output_type"]
     need(out_t.get_type_name() in ("i32", "i64"), "Output type must be i32 or i64")
     return [((DYNAMIC, 3), out_t), ((DYNAMIC, 3), Type.f32), ((1,), out_t)]

@@ -92,27 +92,34 @@ _OUT_TYPES = ("f16", "f32", "f64", "i32", "i64", "bf16")
 
 
 def _uniform_infer(node: Node) -> list[ShapeType]:
-    a = node._attrs
+    """``random_uniform.cpp``'s checks (their order and words) and the output shape, read
+    from the ``output_shape`` Constant (all dimensions dynamic when it is not one)."""
     ts = node._in_type(0).get_type_name()
-    need(ts in ("i32", "i64"), f"Type of the input should be int32 or int64. Got: {ts}")
-    out_t = a["output_type"]
-    need(out_t.get_type_name() in _OUT_TYPES, "Unsupported output type of RandomUniform: "
-         f"{out_t.get_type_name()}")
-    for i, what in ((1, "min_val"), (2, "max_val")):
-        need(node._in_type(i) == out_t, f"'{what}' should have the same type as "
-             f"'output_type' attribute. Got: {node._in_type(i).get_type_name()}")
-        need(len(node._in_shape(i)) <= 1 and int(np.prod(node._in_shape(i))) == 1,
-             f"'{what}' should have 1 element.")
+    need(ts in ("i32", "i64"), "Type of the input should be int32 or int64.")
+    out_t = node._attrs["output_type"]
+    need(out_t.get_type_name() in _OUT_TYPES and node._in_type(1) == out_t
+         and node._in_type(2) == out_t,
+         "'min_val' and 'max_val' should have the same type as 'out_type' attribute.")
     need(len(node._in_shape(0)) == 1, "The rank of the tensor defining output shape must be "
-         f"equal to 1. Got: {len(node._in_shape(0))}")
+         "equal to 1.")
+    for i, what in ((1, "Min"), (2, "Max")):
+        shape = node._in_shape(i)
+        need(len(shape) == 0 or shape == (1,),
+             f"{what} value must be a scalar or one element 1D tensor.")
+    lo, hi = constant_value(node._inputs[1]), constant_value(node._inputs[2])
+    if lo is not None and hi is not None:
+        a, b = np.ravel(lo)[0], np.ravel(hi)[0]
+        need(a < b, f"Min value must be less than max value. Got min value: {_num(a)}, max "
+             f"value: {_num(b)}")
     shape = constant_value(node._inputs[0])
     if shape is None:  # read at run time: every dimension dynamic (compiling is refused)
         return [((DYNAMIC,) * node._in_shape(0)[0], out_t)]
-    lo, hi = constant_value(node._inputs[1]), constant_value(node._inputs[2])
-    if lo is not None and hi is not None:
-        need(float(np.ravel(lo)[0]) < float(np.ravel(hi)[0]),
-             "Min value must be less than max value.")
     return [(tuple(int(d) for d in shape), out_t)]
+
+
+def _num(v: object) -> str:
+    """A number as C++'s ``operator<<`` prints it in OpenVINO's messages (``2``, ``0.5``)."""
+    return f"{float(v):g}" if isinstance(v, (float, np.floating)) else str(int(v))
 
 
 def _uniform(node: Node, xs: list[np.ndarray], ctx: object) -> list[np.ndarray]:
@@ -152,23 +159,17 @@ def _multinomial_infer(node: Node) -> list[ShapeType]:
     a = node._attrs
     probs, samples = node._in_shape(0), node._in_shape(1)
     tp, ts = node._in_type(0), node._in_type(1)
-    need(tp.is_real(), f"Expected floating point type as element type for the 'probs' input. "
-         f"Got: {tp.get_type_name()}")
+    need(tp.is_real(), "Expected floating point type as element type for the 'probs' input.")
     need(ts.get_type_name() in ("i32", "i64"), "Expected integer type as element type for the "
-         f"'num_samples' input. Got: {ts.get_type_name()}")
-    need(len(probs) == 2, f"Input probabilities must be a 2D tensor. Got: {len(probs)}")
+         "'num_samples' input.")
+    need(len(probs) == 2, "Input probabilities must be a 2D tensor.")
     need(len(samples) == 0 or samples == (1,), "Number of samples must be a scalar or "
          "one element 1D tensor.")
     out_t = a["convert_type"]
-    need(out_t.get_type_name() in ("i32", "i64"), "Unsupported convert_type "
-         f"{out_t.get_type_name()} (i32 or i64)")
     n = constant_value(node._inputs[1])
     if n is None:  # read at run time: a dynamic length (compiling is refused)
         return [((probs[0], DYNAMIC), out_t)]
     count = int(np.ravel(n)[0])
-    if not a["with_replacement"]:
-        need(count <= probs[1], "Multinomial without replacement cannot draw more samples "
-             f"({count}) than there are classes ({probs[1]})")
     return [((probs[0], count), out_t)]
 
 
