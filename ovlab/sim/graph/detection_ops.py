@@ -21,7 +21,7 @@ import numpy as np
 
 from .attrs import Attr
 from .node import Node, OpDef, ShapeType
-from .ops import NodeInput, make_op_node, need, register
+from .ops import NodeInput, make_node, make_op_node, need, register
 
 __all__ = ["detection_output", "proposal"]
 
@@ -540,8 +540,9 @@ _PROPOSAL_REQUIREMENTS = [
 ]
 
 
-def _proposal_node(op: OpDef, class_probs: NodeInput, bbox_deltas: NodeInput,
-                   image_shape: NodeInput, attrs: dict, name: str | None) -> Node:
+def _proposal_attrs(attrs: dict) -> dict:
+    """The builder's checks (the wheel's, word for word) and the attributes as the node keeps
+    them."""
     from .attr_checks import check_valid_attributes, is_positive_value
     check_valid_attributes("Proposal", attrs, [
         (k, req, t, is_positive_value if cond else None)
@@ -549,7 +550,7 @@ def _proposal_node(op: OpDef, class_probs: NodeInput, bbox_deltas: NodeInput,
     values = _attrs_of(attrs)
     for k in ("ratio", "scale"):  # C++ floats, as the wheel hands them back
         values[k] = [float(np.float32(v)) for v in values[k]]
-    return make_op_node(op, [class_probs, bbox_deltas, image_shape], values, name)
+    return values
 
 
 def proposal(class_probs: NodeInput, bbox_deltas: NodeInput, image_shape: NodeInput,
@@ -557,10 +558,12 @@ def proposal(class_probs: NodeInput, bbox_deltas: NodeInput, image_shape: NodeIn
     """Proposal-4 (``openvino.opset4``+): Faster R-CNN's region proposals, ``[batch *
     post_nms_topn, 5]`` rows (image, x0, y0, x1, y1) and their scores; a row whose image is
     -1 ends an image's list when fewer boxes survive NMS."""
-    return _proposal_node(PROPOSAL_4, class_probs, bbox_deltas, image_shape, attrs, name)
+    return make_node("Proposal", [class_probs, bbox_deltas, image_shape], _proposal_attrs(attrs),
+                     name)
 
 
 def proposal_v1(class_probs: NodeInput, bbox_deltas: NodeInput, image_shape: NodeInput,
                 attrs: dict, name: str | None = None) -> Node:
     """Proposal-1 (``openvino.opset1``-``opset3``): the boxes only."""
-    return _proposal_node(PROPOSAL_1, class_probs, bbox_deltas, image_shape, attrs, name)
+    return make_op_node(PROPOSAL_1, [class_probs, bbox_deltas, image_shape],
+                        _proposal_attrs(attrs), name)

@@ -69,7 +69,7 @@ def _nms_bounds(node: Node, index: int) -> list[object]:
 REGISTRY["NMSRotated"] = dataclasses.replace(
     register("NMSRotated", "opset13", _nms_infer,
              attrs=[Attr("sort_result_descending", "bool", True),
-                    Attr("output_type", "type", "i64"), Attr("clockwise", "bool", True)]),
+                    Attr("output_type", "type", Type.i64), Attr("clockwise", "bool", True)]),
     bounds=_nms_bounds)
 
 
