@@ -124,9 +124,10 @@ def test_builders_have_openvino_signatures():
     ov_ops = pytest.importorskip("openvino.opset13")
     for name in opset.__all__:
         ours = inspect.signature(getattr(opset, name))
-        if name == "read_value":  # a multimethod: (init_value, variable_id, type, shape, name)
+        if name == "read_value":  # a multimethod: (init_value, variable_id, type, shape, name),
+            # and (init_value, ov_variable, name)
             assert list(ours.parameters) == ["init_value", "variable_id", "variable_type",
-                                             "variable_shape", "name"]
+                                             "variable_shape", "name", "ov_variable"]
             continue
         if name == "assign":  # op.assign, a class: (new_value, variable_id, name)
             assert list(ours.parameters) == ["new_value", "variable_id", "name"]

@@ -87,6 +87,8 @@ def op_attrs(op: OpDef, attrs: dict[str, Any] | None) -> dict[str, Any]:
                 raise TypeError(f"{who}: missing attribute {a.name!r}")
             v = a.default
         values[a.name] = normalize(a, v, who) if v is not None else None
+    # ovlab's own markers (``_name``): not OpenVINO attributes, never listed by get_attributes
+    values.update({k: given.pop(k) for k in [k for k in given if k.startswith("_")]})
     if given:
         raise TypeError(f"{who}: unknown attribute(s) {', '.join(map(repr, given))} (it has "
                         f"{', '.join(a.name for a in op.attrs) or 'none'})")
@@ -273,6 +275,18 @@ class Parameter(Node):
 
     def get_partial_shape(self) -> Any:
         return self.output(0).get_partial_shape()
+
+    def get_attributes(self) -> dict[str, Any]:
+        """``{'shape': [2, 2], 'element_type': 'f32'}``: the shape as a list, ``-1`` for a
+        dynamic dimension and ``[]`` for a dynamic rank (as the wheel's binding hands it out)."""
+        attrs = super().get_attributes()
+        shape = self._attrs["shape"]
+        if isinstance(shape, PartialShape):
+            attrs["shape"] = [] if shape.rank.is_dynamic else [
+                d.get_length() if d.is_static else -1 for d in shape]
+        else:
+            attrs["shape"] = list(shape)
+        return attrs
 
     def set_partial_shape(self, partial_shape: Sequence[int]) -> None:
         """Change the declared shape (consumers re-infer on ``Model.reshape``/validation)."""
