@@ -14,14 +14,12 @@ dynamic); it has no kernel for that reason.
 
 from __future__ import annotations
 
-import dataclasses
-
 import numpy as np
 
 from .attrs import Attr
-from .node import DYNAMIC, Node, ShapeType
-from .ops import REGISTRY, NodeInput, constant_value, make_node, need, register
-from .types import Dimension, Type
+from .node import Node, ShapeType
+from .ops import NodeInput, constant_value, make_node, need, register
+from .types import Dimension, PartialShape, Type
 
 __all__ = ["nms_rotated"]
 
@@ -56,21 +54,14 @@ def _nms_infer(node: Node) -> list[ShapeType]:
     need(boxes[2] == 5, "The last dimension of the 'boxes' input must be equal to 5")
     out_t = node._attrs["output_type"]
     need(out_t.get_type_name() in ("i32", "i64"), "Output type must be i32 or i64")
-    return [((DYNAMIC, 3), out_t), ((DYNAMIC, 3), Type.f32), ((1,), out_t)]
-
-
-def _nms_bounds(node: Node, index: int) -> list[object]:
     top = _max_selected(node)
-    first = Dimension() if top is None else Dimension(0, top)
-    return [first, 3] if index < 2 else [1]
+    kept = PartialShape([Dimension() if top is None else Dimension(0, top), 3])
+    return [(kept, out_t), (kept, Type.f32), ((1,), out_t)]  # type: ignore[list-item]
 
 
-# registered, then given its bounds (``register`` has no such argument: few ops need one)
-REGISTRY["NMSRotated"] = dataclasses.replace(
-    register("NMSRotated", "opset13", _nms_infer,
-             attrs=[Attr("sort_result_descending", "bool", True),
-                    Attr("output_type", "type", Type.i64), Attr("clockwise", "bool", True)]),
-    bounds=_nms_bounds)
+register("NMSRotated", "opset13", _nms_infer,
+         attrs=[Attr("sort_result_descending", "bool", True),
+                Attr("output_type", "type", Type.i64), Attr("clockwise", "bool", True)])
 
 
 def nms_rotated(boxes: NodeInput, scores: NodeInput, max_output_boxes_per_class: NodeInput,

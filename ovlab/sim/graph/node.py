@@ -17,6 +17,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from . import dynamic
 from .attrs import Attr, choice
 from .rt_map import RTMap
 from .types import PartialShape, Shape, Type, shape_str
@@ -44,18 +45,11 @@ ShapeType = tuple[tuple[int, ...], Type]
 #: when the count has moved since it last did (replace_node, Output.replace, set_argument)
 EDITS = [0]
 
-#: a dimension known only at run time (``PartialShape``'s -1, printed ``?``): the length of an
-#: output that depends on input values read from a Parameter (SegmentMax, Multinomial...)
-DYNAMIC = -1
-
-
-def static_shape(dims: tuple[int, ...]) -> Shape:
-    """``dims`` as a ``Shape``; a dynamic dimension (-1: an output whose length depends on
-    input values, such as SegmentMax's) raises as OpenVINO's ``to_shape`` does."""
-    if any(d < 0 for d in dims):
-        raise RuntimeError("Exception from src/core/src/partial_shape.cpp:261:\n"
-                           "to_shape was called on a dynamic shape.\n")
-    return Shape(dims)
+def _static_shape(shape: Any) -> Shape:
+    """A port's static shape; a dynamic one raises as ``descriptor::Tensor::get_shape`` does."""
+    if isinstance(shape, PartialShape):
+        return shape.to_shape()  # raises OpenVINO's "to_shape was called on a dynamic shape."
+    return Shape(shape)
 
 
 class NodeValidationError(RuntimeError, ValueError):
@@ -97,9 +91,6 @@ class OpDef:
     attrs: tuple[Attr, ...] = ()
     batch: Callable[[Node, Sequence[bool]], str | None] | None = None
     shape_only: bool = False
-    #: ``bounds(node, i)``: output i's dimensions with the interval of each dynamic one
-    #: (NMSRotated's ``[0..180, 3]``), where the op's shape inference knows them
-    bounds: Callable[[Node, int], list[Any]] | None = None
 
     def attr(self, name: str) -> Attr:
         """The description of attribute ``name`` (``KeyError`` if the op has none such)."""
@@ -194,14 +185,14 @@ class Output:
         return self._index
 
     def get_shape(self) -> Shape:
-        return static_shape(self._node._out_shapes[self._index])
+        return _static_shape(self._node._out_shapes[self._index])
 
     @property
     def shape(self) -> Shape:
         return self.get_shape()
 
     def get_partial_shape(self) -> PartialShape:
-        return self._node._partial_shape(self._index)
+        return PartialShape(self._node._out_shapes[self._index])
 
     @property
     def partial_shape(self) -> PartialShape:
@@ -561,10 +552,15 @@ class Node(Named):
                         self._attrs[a.name] = choice(a, self._attrs[a.name])
                     except ValueError as e:
                         raise ShapeError(str(e)) from None
-            outs = self._op.infer(self)
+            if self._op.type_name in dynamic.RULES or any(
+                    isinstance(src._node._out_shapes[src._index], PartialShape)
+                    for src in self._inputs):
+                outs = dynamic.infer(self, ShapeError)  # over dynamic dimensions
+            else:
+                outs = self._op.infer(self)
         except ShapeError as e:
             raise NodeValidationError(f"While validating node {self._describe()}:\n{e}") from None
-        self._out_shapes = [tuple(int(d) for d in s) for s, _ in outs]
+        self._out_shapes = [dynamic.as_stored(s) for s, _ in outs]
         self._out_types = [t for _, t in outs]
 
     def validate_and_infer_types(self) -> None:
@@ -782,16 +778,10 @@ class Node(Named):
         return self.output(index).get_tensor()
 
     def get_output_shape(self, index: int) -> Shape:
-        return static_shape(self._out_shapes[index])
+        return _static_shape(self._out_shapes[index])
 
     def get_output_partial_shape(self, index: int) -> PartialShape:
-        return self._partial_shape(index)
-
-    def _partial_shape(self, index: int) -> PartialShape:
-        dims = self._out_shapes[index]
-        if self._op.bounds is not None and DYNAMIC in dims:
-            return PartialShape(self._op.bounds(self, index))
-        return PartialShape(dims)
+        return PartialShape(self._out_shapes[index])
 
     def get_output_element_type(self, index: int) -> Type:
         return self._out_types[index]

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from ...opset import broadcast, gelu, interpolate, mvn
+from ...opset import broadcast, gelu, mvn
 from ...opset import range as range_v4
 from . import kernels as K
 from .attrs import Attr
@@ -57,7 +57,7 @@ from .ops import (
 )
 from .promote_ops import convert_promote_types
 from .random_ops import multinomial, random_uniform
-from .resize_ops import interpolate_attrs
+from .resize_ops import interpolate_attrs, interpolate_node
 from .rnn_ops import gru_cell
 from .segment_ops import segment_max, sparse_fill_empty_rows
 from .shape_ops import identity
@@ -105,13 +105,32 @@ def interpolate_v1(image: NodeInput, output_shape: NodeInput, attrs: dict,
     if mode not in modes:
         raise NotImplementedError(f"interpolate-1 mode '{mode}' is not available on ovlab "
                                   "(nearest, linear, cubic)")
-    pads_begin, pads_end = attrs.get("pads_begin", [0]), attrs.get("pads_end", [0])
+    # pads are per spatial axis ("for each spatial dimension", the Interpolate-1 spec): one
+    # value for every axis in ``axes`` (or one for all), placed on those axes; the sizes set
+    # those axes' lengths, so as in OpenVINO's v0 shape inference the pads never change the
+    # output shape (measured on the 2026.4.1 wheel: [1,3,8,8], axes [2,3], pads_begin [2,2]
+    # gives [1,3,4,4])
+    axes = [int(a) for a in np.atleast_1d(np.asarray(attrs["axes"]))]
     rank = len(as_output(image).get_shape())
-    full = [list(p) * rank if len(p) == 1 else list(p) for p in (pads_begin, pads_end)]
+    full = []
+    for key in ("pads_begin", "pads_end"):
+        p = [int(v) for v in np.atleast_1d(np.asarray(attrs.get(key, [0])))] or [0]
+        if len(p) == rank:
+            full.append(p)
+            continue
+        if len(p) == 1:
+            p = p * len(axes)
+        if len(p) != len(axes):
+            raise RuntimeError(f"interpolate: {key} {p} must have one value per axis {axes}")
+        pads = [0] * rank
+        for a, v in zip(axes, p, strict=True):
+            pads[a % rank] = v
+        full.append(pads)
     coords = "align_corners" if attrs.get("align_corners", True) else "asymmetric"
-    return interpolate(image, np.asarray(output_shape, np.int64), modes[mode], "sizes",
-                       full[0], full[1], coords, "simple", bool(attrs.get("antialias", False)),
-                       axes=np.asarray(attrs["axes"], np.int64), name=name)
+    return interpolate_node(image, np.asarray(output_shape, np.int64), modes[mode], "sizes",
+                            full[0], full[1], coords, "simple",
+                            bool(attrs.get("antialias", False)), -0.75,
+                            np.asarray(axes, np.int64), name, any_type=True)
 
 
 def interpolate_v4(image: NodeInput, output_shape: NodeInput, scales: NodeInput, mode: str,

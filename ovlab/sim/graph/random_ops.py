@@ -28,8 +28,9 @@ import secrets
 import numpy as np
 
 from .attrs import Attr
-from .node import DYNAMIC, Node, ShapeType
+from .node import Node, ShapeType
 from .ops import NodeInput, constant_value, make_node, need, register
+from .types import PartialShape
 
 __all__ = ["multinomial", "mt19937_uniform", "philox_words", "random_uniform", "uniform"]
 
@@ -113,7 +114,7 @@ def _uniform_infer(node: Node) -> list[ShapeType]:
              f"value: {_num(b)}")
     shape = constant_value(node._inputs[0])
     if shape is None:  # read at run time: every dimension dynamic (compiling is refused)
-        return [((DYNAMIC,) * node._in_shape(0)[0], out_t)]
+        return [(PartialShape.dynamic(node._in_shape(0)[0]), out_t)]  # type: ignore[list-item]
     return [(tuple(int(d) for d in shape), out_t)]
 
 
@@ -168,7 +169,7 @@ def _multinomial_infer(node: Node) -> list[ShapeType]:
     out_t = a["convert_type"]
     n = constant_value(node._inputs[1])
     if n is None:  # read at run time: a dynamic length (compiling is refused)
-        return [((probs[0], DYNAMIC), out_t)]
+        return [(PartialShape([probs[0], -1]), out_t)]  # type: ignore[list-item]
     count = int(np.ravel(n)[0])
     return [((probs[0], count), out_t)]
 

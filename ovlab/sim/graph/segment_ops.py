@@ -18,15 +18,15 @@ from __future__ import annotations
 import numpy as np
 
 from .attrs import Attr
-from .node import DYNAMIC, Node, ShapeType
+from .node import Node, ShapeType
 from .ops import NodeInput, constant_value, make_node, need, register
-from .types import Type
+from .types import PartialShape, Type
 
 __all__ = ["segment_max", "sparse_fill_empty_rows"]
 
 
 def _shape_text(shape: tuple[int, ...]) -> str:
-    return "[" + ",".join("?" if d < 0 else str(d) for d in shape) + "]"
+    return "[" + ",".join(str(d) for d in shape) + "]"
 
 
 # --- SegmentMax-16 -----------------------------------------------------------------------------
@@ -56,7 +56,7 @@ def _segment_infer(node: Node) -> list[ShapeType]:
     if id_values is not None:
         first = int(id_values.max()) + 1 if id_values.size else 0
         return [((first, *data[1:]), node._in_type(0))]
-    return [((DYNAMIC, *data[1:]), node._in_type(0))]
+    return [(PartialShape([-1, *data[1:]]), node._in_type(0))]  # type: ignore[list-item]
 
 
 def _segment_max(node: Node, xs: list[np.ndarray], ctx: object) -> list[np.ndarray]:
@@ -114,7 +114,9 @@ def _sfer_infer(node: Node) -> list[ShapeType]:
          "The indices input must be a 2D tensor with the first dimension matching the size of "
          f"values and the second dimension having 2 elements.{_shape_text(indices)}")
     need(len(default) == 0, f"The default_value input must be a scalar.{_shape_text(default)}")
-    out_idx, out_val, rows = (DYNAMIC, 2), (DYNAMIC,), (DYNAMIC,)
+    out_idx: object = PartialShape([-1, 2])  # the lengths are known only from the values
+    out_val: object = PartialShape([-1])
+    rows: object = PartialShape([-1])
     dense_v = constant_value(node._inputs[1])
     if dense_v is not None:
         n_rows, n_cols = (int(d) for d in dense_v)
@@ -128,7 +130,8 @@ def _sfer_infer(node: Node) -> list[ShapeType]:
                      f"outside the valid range [0, {n_cols - 1}]")
             empty = n_rows - len(set(int(r) for r in idx_v.reshape(-1, 2)[:, 0]))
             out_idx, out_val = (indices[0] + empty, 2), (values[0] + empty,)
-    return [(out_idx, t_idx), (out_val, node._in_type(0)), (rows, Type.boolean)]
+    return [(out_idx, t_idx), (out_val, node._in_type(0)),  # type: ignore[list-item]
+            (rows, Type.boolean)]
 
 
 def _sfer(node: Node, xs: list[np.ndarray], ctx: object) -> list[np.ndarray]:

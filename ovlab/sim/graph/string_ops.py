@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .node import DYNAMIC, Node, ShapeType
+from .node import Node, ShapeType
 from .ops import NodeInput, constant_value, make_node, need, register
-from .types import Type
+from .types import PartialShape, Type
 
 __all__ = ["string_tensor_pack", "string_tensor_unpack"]
 
@@ -60,8 +60,9 @@ def _unpack_infer(node: Node) -> list[ShapeType]:
          f"{t.get_type_name()}")
     shape = node._in_shape(0)
     value = constant_value(node._inputs[0])
-    symbols = DYNAMIC if value is None else sum(len(_bytes(v)) for v in np.ravel(value))
-    return [(shape, Type.i32), (shape, Type.i32), ((symbols,), Type.u8)]
+    symbols: object = PartialShape([-1]) if value is None else (
+        sum(len(_bytes(v)) for v in np.ravel(value)),)
+    return [(shape, Type.i32), (shape, Type.i32), (symbols, Type.u8)]  # type: ignore[list-item]
 
 
 def _bytes(v: object) -> bytes:

@@ -242,7 +242,9 @@ def as_type(value: Any) -> Type:
 
 
 def shape_str(dims: Iterable[int]) -> str:
-    """``[1,3,224,224]``: OpenVINO's compact shape spelling."""
+    """``[1,3,224,224]``: OpenVINO's compact shape spelling (``[?,3]`` for a dynamic one)."""
+    if isinstance(dims, PartialShape):
+        return str(dims)
     return "[" + ",".join(str(int(d)) for d in dims) + "]"
 
 

@@ -567,6 +567,8 @@ class Core:
         device_name = self._explicit_batch_checks(device_name, api,
                                                   None if from_path else model)
         plugin, parsed, config = self._prepare(device_name, config, api)
+        if hasattr(model, "check_static"):
+            model.check_static()  # dynamic shapes build, but do not compile on ovlab
         try:
             ev = self._start_compile_parsed(model, plugin, parsed, config, implicit_batch=not from_path,
                                             from_path=from_path)
@@ -627,7 +629,6 @@ class Core:
 
     def _start_compile_parsed(self, model, plugin, parsed, config, implicit_batch: bool,
                               from_path: bool = False):
-        _refuse_dynamic(model)
         # the Core applies implicit batching only if the BATCH plugin loads (core_impl.cpp)
         if implicit_batch and not plugin.virtual and self._try_load("BATCH") is not None:
             target = self._plugins["BATCH"].implicit_target(model, plugin, parsed, config)
@@ -725,17 +726,3 @@ class Core:
         raise NotImplementedError(
             f"get_default_context({device_name!r}): remote contexts (device memory shared with "
             "OpenCL/VA-API) are not simulated on ovlab")
-
-
-def _refuse_dynamic(model: Any) -> None:
-    """ovlab runs static models: an op output whose length depends on input values read from
-    a Parameter (SegmentMax, SparseFillEmptyRows...) has a dynamic dimension, which the
-    simulated devices cannot size; say which op, and how to make it static."""
-    for node in getattr(model, "_ops", ()):
-        for i, dims in enumerate(node._out_shapes):
-            if any(d < 0 for d in dims):
-                raise RuntimeError(
-                    f"ovlab models are static: output {i} of {node.get_type_name()} "
-                    f"'{node.get_friendly_name()}' has the dynamic shape "
-                    f"{node.get_output_partial_shape(i)} (its length depends on input values); "
-                    "give those inputs as Constants to compile it on ovlab")
