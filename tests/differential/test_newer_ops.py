@@ -338,7 +338,8 @@ def _multinomial(rows, classes, count, repl, logp, seeds, constant_count, conver
         probs[rng.uniform(size=probs.shape) < 0.2] = 0
         probs[:, 0] += np.float32(0.05)
     count = min(count, classes) if not repl else count
-    value = np.log(probs) if logp else probs
+    with np.errstate(divide="ignore"):  # log(0) = -inf: a class of no weight, as intended
+        value = np.log(probs) if logp else probs
 
     def build(side):
         p = side.parameter([rows, classes], np.float32)
