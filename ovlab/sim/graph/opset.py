@@ -16,7 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from . import (  # f8_ops ... string_ops: ops newer than opset13, served by opset_versions.py
+from . import (  # ctc_ops ... string_ops: ops beyond opset13's builders, served by opset_versions.py
+    ctc_ops,  # noqa: F401
     detection_ops,  # noqa: F401
     elementwise,
     embedding_ops,  # noqa: F401
@@ -25,11 +26,15 @@ from . import (  # f8_ops ... string_ops: ops newer than opset13, served by opse
     fold_ops,  # noqa: F401
     index_ops,
     linalg_ops,  # noqa: F401
+    nms_ops,  # noqa: F401
     nn_ops,
     norm_ops,
     promote_ops,  # noqa: F401
+    random_ops,  # noqa: F401
     reduce_ops,
     resize_ops,
+    rnn_ops,  # noqa: F401
+    segment_ops,  # noqa: F401
     shape_ops,
     state_ops,
     string_ops,  # noqa: F401
