@@ -45,6 +45,7 @@ from .ops import (
     make_op_node,
     norm_axis,
 )
+from .prior_box_ops import prior_box, prior_box_clustered
 from .promote_ops import convert_promote_types
 from .resize_ops import interpolate_attrs, interpolate_node
 from .shape_ops import identity
@@ -355,6 +356,8 @@ BUILDERS: dict[str, tuple[tuple[int, int, Any], ...]] = {
     "inverse": ((14, 99, inverse),),
     "convert_promote_types": ((14, 99, convert_promote_types),),
     "col2im": ((15, 99, col2im),),
+    "prior_box": ((8, 99, prior_box),),
+    "prior_box_clustered": ((1, 99, prior_box_clustered),),
     "embedding_bag_offsets": ((15, 99, embedding_bag_offsets),),
     "embedding_bag_packed": ((15, 99, embedding_bag_packed),),
     "string_tensor_pack": ((15, 99, string_tensor_pack),),
