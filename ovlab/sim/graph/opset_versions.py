@@ -27,6 +27,7 @@ from ...opset import broadcast, gelu, mvn
 from ...opset import range as range_v4
 from . import kernels as K
 from .attrs import Attr
+from .ctc_decoder_ops import ctc_greedy_decoder, ctc_greedy_decoder_seq_len
 from .elementwise import bitwise_left_shift, bitwise_right_shift
 from .embedding_ops import embedding_bag_offsets, embedding_bag_packed
 from .f8_ops import fake_convert
@@ -357,6 +358,8 @@ BUILDERS: dict[str, tuple[tuple[int, int, Any], ...]] = {
     "convert_promote_types": ((14, 99, convert_promote_types),),
     "col2im": ((15, 99, col2im),),
     "prior_box": ((8, 99, prior_box),),
+    "ctc_greedy_decoder": ((1, 99, ctc_greedy_decoder),),
+    "ctc_greedy_decoder_seq_len": ((6, 99, ctc_greedy_decoder_seq_len),),
     "prior_box_clustered": ((1, 99, prior_box_clustered),),
     "embedding_bag_offsets": ((15, 99, embedding_bag_offsets),),
     "embedding_bag_packed": ((15, 99, embedding_bag_packed),),

@@ -35,7 +35,7 @@ KNOWN_OPS = frozenset({
     # opset13-16 ops served from openvino.opset13..16 (issue 36)
     "Col2Im", "ConvertPromoteTypes", "DFT", "EmbeddingBagOffsets", "EmbeddingBagPacked",
     "FakeConvert", "IDFT", "IRDFT", "Identity", "Inverse", "RDFT", "StringTensorPack",
-    "PriorBox", "PriorBoxClustered",  # SSD's anchors (issue 36, part A)
+    "PriorBox", "PriorBoxClustered", "CTCGreedyDecoder", "CTCGreedyDecoderSeqLen",  # issue 36
 })
 
 
