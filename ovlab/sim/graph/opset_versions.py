@@ -49,6 +49,7 @@ from .ops import (
 from .prior_box_ops import prior_box, prior_box_clustered
 from .promote_ops import convert_promote_types
 from .resize_ops import interpolate_attrs, interpolate_node
+from .rnn_ops import gru_cell, gru_sequence, lstm_cell, lstm_sequence, rnn_sequence
 from .shape_ops import identity
 from .state_ops import Assign
 from .string_ops import string_tensor_pack
@@ -359,6 +360,11 @@ BUILDERS: dict[str, tuple[tuple[int, int, Any], ...]] = {
     "col2im": ((15, 99, col2im),),
     "prior_box": ((8, 99, prior_box),),
     "ctc_greedy_decoder": ((1, 99, ctc_greedy_decoder),),
+    "gru_cell": ((3, 99, gru_cell),),
+    "lstm_cell": ((4, 99, lstm_cell),),
+    "rnn_sequence": ((5, 99, rnn_sequence),),
+    "gru_sequence": ((5, 99, gru_sequence),),
+    "lstm_sequence": ((5, 99, lstm_sequence),),
     "ctc_greedy_decoder_seq_len": ((6, 99, ctc_greedy_decoder_seq_len),),
     "prior_box_clustered": ((1, 99, prior_box_clustered),),
     "embedding_bag_offsets": ((15, 99, embedding_bag_offsets),),
