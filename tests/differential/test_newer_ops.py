@@ -570,9 +570,6 @@ def _bad_calls():
                                           P([2, 5], np.int32), P([2], np.int32))
     yield 4, "ctc_loss", lambda op, P: op(P([2, 5], np.float32), P([2], np.int32),
                                           P([2, 5], np.int32), P([2], np.int32))
-    yield 3, "gru_cell", lambda op, P: op(P([1, 4], np.float32), P([2, 3], np.float32),
-                                          P([9, 4], np.float32), P([9, 3], np.float32),
-                                          P([9], np.float32), 3)
 
 
 def _bad_call_case(number, opset, name, build):

@@ -552,9 +552,9 @@ class Node(Named):
                         self._attrs[a.name] = choice(a, self._attrs[a.name])
                     except ValueError as e:
                         raise ShapeError(str(e)) from None
-            if self._op.type_name in dynamic.RULES or any(
+            if not self._pattern and (self._op.type_name in dynamic.RULES or any(
                     isinstance(src._node._out_shapes[src._index], PartialShape)
-                    for src in self._inputs):
+                    for src in self._inputs)):
                 outs = dynamic.infer(self, ShapeError)  # over dynamic dimensions
             else:
                 outs = self._op.infer(self)

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from . import (  # ctc_ops ... string_ops: ops beyond opset13's builders, served by opset_versions.py
+    ctc_decoder_ops,  # noqa: F401
     ctc_ops,  # noqa: F401
     detection_ops,  # noqa: F401
     elementwise,
@@ -29,6 +30,7 @@ from . import (  # ctc_ops ... string_ops: ops beyond opset13's builders, served
     nms_ops,  # noqa: F401
     nn_ops,
     norm_ops,
+    prior_box_ops,  # noqa: F401
     promote_ops,  # noqa: F401
     random_ops,  # noqa: F401
     reduce_ops,

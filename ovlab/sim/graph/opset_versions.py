@@ -27,6 +27,7 @@ from ...opset import broadcast, gelu, mvn
 from ...opset import range as range_v4
 from . import kernels as K
 from .attrs import Attr
+from .ctc_decoder_ops import ctc_greedy_decoder, ctc_greedy_decoder_seq_len
 from .ctc_ops import ctc_loss
 from .detection_ops import (
     DETECTION_OUTPUT_1,
@@ -55,10 +56,11 @@ from .ops import (
     make_op_node,
     norm_axis,
 )
+from .prior_box_ops import prior_box, prior_box_clustered
 from .promote_ops import convert_promote_types
 from .random_ops import multinomial, random_uniform
 from .resize_ops import interpolate_attrs, interpolate_node
-from .rnn_ops import gru_cell
+from .rnn_ops import gru_cell, gru_sequence, lstm_cell, lstm_sequence, rnn_sequence
 from .segment_ops import segment_max, sparse_fill_empty_rows
 from .shape_ops import identity
 from .state_ops import Assign
@@ -368,6 +370,15 @@ BUILDERS: dict[str, tuple[tuple[int, int, Any], ...]] = {
     "inverse": ((14, 99, inverse),),
     "convert_promote_types": ((14, 99, convert_promote_types),),
     "col2im": ((15, 99, col2im),),
+    "prior_box": ((8, 99, prior_box),),
+    "ctc_greedy_decoder": ((1, 99, ctc_greedy_decoder),),
+    "gru_cell": ((3, 99, gru_cell),),
+    "lstm_cell": ((4, 99, lstm_cell),),
+    "rnn_sequence": ((5, 99, rnn_sequence),),
+    "gru_sequence": ((5, 99, gru_sequence),),
+    "lstm_sequence": ((5, 99, lstm_sequence),),
+    "ctc_greedy_decoder_seq_len": ((6, 99, ctc_greedy_decoder_seq_len),),
+    "prior_box_clustered": ((1, 99, prior_box_clustered),),
     "embedding_bag_offsets": ((15, 99, embedding_bag_offsets),),
     "embedding_bag_packed": ((15, 99, embedding_bag_packed),),
     "string_tensor_pack": ((15, 99, string_tensor_pack),),
@@ -376,7 +387,6 @@ BUILDERS: dict[str, tuple[tuple[int, int, Any], ...]] = {
     "detection_output": ((1, 7, detection_output_v1), (8, 99, detection_output)),
     "grouped_matmul": ((17, 99, grouped_matmul),),
     "proposal": ((1, 3, proposal_v1), (4, 99, proposal)),
-    "gru_cell": ((3, 99, gru_cell),),
     "ctc_loss": ((4, 99, ctc_loss),),
     "random_uniform": ((8, 99, random_uniform),),
     "multinomial": ((13, 99, multinomial),),

@@ -322,12 +322,14 @@ class Dimension:
     __slots__ = ("_lo", "_hi", "_symbol")  # _hi == -1: unbounded
 
     def __init__(self, *args: Any) -> None:
+        symbol: Symbol | None = None
         if not args:
             lo, hi = 0, -1
         elif len(args) == 1:
             n = args[0]
             if isinstance(n, Dimension):
                 lo, hi = n._lo, n._hi
+                symbol = n._symbol  # a copy keeps the symbol, as ov::Dimension's does
             elif isinstance(n, str):
                 lo, hi = Dimension._parse(n)
             else:
@@ -338,7 +340,7 @@ class Dimension:
         if 0 <= hi < lo:
             lo = hi = _EMPTY  # Interval::canonicalize: an empty interval is [max, max]
         self._lo, self._hi = lo, hi
-        self._symbol: Symbol | None = None
+        self._symbol: Symbol | None = symbol
 
     @staticmethod
     def _parse(text: str) -> tuple[int, int]:

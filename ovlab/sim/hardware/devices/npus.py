@@ -35,9 +35,11 @@ KNOWN_OPS = frozenset({
     # opset13-16 ops served from openvino.opset13..16 (issue 36)
     "Col2Im", "ConvertPromoteTypes", "DFT", "EmbeddingBagOffsets", "EmbeddingBagPacked",
     "FakeConvert", "IDFT", "IRDFT", "Identity", "Inverse", "RDFT", "StringTensorPack",
+    "PriorBox", "PriorBoxClustered", "CTCGreedyDecoder", "CTCGreedyDecoderSeqLen",  # issue 36
+    "GRUCell", "LSTMCell", "RNNSequence", "GRUSequence", "LSTMSequence",
     # the ops of issue 36 part B (those with value-sized outputs never compile on ovlab)
-    "CTCLoss", "DetectionOutput", "GRUCell", "GroupedMatMul", "Multinomial", "NMSRotated",
-    "Proposal", "RandomUniform", "SegmentMax", "SparseFillEmptyRows", "StringTensorUnpack",
+    "CTCLoss", "DetectionOutput", "GroupedMatMul", "Multinomial", "NMSRotated", "Proposal",
+    "RandomUniform", "SegmentMax", "SparseFillEmptyRows", "StringTensorUnpack",
 })
 
 
