@@ -610,3 +610,23 @@ def _more_bad_calls():
                                                 "i32", 1, 1)
     yield 8, "random_uniform", lambda op, P: op(c([2], np.int64), np.uint8(0), np.uint8(1),
                                                 "u8", 1, 1)
+
+
+NEW_BUILDERS = [(1, "detection_output"), (8, "detection_output"), (1, "proposal"),
+                (4, "proposal"), (4, "ctc_loss"), (8, "random_uniform"), (13, "multinomial"),
+                (13, "nms_rotated"), (15, "string_tensor_unpack"), (16, "segment_max"),
+                (16, "sparse_fill_empty_rows"), (17, "grouped_matmul")]
+
+
+@pytest.mark.parametrize(("opset", "name"), NEW_BUILDERS,
+                         ids=[f"opset{o}.{n}" for o, n in NEW_BUILDERS])
+def test_signatures_are_the_wheels(opset, name):
+    """The same parameter names, kinds and defaults as the wheel's builder, read off both."""
+    import inspect
+
+    real_side, lab_side = _sides(opset)
+
+    def params(fn):
+        return [(p.name, p.kind, p.default) for p in inspect.signature(fn).parameters.values()]
+
+    assert params(lab_side.op(name)) == params(real_side.op(name))
