@@ -28,6 +28,7 @@ from ...opset import range as range_v4
 from . import kernels as K
 from .attrs import Attr
 from .ctc_decoder_ops import ctc_greedy_decoder, ctc_greedy_decoder_seq_len
+from .deformable_ops import deformable_convolution, deformable_convolution_v1
 from .elementwise import bitwise_left_shift, bitwise_right_shift
 from .embedding_ops import embedding_bag_offsets, embedding_bag_packed
 from .f8_ops import fake_convert
@@ -361,6 +362,7 @@ BUILDERS: dict[str, tuple[tuple[int, int, Any], ...]] = {
     "prior_box": ((8, 99, prior_box),),
     "ctc_greedy_decoder": ((1, 99, ctc_greedy_decoder),),
     "gru_cell": ((3, 99, gru_cell),),
+    "deformable_convolution": ((1, 7, deformable_convolution_v1), (8, 99, deformable_convolution)),
     "lstm_cell": ((4, 99, lstm_cell),),
     "rnn_sequence": ((5, 99, rnn_sequence),),
     "gru_sequence": ((5, 99, gru_sequence),),
