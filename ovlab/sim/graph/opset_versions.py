@@ -35,6 +35,7 @@ from .f8_ops import fake_convert
 from .fft_ops import dft, idft, irdft, rdft
 from .fold_ops import col2im
 from .linalg_ops import inverse
+from .nms_ops import non_max_suppression
 from .nn_ops import ROUNDING_14, _pool_common
 from .node import Node, OpDef, ShapeType
 from .ops import (
@@ -362,6 +363,7 @@ BUILDERS: dict[str, tuple[tuple[int, int, Any], ...]] = {
     "prior_box": ((8, 99, prior_box),),
     "ctc_greedy_decoder": ((1, 99, ctc_greedy_decoder),),
     "gru_cell": ((3, 99, gru_cell),),
+    "non_max_suppression": ((9, 99, non_max_suppression),),
     "deformable_convolution": ((1, 7, deformable_convolution_v1), (8, 99, deformable_convolution)),
     "lstm_cell": ((4, 99, lstm_cell),),
     "rnn_sequence": ((5, 99, rnn_sequence),),
