@@ -27,6 +27,7 @@ from ...opset import broadcast, gelu, mvn
 from ...opset import range as range_v4
 from . import kernels as K
 from .attrs import Attr
+from .color_ops import i420_to_bgr, i420_to_rgb, nv12_to_bgr, nv12_to_rgb
 from .ctc_decoder_ops import ctc_greedy_decoder, ctc_greedy_decoder_seq_len
 from .deformable_ops import deformable_convolution, deformable_convolution_v1
 from .elementwise import bitwise_left_shift, bitwise_right_shift
@@ -363,6 +364,10 @@ BUILDERS: dict[str, tuple[tuple[int, int, Any], ...]] = {
     "prior_box": ((8, 99, prior_box),),
     "ctc_greedy_decoder": ((1, 99, ctc_greedy_decoder),),
     "gru_cell": ((3, 99, gru_cell),),
+    "nv12_to_rgb": ((8, 99, nv12_to_rgb),),
+    "nv12_to_bgr": ((8, 99, nv12_to_bgr),),
+    "i420_to_rgb": ((8, 99, i420_to_rgb),),
+    "i420_to_bgr": ((8, 99, i420_to_bgr),),
     "non_max_suppression": ((9, 99, non_max_suppression),),
     "deformable_convolution": ((1, 7, deformable_convolution_v1), (8, 99, deformable_convolution)),
     "lstm_cell": ((4, 99, lstm_cell),),
