@@ -17,8 +17,10 @@ from typing import Any
 import numpy as np
 
 from . import (  # ctc_ops ... string_ops: ops beyond opset13's builders, served by opset_versions.py
+    color_ops,  # noqa: F401
     ctc_decoder_ops,  # noqa: F401
     ctc_ops,  # noqa: F401
+    deformable_ops,  # noqa: F401
     detection_ops,  # noqa: F401
     elementwise,
     embedding_ops,  # noqa: F401
@@ -28,6 +30,7 @@ from . import (  # ctc_ops ... string_ops: ops beyond opset13's builders, served
     index_ops,
     linalg_ops,  # noqa: F401
     nms_ops,  # noqa: F401
+    nms_rotated_ops,  # noqa: F401
     nn_ops,
     norm_ops,
     prior_box_ops,  # noqa: F401

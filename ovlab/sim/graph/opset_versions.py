@@ -27,8 +27,10 @@ from ...opset import broadcast, gelu, mvn
 from ...opset import range as range_v4
 from . import kernels as K
 from .attrs import Attr
+from .color_ops import i420_to_bgr, i420_to_rgb, nv12_to_bgr, nv12_to_rgb
 from .ctc_decoder_ops import ctc_greedy_decoder, ctc_greedy_decoder_seq_len
 from .ctc_ops import ctc_loss
+from .deformable_ops import deformable_convolution, deformable_convolution_v1
 from .detection_ops import (
     DETECTION_OUTPUT_1,
     PROPOSAL_1,
@@ -43,7 +45,8 @@ from .f8_ops import fake_convert
 from .fft_ops import dft, idft, irdft, rdft
 from .fold_ops import col2im
 from .linalg_ops import grouped_matmul, inverse
-from .nms_ops import nms_rotated
+from .nms_ops import non_max_suppression
+from .nms_rotated_ops import nms_rotated
 from .nn_ops import ROUNDING_14, _pool_common
 from .node import Node, OpDef, ShapeType
 from .ops import (
@@ -373,6 +376,12 @@ BUILDERS: dict[str, tuple[tuple[int, int, Any], ...]] = {
     "prior_box": ((8, 99, prior_box),),
     "ctc_greedy_decoder": ((1, 99, ctc_greedy_decoder),),
     "gru_cell": ((3, 99, gru_cell),),
+    "nv12_to_rgb": ((8, 99, nv12_to_rgb),),
+    "nv12_to_bgr": ((8, 99, nv12_to_bgr),),
+    "i420_to_rgb": ((8, 99, i420_to_rgb),),
+    "i420_to_bgr": ((8, 99, i420_to_bgr),),
+    "non_max_suppression": ((9, 99, non_max_suppression),),
+    "deformable_convolution": ((1, 7, deformable_convolution_v1), (8, 99, deformable_convolution)),
     "lstm_cell": ((4, 99, lstm_cell),),
     "rnn_sequence": ((5, 99, rnn_sequence),),
     "gru_sequence": ((5, 99, gru_sequence),),

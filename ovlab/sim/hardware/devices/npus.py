@@ -36,7 +36,8 @@ KNOWN_OPS = frozenset({
     "Col2Im", "ConvertPromoteTypes", "DFT", "EmbeddingBagOffsets", "EmbeddingBagPacked",
     "FakeConvert", "IDFT", "IRDFT", "Identity", "Inverse", "RDFT", "StringTensorPack",
     "PriorBox", "PriorBoxClustered", "CTCGreedyDecoder", "CTCGreedyDecoderSeqLen",  # issue 36
-    "GRUCell", "LSTMCell", "RNNSequence", "GRUSequence", "LSTMSequence",
+    "GRUCell", "LSTMCell", "RNNSequence", "GRUSequence", "LSTMSequence", "DeformableConvolution",
+    "NonMaxSuppression", "NV12toRGB", "NV12toBGR", "I420toRGB", "I420toBGR",
     # the ops of issue 36 part B (those with value-sized outputs never compile on ovlab)
     "CTCLoss", "DetectionOutput", "GroupedMatMul", "Multinomial", "NMSRotated", "Proposal",
     "RandomUniform", "SegmentMax", "SparseFillEmptyRows", "StringTensorUnpack",
