@@ -27,6 +27,7 @@ from ...opset import broadcast, gelu, mvn
 from ...opset import range as range_v4
 from . import kernels as K
 from .attrs import Attr
+from .beam_ops import gather_tree
 from .color_ops import i420_to_bgr, i420_to_rgb, nv12_to_bgr, nv12_to_rgb
 from .ctc_decoder_ops import ctc_greedy_decoder, ctc_greedy_decoder_seq_len
 from .deformable_ops import deformable_convolution, deformable_convolution_v1
@@ -53,9 +54,12 @@ from .prior_box_ops import prior_box, prior_box_clustered
 from .promote_ops import convert_promote_types
 from .resize_ops import interpolate_attrs, interpolate_node
 from .rnn_ops import gru_cell, gru_sequence, lstm_cell, lstm_sequence, rnn_sequence
+from .search_ops import bucketize, search_sorted
 from .shape_ops import identity
+from .slice_scatter_ops import slice_scatter
 from .state_ops import Assign
 from .string_ops import string_tensor_pack
+from .yolo_ops import reorg_yolo
 
 
 def range_v1(start: NodeInput, stop: NodeInput, step: NodeInput, name: str | None = None) -> Node:
@@ -364,6 +368,11 @@ BUILDERS: dict[str, tuple[tuple[int, int, Any], ...]] = {
     "prior_box": ((8, 99, prior_box),),
     "ctc_greedy_decoder": ((1, 99, ctc_greedy_decoder),),
     "gru_cell": ((3, 99, gru_cell),),
+    "gather_tree": ((1, 99, gather_tree),),
+    "bucketize": ((3, 99, bucketize),),
+    "search_sorted": ((15, 99, search_sorted),),
+    "reorg_yolo": ((2, 99, reorg_yolo),),
+    "slice_scatter": ((15, 99, slice_scatter),),
     "nv12_to_rgb": ((8, 99, nv12_to_rgb),),
     "nv12_to_bgr": ((8, 99, nv12_to_bgr),),
     "i420_to_rgb": ((8, 99, i420_to_rgb),),

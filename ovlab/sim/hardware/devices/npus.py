@@ -37,7 +37,8 @@ KNOWN_OPS = frozenset({
     "FakeConvert", "IDFT", "IRDFT", "Identity", "Inverse", "RDFT", "StringTensorPack",
     "PriorBox", "PriorBoxClustered", "CTCGreedyDecoder", "CTCGreedyDecoderSeqLen",  # issue 36
     "GRUCell", "LSTMCell", "RNNSequence", "GRUSequence", "LSTMSequence", "DeformableConvolution",
-    "NonMaxSuppression", "NV12toRGB", "NV12toBGR", "I420toRGB", "I420toBGR",
+    "NonMaxSuppression", "NV12toRGB", "NV12toBGR", "I420toRGB", "I420toBGR", "GatherTree",
+    "Bucketize", "SearchSorted", "ReorgYolo", "SliceScatter",
 })
 
 
