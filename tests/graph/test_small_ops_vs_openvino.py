@@ -74,3 +74,39 @@ def test_slice_scatter():
     _both(lambda o, p: o.slice_scatter(p[0], p[1], np.array([-1]), np.array([-7]),
                                        np.array([-2]), np.array([-2])),
           [data.T.copy(), rng.standard_normal((3, 5)).astype(np.float32)])
+
+
+@pytest.fixture
+def opset3():
+    return pytest.importorskip("openvino.opset3")
+
+
+def _both3(real3, build, inputs):
+    outs = []
+    lab3 = type("L3", (), {"__getattr__": lambda s, n: opset_versions.builder("opset3", n)
+                           or getattr(ovlab.opset, n)})()
+    for ops, core, model_cls in ((lab3, lab_core, ovlab.Model), (real3, real_core, ov.Model)):
+        params = [ops.parameter(list(x.shape), x.dtype, name=f"in{i}")
+                  for i, x in enumerate(inputs)]
+        node = build(ops, params)
+        compiled = core().compile_model(model_cls([node], params), "CPU")
+        res = compiled.create_infer_request().infer(dict(enumerate(inputs)))
+        outs.append((str(node.get_output_partial_shape(0)), res[compiled.outputs[0]]))
+    assert outs[0][0] == outs[1][0]
+    np.testing.assert_allclose(outs[0][1], outs[1][1], rtol=1e-5, atol=1e-6)
+
+
+def test_embedding_sums_of_opset3(opset3):
+    table = rng.standard_normal((6, 3)).astype(np.float32)
+    idx = np.array([0, 2, 2, 5, 1], np.int64)
+    w = rng.uniform(0.5, 2, 5).astype(np.float32)
+    _both3(opset3, lambda o, p: o.embedding_bag_offsets_sum(p[0], p[1], p[2], p[3], p[4]),
+           [table, idx, np.array([0, 2, 2, 4], np.int64), np.array(1, np.int64), w])
+    _both3(opset3, lambda o, p: o.embedding_bag_packed_sum(*p),
+           [table, idx[:4].reshape(2, 2), w[:4].reshape(2, 2)])
+    _both3(opset3, lambda o, p: o.embedding_segments_sum(p[0], p[1], p[2], o.constant(
+        np.int64(4)), p[3], p[4]),
+        [table, idx, np.array([0, 0, 1, 3, 3], np.int64), np.array(4, np.int64), w])
+    _both3(opset3, lambda o, p: o.embedding_segments_sum(p[0], p[1], p[2],
+                                                          o.constant(np.int64(5))),
+           [table, idx, np.array([0, 1, 1, 3, 4], np.int64)])  # sorted, as the spec asks

@@ -33,6 +33,11 @@ from .ctc_decoder_ops import ctc_greedy_decoder, ctc_greedy_decoder_seq_len
 from .deformable_ops import deformable_convolution, deformable_convolution_v1
 from .elementwise import bitwise_left_shift, bitwise_right_shift
 from .embedding_ops import embedding_bag_offsets, embedding_bag_packed
+from .embedding_sum_ops import (
+    embedding_bag_offsets_sum,
+    embedding_bag_packed_sum,
+    embedding_segments_sum,
+)
 from .f8_ops import fake_convert
 from .fft_ops import dft, idft, irdft, rdft
 from .fold_ops import col2im
@@ -369,6 +374,9 @@ BUILDERS: dict[str, tuple[tuple[int, int, Any], ...]] = {
     "ctc_greedy_decoder": ((1, 99, ctc_greedy_decoder),),
     "gru_cell": ((3, 99, gru_cell),),
     "gather_tree": ((1, 99, gather_tree),),
+    "embedding_bag_offsets_sum": ((3, 99, embedding_bag_offsets_sum),),
+    "embedding_bag_packed_sum": ((3, 99, embedding_bag_packed_sum),),
+    "embedding_segments_sum": ((3, 99, embedding_segments_sum),),
     "bucketize": ((3, 99, bucketize),),
     "search_sorted": ((15, 99, search_sorted),),
     "reorg_yolo": ((2, 99, reorg_yolo),),

@@ -38,7 +38,8 @@ KNOWN_OPS = frozenset({
     "PriorBox", "PriorBoxClustered", "CTCGreedyDecoder", "CTCGreedyDecoderSeqLen",  # issue 36
     "GRUCell", "LSTMCell", "RNNSequence", "GRUSequence", "LSTMSequence", "DeformableConvolution",
     "NonMaxSuppression", "NV12toRGB", "NV12toBGR", "I420toRGB", "I420toBGR", "GatherTree",
-    "Bucketize", "SearchSorted", "ReorgYolo", "SliceScatter",
+    "Bucketize", "SearchSorted", "ReorgYolo", "SliceScatter", "EmbeddingBagOffsetsSum",
+    "EmbeddingBagPackedSum", "EmbeddingSegmentsSum",
 })
 
 
