@@ -59,6 +59,7 @@ from .prior_box_ops import prior_box, prior_box_clustered
 from .promote_ops import convert_promote_types
 from .resize_ops import interpolate_attrs, interpolate_node
 from .rnn_ops import gru_cell, gru_sequence, lstm_cell, lstm_sequence, rnn_sequence
+from .roi_align_ops import roi_align, roi_align_rotated
 from .search_ops import bucketize, search_sorted
 from .shape_ops import identity
 from .slice_scatter_ops import slice_scatter
@@ -374,6 +375,8 @@ BUILDERS: dict[str, tuple[tuple[int, int, Any], ...]] = {
     "ctc_greedy_decoder": ((1, 99, ctc_greedy_decoder),),
     "gru_cell": ((3, 99, gru_cell),),
     "gather_tree": ((1, 99, gather_tree),),
+    "roi_align": ((9, 99, roi_align),),
+    "roi_align_rotated": ((15, 99, roi_align_rotated),),
     "embedding_bag_offsets_sum": ((3, 99, embedding_bag_offsets_sum),),
     "embedding_bag_packed_sum": ((3, 99, embedding_bag_packed_sum),),
     "embedding_segments_sum": ((3, 99, embedding_segments_sum),),

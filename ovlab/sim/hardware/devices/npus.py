@@ -39,7 +39,7 @@ KNOWN_OPS = frozenset({
     "GRUCell", "LSTMCell", "RNNSequence", "GRUSequence", "LSTMSequence", "DeformableConvolution",
     "NonMaxSuppression", "NV12toRGB", "NV12toBGR", "I420toRGB", "I420toBGR", "GatherTree",
     "Bucketize", "SearchSorted", "ReorgYolo", "SliceScatter", "EmbeddingBagOffsetsSum",
-    "EmbeddingBagPackedSum", "EmbeddingSegmentsSum",
+    "EmbeddingBagPackedSum", "EmbeddingSegmentsSum", "ROIAlign", "ROIAlignRotated",
 })
 
 
