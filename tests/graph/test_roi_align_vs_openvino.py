@@ -56,3 +56,28 @@ def test_roi_align_rotated(clockwise, ratio):
                      [0.5, 0.5, 2, 2, 0.0]], np.float32)
     _both(lambda o, p: o.roi_align_rotated(*p, 2, 3, ratio, 1.0, clockwise),
           [DATA, rois, BATCH])
+
+
+@pytest.mark.parametrize(("mode", "group", "bins"), [("average", 3, 0), ("average", 2, 1),
+                                                      ("bilinear", 3, 2), ("bilinear", 1, 3)])
+def test_psroi_pooling(mode, group, bins):
+    out_dim = 2
+    channels = out_dim * (group * group if mode == "average" else bins * bins)
+    data = rng.standard_normal((2, channels, 12, 10)).astype(np.float32)
+    # average mode reads pixel boxes; bilinear mode boxes normalized to [0, 1] (spatial_scale 1)
+    rois = np.array([[0, 1, 2, 14, 16], [1, 0.4, 0.6, 7.7, 9.2], [0, 6, 3, 18, 22]],
+                    np.float32) if mode == "average" else \
+        np.array([[0, 0.1, 0.2, 0.7, 0.9], [1, 0.05, 0.0, 0.5, 0.6], [0, 0.3, 0.4, 0.95, 1.0]],
+                 np.float32)
+    scale = 0.5 if mode == "average" else 1.0
+    lab1 = type("L1", (), {"__getattr__": lambda s, n: opset_versions.builder("opset1", n)
+                           or getattr(ovlab.opset, n)})()
+    real1 = pytest.importorskip("openvino.opset1")
+    outs = []
+    for ops, core, model_cls in ((lab1, lab_core, ovlab.Model), (real1, real_core, ov.Model)):
+        params = [ops.parameter(list(v.shape), np.float32) for v in (data, rois)]
+        node = ops.psroi_pooling(*params, out_dim, group, scale, bins, bins, mode)
+        compiled = core().compile_model(model_cls([node], params), "CPU")
+        outs.append(compiled.create_infer_request().infer({0: data, 1: rois})[
+            compiled.outputs[0]])
+    np.testing.assert_allclose(outs[0], outs[1], rtol=1e-4, atol=1e-4)
