@@ -27,6 +27,7 @@ from ...opset import broadcast, gelu, mvn
 from ...opset import range as range_v4
 from . import kernels as K
 from .attrs import Attr
+from .beam_ops import gather_tree
 from .color_ops import i420_to_bgr, i420_to_rgb, nv12_to_bgr, nv12_to_rgb
 from .ctc_decoder_ops import ctc_greedy_decoder, ctc_greedy_decoder_seq_len
 from .ctc_ops import ctc_loss
@@ -41,6 +42,11 @@ from .detection_ops import (
 )
 from .elementwise import bitwise_left_shift, bitwise_right_shift
 from .embedding_ops import embedding_bag_offsets, embedding_bag_packed
+from .embedding_sum_ops import (
+    embedding_bag_offsets_sum,
+    embedding_bag_packed_sum,
+    embedding_segments_sum,
+)
 from .f8_ops import fake_convert
 from .fft_ops import dft, idft, irdft, rdft
 from .fold_ops import col2im
@@ -61,13 +67,18 @@ from .ops import (
 )
 from .prior_box_ops import prior_box, prior_box_clustered
 from .promote_ops import convert_promote_types
+from .psroi_ops import psroi_pooling
 from .random_ops import multinomial, random_uniform
 from .resize_ops import interpolate_attrs, interpolate_node
 from .rnn_ops import gru_cell, gru_sequence, lstm_cell, lstm_sequence, rnn_sequence
+from .roi_align_ops import roi_align, roi_align_rotated
+from .search_ops import bucketize, search_sorted
 from .segment_ops import segment_max, sparse_fill_empty_rows
 from .shape_ops import identity
+from .slice_scatter_ops import slice_scatter
 from .state_ops import Assign
 from .string_ops import string_tensor_pack, string_tensor_unpack
+from .yolo_ops import reorg_yolo
 
 
 def range_v1(start: NodeInput, stop: NodeInput, step: NodeInput, name: str | None = None) -> Node:
@@ -376,6 +387,17 @@ BUILDERS: dict[str, tuple[tuple[int, int, Any], ...]] = {
     "prior_box": ((8, 99, prior_box),),
     "ctc_greedy_decoder": ((1, 99, ctc_greedy_decoder),),
     "gru_cell": ((3, 99, gru_cell),),
+    "gather_tree": ((1, 99, gather_tree),),
+    "psroi_pooling": ((1, 99, psroi_pooling),),
+    "roi_align": ((9, 99, roi_align),),
+    "roi_align_rotated": ((15, 99, roi_align_rotated),),
+    "embedding_bag_offsets_sum": ((3, 99, embedding_bag_offsets_sum),),
+    "embedding_bag_packed_sum": ((3, 99, embedding_bag_packed_sum),),
+    "embedding_segments_sum": ((3, 99, embedding_segments_sum),),
+    "bucketize": ((3, 99, bucketize),),
+    "search_sorted": ((15, 99, search_sorted),),
+    "reorg_yolo": ((2, 99, reorg_yolo),),
+    "slice_scatter": ((15, 99, slice_scatter),),
     "nv12_to_rgb": ((8, 99, nv12_to_rgb),),
     "nv12_to_bgr": ((8, 99, nv12_to_bgr),),
     "i420_to_rgb": ((8, 99, i420_to_rgb),),

@@ -37,7 +37,10 @@ KNOWN_OPS = frozenset({
     "FakeConvert", "IDFT", "IRDFT", "Identity", "Inverse", "RDFT", "StringTensorPack",
     "PriorBox", "PriorBoxClustered", "CTCGreedyDecoder", "CTCGreedyDecoderSeqLen",  # issue 36
     "GRUCell", "LSTMCell", "RNNSequence", "GRUSequence", "LSTMSequence", "DeformableConvolution",
-    "NonMaxSuppression", "NV12toRGB", "NV12toBGR", "I420toRGB", "I420toBGR",
+    "NonMaxSuppression", "NV12toRGB", "NV12toBGR", "I420toRGB", "I420toBGR", "GatherTree",
+    "Bucketize", "SearchSorted", "ReorgYolo", "SliceScatter", "EmbeddingBagOffsetsSum",
+    "EmbeddingBagPackedSum", "EmbeddingSegmentsSum", "ROIAlign", "ROIAlignRotated",
+    "PSROIPooling",
     # the ops of issue 36 part B (those with value-sized outputs never compile on ovlab)
     "CTCLoss", "DetectionOutput", "GroupedMatMul", "Multinomial", "NMSRotated", "Proposal",
     "RandomUniform", "SegmentMax", "SparseFillEmptyRows", "StringTensorUnpack",
