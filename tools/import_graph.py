@@ -37,7 +37,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
               "sim.libc")),
     ("graph", ("sim.graph", "opset", "opset13", "op", "helpers", "layout_helpers", "properties",
                "preprocess", "sim.models")),
-    ("frontends", ("sim.frontends", "frontend", "passes")),  # passes: Serialize writes IR
+    ("frontends", ("sim.frontends", "frontend", "passes", "_offline_transformations")),  # passes: Serialize writes IR
     ("hardware", ("sim.hardware",)),
     ("runtime", ("sim.runtime", "sim.trace", "utils", "experimental")),
     ("plugins", ("sim.plugins",)),

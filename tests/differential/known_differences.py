@@ -52,12 +52,6 @@ KNOWN: list[tuple[str, str, str]] = [
      "a None, bool or list value where a number or string is expected: the real runtime fails in "
      "ov::Any's C++ conversions with mangled type names ('Bad as from: b to: j', 'Any was not "
      "initialized') or converts it silently, depending on the path; ovlab names the value"),
-    ("ops/.*", r".*(\[[^\]]*-1[^\]]*\]|target=Parameter).*",
-     "a dynamic shape: a Parameter with a dynamic dimension (-1), or a Broadcast whose target "
-     "shape is read from a Parameter (its output shape is known only at run time). ovlab's "
-     "models are static, so it refuses both ('ovlab models are static: dynamic dimension in "
-     "shape ...'; 'target_shape (input 1) must be a Constant (or computed from Constants "
-     "only)'), where OpenVINO infers the op's output with '?' dimensions"),
 ]
 
 

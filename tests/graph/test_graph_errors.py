@@ -8,6 +8,7 @@ import inspect
 import numpy as np
 import pytest
 
+import ovlab as ov
 import ovlab.opset13 as ops
 from ovlab import opset
 from ovlab.sim.graph import NodeValidationError, Type
@@ -79,8 +80,12 @@ def test_bad_argument_types():
         ops.convolution(p(), W, 1, [0, 0], [0, 0], [1, 1])
     with pytest.raises(TypeError, match="element type"):
         ops.parameter([1], "complex")
-    with pytest.raises(ValueError, match="static"):
-        ops.parameter([-1, 3])
+    # a dynamic dimension builds (tests/graph/test_dynamic_shapes.py), and does not compile
+    x = ops.parameter([-1, 3], name="x")
+    model = ov.Model([ops.relu(x)], [x], "dyn")
+    with pytest.raises(RuntimeError, match="ovlab models are static: input 'x' has the dynamic "
+                                           r"shape \[\?,3\]"):
+        ov.Core().compile_model(model, "CPU")
 
 
 def test_shape_inference():
@@ -119,9 +124,10 @@ def test_builders_have_openvino_signatures():
     ov_ops = pytest.importorskip("openvino.opset13")
     for name in opset.__all__:
         ours = inspect.signature(getattr(opset, name))
-        if name == "read_value":  # a multimethod: (init_value, variable_id, type, shape, name)
+        if name == "read_value":  # a multimethod: (init_value, variable_id, type, shape, name),
+            # and (init_value, ov_variable, name)
             assert list(ours.parameters) == ["init_value", "variable_id", "variable_type",
-                                             "variable_shape", "name"]
+                                             "variable_shape", "name", "ov_variable"]
             continue
         if name == "assign":  # op.assign, a class: (new_value, variable_id, name)
             assert list(ours.parameters) == ["new_value", "variable_id", "name"]

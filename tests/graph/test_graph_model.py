@@ -9,6 +9,7 @@ import graph_builders as gb
 import numpy as np
 import pytest
 
+import ovlab
 import ovlab.opset13 as ops
 from ovlab.sim.graph import Model, NodeValidationError, Output, PartialShape, Shape, Type
 
@@ -48,10 +49,9 @@ def test_shapes_print_like_openvino():
     ps = PartialShape([1, 3])
     assert str(ps) == "[1,3]" and ps.is_static and not ps.is_dynamic and ps.to_shape() == [1, 3]
     assert ps[0] == 1 and ps[0].get_length() == 1 and len(ps) == 2 and ps == [1, 3]
-    dynamic = PartialShape([-1, 3])  # readable (issue 11), but no model can be built with it
+    dynamic = PartialShape([-1, 3])  # builds (issue 36), does not compile
     assert str(dynamic) == "[?,3]" and dynamic.is_dynamic and not dynamic[0].is_static
-    with pytest.raises(ValueError, match="static"):
-        ops.parameter(dynamic)
+    assert str(ops.parameter(dynamic).get_output_partial_shape(0)) == "[?,3]"
 
 
 def test_ops_in_topological_order(conv_net):
@@ -169,8 +169,14 @@ def test_failed_reshape_names_the_op_and_restores_shapes(conv_net):
         conv_net.reshape([2, 3, 32, 32])
     assert isinstance(e.value, NodeValidationError) and "incompatible" in str(e.value)
     assert conv_net.inputs[0].shape == [1, 3, 32, 32] and conv_net.outputs[0].shape == [1, 10]
-    with pytest.raises(ValueError, match="static"):
-        conv_net.reshape([-1, 3, 32, 32])
+    conv_net.reshape([-1, 3, 32, 32])  # a dynamic batch builds, as in OpenVINO
+    # the flatten's target is the constant [1,2048], so the output is [1,10] (as on the wheel)
+    assert str(conv_net.get_ops()[2].get_output_partial_shape(0)) == "[?,8,32,32]"
+    assert str(conv_net.outputs[0].partial_shape) == "[1,10]" and conv_net.is_dynamic()
+    with pytest.raises(RuntimeError, match="ovlab models are static: input"):
+        ovlab.Core().compile_model(conv_net, "CPU")
+    conv_net.reshape([1, 3, 32, 32])
+    assert conv_net.outputs[0].shape == [1, 10] and not conv_net.is_dynamic()
 
 
 def test_model_construction_errors():

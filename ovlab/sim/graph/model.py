@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from . import dynamic
 from . import node as _node_mod
 from .costs import OpCost, op_costs
 from .evaluate import Plan, evaluate, make_plan
@@ -70,6 +71,18 @@ def _toposort(results: Sequence[Node], parameters: Sequence[Node]) -> list[Node]
         done.add(nid)
         order.append(node)
     return order
+
+
+def _input_shape(shape: Any) -> Any:
+    """A Parameter's new shape as nodes store it: a tuple of ints, or the PartialShape of a
+    dynamic one (``[-1,3]``, ``"?,3"``): a model reshaped to it builds, and does not compile."""
+    if isinstance(shape, (str, PartialShape)):
+        return dynamic.as_stored(PartialShape(shape))
+    dims = list(shape)
+    if any(getattr(d, "is_dynamic", False) or (not hasattr(d, "is_dynamic") and int(d) < 0)
+           for d in dims):
+        return dynamic.as_stored(PartialShape(dims))
+    return tuple(int(d) for d in dims)
 
 
 def _dims(shape: Any) -> tuple[int, ...]:
@@ -475,7 +488,26 @@ class Model(Named):
         return self._results[i].get_output_element_type(0)
 
     def is_dynamic(self) -> bool:
-        return False
+        """Whether any op's output has a dynamic dimension or rank (``Model::is_dynamic``)."""
+        return any(dynamic.is_dynamic(sh) for n in self._ops for sh in n._out_shapes)
+
+    def check_static(self) -> None:
+        """Refuse a model with dynamic shapes where it would run: ovlab builds and reshapes
+        them, but its devices' cost model times fixed shapes, so they do not compile."""
+        for p in self._parameters:
+            sh = p._out_shapes[0]
+            if dynamic.is_dynamic(sh):
+                raise RuntimeError(
+                    f"ovlab models are static: input '{p.get_friendly_name()}' has the dynamic "
+                    f"shape {sh}; ovlab builds models with dynamic shapes but compiles static ones "
+                    "only (give every input a static shape first, e.g. model.reshape(...))")
+        for n in self._ops:
+            for sh in n._out_shapes:
+                if dynamic.is_dynamic(sh):
+                    raise RuntimeError(
+                        f"ovlab models are static: the output of {n.get_type_name()} "
+                        f"'{n.get_friendly_name()}' has the dynamic shape {sh} (it depends on input "
+                        "values); ovlab compiles models whose shapes are all static only")
 
     def __repr__(self) -> str:
         def port(o: Output) -> str:
@@ -495,13 +527,13 @@ class Model(Named):
         or ``reshape({index | tensor name | input port: shape})``."""
         if isinstance(new_shape, Mapping):
             wanted = {self._parameters.index(self._find(self.inputs, k, "input")._node):
-                      _dims(v) for k, v in new_shape.items()}
+                      _input_shape(v) for k, v in new_shape.items()}
         else:
             if len(self._parameters) != 1:
                 raise RuntimeError(f"reshape() with a single shape needs a model with one input; "
                                    f"'{self.get_friendly_name()}' has {len(self._parameters)}: "
                                    "pass a dict {input name or index: shape}")
-            wanted = {0: _dims(new_shape)}
+            wanted = {0: _input_shape(new_shape)}
         old = [p._attrs["shape"] for p in self._parameters]
         reads = [n for n in self._ops if n.get_type_name() == "ReadValue"]
         old_vars = [n._attrs["variable_shape"] for n in reads]

@@ -17,6 +17,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from . import dynamic
 from .attrs import Attr, choice
 from .rt_map import RTMap
 from .types import PartialShape, Shape, Type, shape_str
@@ -43,6 +44,13 @@ ShapeType = tuple[tuple[int, ...], Type]
 #: how many edits of the graph's edges there have been (any model): a Model re-sorts its ops
 #: when the count has moved since it last did (replace_node, Output.replace, set_argument)
 EDITS = [0]
+
+def _static_shape(shape: Any) -> Shape:
+    """A port's static shape; a dynamic one raises as ``descriptor::Tensor::get_shape`` does."""
+    if isinstance(shape, PartialShape):
+        return shape.to_shape()  # raises OpenVINO's "to_shape was called on a dynamic shape."
+    return Shape(shape)
+
 
 class NodeValidationError(RuntimeError, ValueError):
     """A node (or model) is malformed: wrong rank, bad attribute, broken graph.
@@ -177,7 +185,7 @@ class Output:
         return self._index
 
     def get_shape(self) -> Shape:
-        return Shape(self._node._out_shapes[self._index])
+        return _static_shape(self._node._out_shapes[self._index])
 
     @property
     def shape(self) -> Shape:
@@ -544,10 +552,15 @@ class Node(Named):
                         self._attrs[a.name] = choice(a, self._attrs[a.name])
                     except ValueError as e:
                         raise ShapeError(str(e)) from None
-            outs = self._op.infer(self)
+            if not self._pattern and (self._op.type_name in dynamic.RULES or any(
+                    isinstance(src._node._out_shapes[src._index], PartialShape)
+                    for src in self._inputs)):
+                outs = dynamic.infer(self, ShapeError)  # over dynamic dimensions
+            else:
+                outs = self._op.infer(self)
         except ShapeError as e:
             raise NodeValidationError(f"While validating node {self._describe()}:\n{e}") from None
-        self._out_shapes = [tuple(int(d) for d in s) for s, _ in outs]
+        self._out_shapes = [dynamic.as_stored(s) for s, _ in outs]
         self._out_types = [t for _, t in outs]
 
     def validate_and_infer_types(self) -> None:
@@ -765,7 +778,7 @@ class Node(Named):
         return self.output(index).get_tensor()
 
     def get_output_shape(self, index: int) -> Shape:
-        return Shape(self._out_shapes[index])
+        return _static_shape(self._out_shapes[index])
 
     def get_output_partial_shape(self, index: int) -> PartialShape:
         return PartialShape(self._out_shapes[index])

@@ -18,9 +18,10 @@ from typing import Any, NamedTuple, overload
 
 import numpy as np
 
+from . import dynamic
 from .attrs import REQUIRED, Attr, normalize
 from .node import Node, OpDef, Output, ShapeError, ShapeType, set_builder
-from .types import Type, as_type, shape_str
+from .types import PartialShape, Type, as_type, shape_str
 
 __all__ = ["REGISTRY", "Parameter", "Constant", "Result", "Ctx", "constant_value", "internal",
            "make_node", "register", "as_output"]
@@ -86,6 +87,8 @@ def op_attrs(op: OpDef, attrs: dict[str, Any] | None) -> dict[str, Any]:
                 raise TypeError(f"{who}: missing attribute {a.name!r}")
             v = a.default
         values[a.name] = normalize(a, v, who) if v is not None else None
+    # ovlab's own markers (``_name``): not OpenVINO attributes, never listed by get_attributes
+    values.update({k: given.pop(k) for k in [k for k in given if k.startswith("_")]})
     if given:
         raise TypeError(f"{who}: unknown attribute(s) {', '.join(map(repr, given))} (it has "
                         f"{', '.join(a.name for a in op.attrs) or 'none'})")
@@ -162,6 +165,8 @@ def constant_value(out: Output) -> np.ndarray | None:
     if node._op.compute is None or node._op.type_name in ("ReadValue", "Assign"):
         return None
     if node._op.shape_only:
+        if any(dynamic.is_dynamic(i._node._out_shapes[i._index]) for i in node._inputs):
+            return None  # a dynamic shape is known only at run time
         vals: list[np.ndarray | None] = []
     else:
         if not node._inputs:
@@ -271,6 +276,18 @@ class Parameter(Node):
     def get_partial_shape(self) -> Any:
         return self.output(0).get_partial_shape()
 
+    def get_attributes(self) -> dict[str, Any]:
+        """``{'shape': [2, 2], 'element_type': 'f32'}``: the shape as a list, ``-1`` for a
+        dynamic dimension and ``[]`` for a dynamic rank (as the wheel's binding hands it out)."""
+        attrs = super().get_attributes()
+        shape = self._attrs["shape"]
+        if isinstance(shape, PartialShape):
+            attrs["shape"] = [] if shape.rank.is_dynamic else [
+                d.get_length() if d.is_static else -1 for d in shape]
+        else:
+            attrs["shape"] = list(shape)
+        return attrs
+
     def set_partial_shape(self, partial_shape: Sequence[int]) -> None:
         """Change the declared shape (consumers re-infer on ``Model.reshape``/validation)."""
         self._attrs["shape"] = _static(partial_shape)
@@ -318,11 +335,15 @@ class Parameter(Node):
                 f"({shape_str(self._attrs['shape'])}, {_REPR_TYPE.get(t, t)})>")
 
 
-def _static(shape: Any) -> tuple[int, ...]:
+def _static(shape: Any) -> Any:
+    """A Parameter's declared shape as nodes store it: a tuple of ints, or the PartialShape of
+    a dynamic one (``[?,3]``, ``[1..10]``, a dynamic rank), which builds but does not compile."""
+    if isinstance(shape, (PartialShape, str)):
+        return dynamic.as_stored(PartialShape(shape))
     dims = list(shape)
-    for d in dims:
-        if getattr(d, "is_dynamic", False) or int(d) < 0:
-            raise ValueError(f"ovlab models are static: dynamic dimension in shape {dims}")
+    if any(getattr(d, "is_dynamic", False) or (not hasattr(d, "is_dynamic") and int(d) < 0)
+           for d in dims):
+        return dynamic.as_stored(PartialShape(dims))
     return tuple(int(d) for d in dims)
 
 

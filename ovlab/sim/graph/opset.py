@@ -16,22 +16,40 @@ from typing import Any
 
 import numpy as np
 
-from . import (  # f8_ops ... string_ops: ops newer than opset13, served by opset_versions.py
+from . import (  # the *_ops beyond opset13's builders are served by opset_versions.py
+    beam_ops,  # noqa: F401
+    color_ops,  # noqa: F401
+    ctc_decoder_ops,  # noqa: F401
+    ctc_ops,  # noqa: F401
+    deformable_ops,  # noqa: F401
+    detection_ops,  # noqa: F401
     elementwise,
     embedding_ops,  # noqa: F401
+    embedding_sum_ops,  # noqa: F401
     f8_ops,  # noqa: F401
     fft_ops,  # noqa: F401
     fold_ops,  # noqa: F401
     index_ops,
     linalg_ops,  # noqa: F401
+    nms_ops,  # noqa: F401
+    nms_rotated_ops,  # noqa: F401
     nn_ops,
     norm_ops,
+    prior_box_ops,  # noqa: F401
     promote_ops,  # noqa: F401
+    psroi_ops,  # noqa: F401
+    random_ops,  # noqa: F401
     reduce_ops,
     resize_ops,
+    rnn_ops,  # noqa: F401
+    roi_align_ops,  # noqa: F401
+    search_ops,  # noqa: F401
+    segment_ops,  # noqa: F401
     shape_ops,
+    slice_scatter_ops,  # noqa: F401
     state_ops,
     string_ops,  # noqa: F401
+    yolo_ops,  # noqa: F401
 )
 from .elementwise import *  # noqa: F403
 from .index_ops import *  # noqa: F403

@@ -23,16 +23,36 @@ from typing import Any
 
 import numpy as np
 
-from ...opset import broadcast, gelu, interpolate, mvn
+from ...opset import broadcast, gelu, mvn
 from ...opset import range as range_v4
 from . import kernels as K
 from .attrs import Attr
+from .beam_ops import gather_tree
+from .color_ops import i420_to_bgr, i420_to_rgb, nv12_to_bgr, nv12_to_rgb
+from .ctc_decoder_ops import ctc_greedy_decoder, ctc_greedy_decoder_seq_len
+from .ctc_ops import ctc_loss
+from .deformable_ops import deformable_convolution, deformable_convolution_v1
+from .detection_ops import (
+    DETECTION_OUTPUT_1,
+    PROPOSAL_1,
+    detection_output,
+    detection_output_v1,
+    proposal,
+    proposal_v1,
+)
 from .elementwise import bitwise_left_shift, bitwise_right_shift
 from .embedding_ops import embedding_bag_offsets, embedding_bag_packed
+from .embedding_sum_ops import (
+    embedding_bag_offsets_sum,
+    embedding_bag_packed_sum,
+    embedding_segments_sum,
+)
 from .f8_ops import fake_convert
 from .fft_ops import dft, idft, irdft, rdft
 from .fold_ops import col2im
-from .linalg_ops import inverse
+from .linalg_ops import grouped_matmul, inverse
+from .nms_ops import non_max_suppression
+from .nms_rotated_ops import nms_rotated
 from .nn_ops import ROUNDING_14, _pool_common
 from .node import Node, OpDef, ShapeType
 from .ops import (
@@ -45,11 +65,20 @@ from .ops import (
     make_op_node,
     norm_axis,
 )
+from .prior_box_ops import prior_box, prior_box_clustered
 from .promote_ops import convert_promote_types
-from .resize_ops import interpolate_attrs
+from .psroi_ops import psroi_pooling
+from .random_ops import multinomial, random_uniform
+from .resize_ops import interpolate_attrs, interpolate_node
+from .rnn_ops import gru_cell, gru_sequence, lstm_cell, lstm_sequence, rnn_sequence
+from .roi_align_ops import roi_align, roi_align_rotated
+from .search_ops import bucketize, search_sorted
+from .segment_ops import segment_max, sparse_fill_empty_rows
 from .shape_ops import identity
+from .slice_scatter_ops import slice_scatter
 from .state_ops import Assign
-from .string_ops import string_tensor_pack
+from .string_ops import string_tensor_pack, string_tensor_unpack
+from .yolo_ops import reorg_yolo
 
 
 def range_v1(start: NodeInput, stop: NodeInput, step: NodeInput, name: str | None = None) -> Node:
@@ -92,13 +121,32 @@ def interpolate_v1(image: NodeInput, output_shape: NodeInput, attrs: dict,
     if mode not in modes:
         raise NotImplementedError(f"interpolate-1 mode '{mode}' is not available on ovlab "
                                   "(nearest, linear, cubic)")
-    pads_begin, pads_end = attrs.get("pads_begin", [0]), attrs.get("pads_end", [0])
+    # pads are per spatial axis ("for each spatial dimension", the Interpolate-1 spec): one
+    # value for every axis in ``axes`` (or one for all), placed on those axes; the sizes set
+    # those axes' lengths, so as in OpenVINO's v0 shape inference the pads never change the
+    # output shape (measured on the 2026.4.1 wheel: [1,3,8,8], axes [2,3], pads_begin [2,2]
+    # gives [1,3,4,4])
+    axes = [int(a) for a in np.atleast_1d(np.asarray(attrs["axes"]))]
     rank = len(as_output(image).get_shape())
-    full = [list(p) * rank if len(p) == 1 else list(p) for p in (pads_begin, pads_end)]
+    full = []
+    for key in ("pads_begin", "pads_end"):
+        p = [int(v) for v in np.atleast_1d(np.asarray(attrs.get(key, [0])))] or [0]
+        if len(p) == rank:
+            full.append(p)
+            continue
+        if len(p) == 1:
+            p = p * len(axes)
+        if len(p) != len(axes):
+            raise RuntimeError(f"interpolate: {key} {p} must have one value per axis {axes}")
+        pads = [0] * rank
+        for a, v in zip(axes, p, strict=True):
+            pads[a % rank] = v
+        full.append(pads)
     coords = "align_corners" if attrs.get("align_corners", True) else "asymmetric"
-    return interpolate(image, np.asarray(output_shape, np.int64), modes[mode], "sizes",
-                       full[0], full[1], coords, "simple", bool(attrs.get("antialias", False)),
-                       axes=np.asarray(attrs["axes"], np.int64), name=name)
+    return interpolate_node(image, np.asarray(output_shape, np.int64), modes[mode], "sizes",
+                            full[0], full[1], coords, "simple",
+                            bool(attrs.get("antialias", False)), -0.75,
+                            np.asarray(axes, np.int64), name, any_type=True)
 
 
 def interpolate_v4(image: NodeInput, output_shape: NodeInput, scales: NodeInput, mode: str,
@@ -310,7 +358,7 @@ VERSIONS: dict[tuple[str, str], OpDef] = {
     (op.type_name, op.version): op
     for op in (INTERPOLATE_4, MAX_POOL_1, AVG_POOL_14, MAX_POOL_14, AVG_POOL_16, SQUEEZE_15,
                SCATTER_ND_UPDATE_15,
-               ONE_HOT_16)}
+               ONE_HOT_16, DETECTION_OUTPUT_1, PROPOSAL_1)}
 
 #: name -> ((first opset, last opset, builder), ...): the opsets whose module has that builder
 BUILDERS: dict[str, tuple[tuple[int, int, Any], ...]] = {
@@ -336,10 +384,46 @@ BUILDERS: dict[str, tuple[tuple[int, int, Any], ...]] = {
     "inverse": ((14, 99, inverse),),
     "convert_promote_types": ((14, 99, convert_promote_types),),
     "col2im": ((15, 99, col2im),),
+    "prior_box": ((8, 99, prior_box),),
+    "ctc_greedy_decoder": ((1, 99, ctc_greedy_decoder),),
+    "gru_cell": ((3, 99, gru_cell),),
+    "gather_tree": ((1, 99, gather_tree),),
+    "psroi_pooling": ((1, 99, psroi_pooling),),
+    "roi_align": ((9, 99, roi_align),),
+    "roi_align_rotated": ((15, 99, roi_align_rotated),),
+    "embedding_bag_offsets_sum": ((3, 99, embedding_bag_offsets_sum),),
+    "embedding_bag_packed_sum": ((3, 99, embedding_bag_packed_sum),),
+    "embedding_segments_sum": ((3, 99, embedding_segments_sum),),
+    "bucketize": ((3, 99, bucketize),),
+    "search_sorted": ((15, 99, search_sorted),),
+    "reorg_yolo": ((2, 99, reorg_yolo),),
+    "slice_scatter": ((15, 99, slice_scatter),),
+    "nv12_to_rgb": ((8, 99, nv12_to_rgb),),
+    "nv12_to_bgr": ((8, 99, nv12_to_bgr),),
+    "i420_to_rgb": ((8, 99, i420_to_rgb),),
+    "i420_to_bgr": ((8, 99, i420_to_bgr),),
+    "non_max_suppression": ((9, 99, non_max_suppression),),
+    "deformable_convolution": ((1, 7, deformable_convolution_v1), (8, 99, deformable_convolution)),
+    "lstm_cell": ((4, 99, lstm_cell),),
+    "rnn_sequence": ((5, 99, rnn_sequence),),
+    "gru_sequence": ((5, 99, gru_sequence),),
+    "lstm_sequence": ((5, 99, lstm_sequence),),
+    "ctc_greedy_decoder_seq_len": ((6, 99, ctc_greedy_decoder_seq_len),),
+    "prior_box_clustered": ((1, 99, prior_box_clustered),),
     "embedding_bag_offsets": ((15, 99, embedding_bag_offsets),),
     "embedding_bag_packed": ((15, 99, embedding_bag_packed),),
     "string_tensor_pack": ((15, 99, string_tensor_pack),),
+    "string_tensor_unpack": ((15, 99, string_tensor_unpack),),
     "identity": ((16, 99, identity),),
+    "detection_output": ((1, 7, detection_output_v1), (8, 99, detection_output)),
+    "grouped_matmul": ((17, 99, grouped_matmul),),
+    "proposal": ((1, 3, proposal_v1), (4, 99, proposal)),
+    "ctc_loss": ((4, 99, ctc_loss),),
+    "random_uniform": ((8, 99, random_uniform),),
+    "multinomial": ((13, 99, multinomial),),
+    "segment_max": ((16, 99, segment_max),),
+    "nms_rotated": ((13, 99, nms_rotated),),
+    "sparse_fill_empty_rows": ((16, 99, sparse_fill_empty_rows),),
 }
 
 

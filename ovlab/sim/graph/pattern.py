@@ -197,7 +197,8 @@ class Or(PatternOp):
 class Optional(PatternOp):
     """The op of ``type_names`` over its input patterns, or, when the graph skips it, its first
     input pattern directly (``Optional(["opset8.Convert"], x)`` matches ``Convert(x)`` or
-    ``x``). Without inputs it matches anything."""
+    ``x``). Without inputs it is the op of ``type_names`` (measured on the 2026.4.1 wheel:
+    ``Optional(["opset13.Abs"])`` does not match a Relu)."""
 
     def __init__(self, type_names: Sequence[str], *args: Any) -> None:
         if isinstance(type_names, str):
@@ -213,7 +214,7 @@ class Optional(PatternOp):
         inputs = self.input_values()
         wrap = WrapType(self._type_names, inputs, self._predicate)
         branch = wrap if not inputs else Or([wrap.output(0), inputs[0]])
-        if matcher._match_value(branch.output(0), graph) or not inputs:
+        if matcher._match_value(branch.output(0), graph):
             if wrap in matcher._map:
                 matcher._map[self] = graph
             return True
@@ -320,13 +321,18 @@ def consumers_count(n: int) -> Predicate:
     return Predicate(lambda out: len(out.get_target_inputs()) == int(n))
 
 
+def _static_dim(out: Output, pos: int) -> bool:
+    shape = out.get_partial_shape()
+    return shape.rank.is_static and -len(shape) <= pos < len(shape) and shape[pos].is_static
+
+
 def has_static_dim(pos: int) -> Predicate:
-    """Dimension ``pos`` is static (ovlab's shapes are static: it exists)."""
-    return Predicate(lambda out: int(pos) < len(out.get_partial_shape()))
+    """Dimension ``pos`` exists and is static."""
+    return Predicate(lambda out: _static_dim(out, int(pos)))
 
 
 def has_static_dims(dims: Sequence[int]) -> Predicate:
-    return Predicate(lambda out: all(int(d) < len(out.get_partial_shape()) for d in dims))
+    return Predicate(lambda out: all(_static_dim(out, int(d)) for d in dims))
 
 
 def has_static_rank() -> Predicate:
@@ -339,7 +345,8 @@ def has_static_shape() -> Predicate:
 
 def rank_equals(rank: Dimension | int) -> Predicate:
     want = rank.get_length() if isinstance(rank, Dimension) else int(rank)
-    return Predicate(lambda out: len(out.get_partial_shape()) == want)
+    return Predicate(lambda out: out.get_partial_shape().rank.is_static
+                     and len(out.get_partial_shape()) == want)
 
 
 def type_matches(element_type: Type) -> Predicate:
@@ -373,19 +380,29 @@ _TOKEN = re.compile(r"^\s*\[(.*)\]\s*$")
 
 def shape_matches(pattern: str) -> Predicate:
     """The output's shape fits ``pattern``: ``"[?,3]"``, ``"[N,C,...]"``, ``"[...,64]"``. ``?``
-    is any dimension, ``...`` any number of them, a number that size, and a name binds the
-    dimension to a symbol (the same name must be the same size; ``Matcher.get_symbols()``)."""
+    is any dimension, ``...`` any number of them (``Name...`` binds them, as a list), a number
+    that size, and a name binds the dimension to a symbol (the same name must be the same
+    size; ``Matcher.get_symbols()``). A dynamic dimension binds as its Symbol, as OpenVINO's."""
     m = _TOKEN.match(pattern)
     if m is None:
         raise RuntimeError(f"shape_matches: {pattern!r} is not a shape pattern like \"[N,?,3]\"")
     parts = [p.strip() for p in m.group(1).split(",")] if m.group(1).strip() else []
 
     def test(symbols: dict[str, Any], out: Output) -> bool:
-        dims = [d.get_length() for d in out.get_partial_shape()]
-        if "..." in parts:
-            i = parts.index("...")
+        shape = out.get_partial_shape()
+        if shape.rank.is_dynamic:
+            return False
+        dims = [d.get_length() if d.is_static else d.get_symbol() for d in shape]
+        bound = dict(symbols)
+        rest = [i for i, p in enumerate(parts) if p.endswith("...")]
+        if rest:
+            i = rest[0]
             head, tail = parts[:i], parts[i + 1:]
             if len(dims) < len(head) + len(tail):
+                return False
+            middle = dims[len(head):len(dims) - len(tail)]
+            name = parts[i][:-3].strip()
+            if name and bound.setdefault(name, middle) != middle:
                 return False
             pairs = list(zip(head, dims[:len(head)], strict=True)) + \
                 list(zip(tail, dims[len(dims) - len(tail):], strict=True))
@@ -393,14 +410,13 @@ def shape_matches(pattern: str) -> Predicate:
             return False
         else:
             pairs = list(zip(parts, dims, strict=True))
-        bound = dict(symbols)
         for part, dim in pairs:
             if part == "?":
                 continue
             if part.lstrip("-").isdigit():
                 if int(part) != dim:
                     return False
-            elif bound.setdefault(part, dim) != dim:
+            elif dim is None or bound.setdefault(part, dim) != dim:
                 return False
         symbols.update(bound)
         return True

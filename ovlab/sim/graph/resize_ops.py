@@ -98,7 +98,10 @@ def _infer(node: Node) -> list[ShapeType]:
     # floating point, or u8/i8 (the types the Interpolate spec lists besides the float ones;
     # PrePostProcessor resizes a u8 image tensor this way)
     # (and i32/i64, which the op's type check accepts too)
-    t = node._in_type(0) if node._in_type(0) in _INT_TYPES else real_type(node, 0)
+    # (Interpolate-1, which ovlab builds as this op, takes any element type: ``_any_type``)
+    t = node._in_type(0) if node._in_type(0) in _INT_TYPES or (
+        node._attrs.get("_any_type") and node._in_type(0).is_integral_number()) \
+        else real_type(node, 0)
     if node._attrs["shape_calculation_mode"] == "sizes":
         need(node._in_type(_value_and_axes(node)[0]) in (Type.i32, Type.i64),
              "sizes must be an integer tensor")
@@ -273,6 +276,25 @@ def interpolate(image: NodeInput, scales_or_sizes: NodeInput, mode: str,
                      interpolate_attrs(mode, shape_calculation_mode, pads_begin, pads_end,
                                        coordinate_transformation_mode, nearest_mode, antialias,
                                        cube_coeff), name)
+
+
+def interpolate_node(image: NodeInput, scales_or_sizes: NodeInput, mode: str,
+                     shape_calculation_mode: str, pads_begin: list[int] | None,
+                     pads_end: list[int] | None, coordinate_transformation_mode: str,
+                     nearest_mode: str, antialias: bool, cube_coeff: float,
+                     axes: NodeInput | None, name: str | None, any_type: bool = False) -> Node:
+    """:func:`interpolate`; ``any_type``: also integer types other than u8/i8/i32/i64, which
+    Interpolate-1 (built as this op) takes."""
+    inputs = [image, scales_or_sizes if not isinstance(scales_or_sizes, list)
+              else np.array(scales_or_sizes)]
+    if axes is not None:
+        inputs.append(int_const(axes))
+    attrs = interpolate_attrs(mode, shape_calculation_mode, pads_begin, pads_end,
+                              coordinate_transformation_mode, nearest_mode, antialias,
+                              cube_coeff)
+    if any_type:
+        attrs["_any_type"] = True
+    return make_node("Interpolate", inputs, attrs, name)
 
 
 def interpolate_attrs(mode: str, shape_calculation_mode: str, pads_begin: list[int] | None,

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from . import dynamic
 from .attrs import Attr
 from .node import Node, ShapeType
 from .ops import (
@@ -23,6 +24,7 @@ from .ops import (
     NodeInput,
     as_output,
     const_input,
+    constant_value,
     int_const,
     int_list,
     keeps_batch,
@@ -34,7 +36,7 @@ from .ops import (
     register,
     same_type,
 )
-from .types import Type, shape_str
+from .types import Dimension, PartialShape, Type, shape_str
 
 # the builder below takes the builtin's name (OpenVINO's), so the module uses this alias
 py_slice = builtins.slice
@@ -813,3 +815,69 @@ def reverse_sequence(input: NodeInput, seq_lengths: NodeInput, batch_axis: int, 
                      seq_axis: int, name: str | None = None) -> Node:
     return make_node("ReverseSequence", [input, int_const(seq_lengths)],
                      {"batch_axis": batch_axis, "seq_axis": seq_axis}, name)
+
+
+# --- over dynamic dimensions (dynamic.py): the rules OpenVINO has for these two ----------------
+def _contains_one(d: Dimension) -> bool:
+    return d.get_min_length() <= 1 and (d.get_max_length() < 0 or d.get_max_length() >= 1)
+
+
+@dynamic.rule("Squeeze")
+def _squeeze_dynamic(node: Node) -> list[ShapeType] | None:
+    """Squeeze over a dynamic shape (measured on the 2026.4.1 wheel): without axes, a dynamic
+    dimension that may be 1 makes the output's rank unknown (``[2,?,3]`` gives ``[...]``); an
+    axis on a dynamic dimension is removed (``[2,?,3]`` on axis 1 gives ``[2,3]``), unless
+    Squeeze-15 may skip it (``allow_axis_skip``), which leaves the rank unknown."""
+    src = node._in_shape(0)
+    if not dynamic.is_dynamic(src):
+        return None
+    t = node._in_type(0)
+    if src.rank.is_dynamic:
+        return [(PartialShape.dynamic(), t)]
+    dims = list(src)
+    if len(node._inputs) < 2:
+        if any(d.is_dynamic and _contains_one(d) for d in dims):
+            return [(PartialShape.dynamic(), t)]
+        return [(PartialShape([d for d in dims if not (d.is_static and d.get_length() == 1)]), t)]
+    axes = constant_value(node._inputs[1])
+    if axes is None:
+        return None
+    ax = {norm_axis(int(a), len(dims)) for a in np.atleast_1d(axes)}
+    keep = []
+    for i, d in enumerate(dims):
+        if i not in ax or (d.is_static and d.get_length() != 1) or not _contains_one(d):
+            keep.append(d)
+        elif d.is_dynamic and node._attrs.get("allow_axis_skip"):
+            return [(PartialShape.dynamic(), t)]
+    return [(PartialShape(keep), t)]
+
+
+@dynamic.rule("Broadcast")
+def _broadcast_dynamic(node: Node) -> list[ShapeType] | None:
+    """Broadcast to a target shape known only at run time (read from a Parameter): the output
+    has the target's length as its rank, with lengths OpenVINO leaves dynamic, except that
+    BIDIRECTIONAL keeps the data's lengths other than 1 (measured on the 2026.4.1 wheel:
+    ``[2,1]`` to a 3-long target gives ``[?,2,?]``, NUMPY gives ``[?,?,?]``)."""
+    if len(node._inputs) < 2 or constant_value(node._inputs[1]) is not None:
+        return None
+    target = node._in_shape(1)
+    t = node._in_type(0)
+    if dynamic.is_dynamic(target):
+        if target.rank.is_static and target[0].is_static:
+            target = (target[0].get_length(),)
+        else:
+            return [(PartialShape.dynamic(), t)]
+    need(len(target) == 1, f"target_shape must be 1-D, got {shape_str(target)}")
+    n = int(target[0])
+    src = node._in_shape(0)
+    if node._attrs["mode"] != "bidirectional":
+        return [(PartialShape.dynamic(n), t)]
+    data = PartialShape(src) if not dynamic.is_dynamic(src) else src
+    if data.rank.is_dynamic:
+        return [(PartialShape.dynamic(), t)]
+    rank = max(n, len(data))
+    padded = [None] * (rank - len(data)) + list(data)
+    covered = range(rank - n, rank)  # the positions the target's lengths line up with
+    return [(PartialShape([Dimension() if d is None or (i in covered and d.is_static
+                                                        and d.get_length() == 1) else d
+                           for i, d in enumerate(padded)]), t)]

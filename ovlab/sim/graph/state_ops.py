@@ -78,11 +78,21 @@ register("ReadValue", "opset6", _read_infer, _read_compute,
 register("Assign", "opset6", _assign_infer, _assign_compute, attrs=[Attr("variable_id", "str")])
 
 
-def read_value(init_value: NodeInput | str, variable_id: str | None = None,
+def read_value(init_value: NodeInput | str | None = None, variable_id: str | None = None,
                variable_type: Any = None, variable_shape: Sequence[int] | None = None,
-               name: str | None = None) -> Node:
+               name: str | None = None, *, ov_variable: Variable | None = None) -> Node:
     """ReadValue-6: the variable's value, ``init_value`` until it is first assigned or reset.
-    ``read_value(variable_id, variable_type, variable_shape)`` makes one without an init."""
+    ``read_value(variable_id, variable_type, variable_shape)`` makes one without an init;
+    ``read_value(init_value=..., ov_variable=variable)`` and ``read_value(variable)`` read a
+    Variable (the wheel's overloads; other argument types match none of them)."""
+    if ov_variable is not None:
+        if init_value is None:
+            init_value, variable_id = ov_variable, name
+            name = None
+        else:
+            variable_id = ov_variable
+    if variable_type is not None and not isinstance(variable_type, (str, Type, type, np.dtype)):
+        raise TypeError("The necessary overload for read_value was not found")
     inputs: list[Any] = [init_value]
     if isinstance(init_value, Variable):  # read_value(variable[, name])
         init_value, variable_id, name = None, init_value, variable_id

@@ -242,7 +242,9 @@ def as_type(value: Any) -> Type:
 
 
 def shape_str(dims: Iterable[int]) -> str:
-    """``[1,3,224,224]``: OpenVINO's compact shape spelling."""
+    """``[1,3,224,224]``: OpenVINO's compact shape spelling (``[?,3]`` for a dynamic one)."""
+    if isinstance(dims, PartialShape):
+        return str(dims)
     return "[" + ",".join(str(int(d)) for d in dims) + "]"
 
 
@@ -320,12 +322,14 @@ class Dimension:
     __slots__ = ("_lo", "_hi", "_symbol")  # _hi == -1: unbounded
 
     def __init__(self, *args: Any) -> None:
+        symbol: Symbol | None = None
         if not args:
             lo, hi = 0, -1
         elif len(args) == 1:
             n = args[0]
             if isinstance(n, Dimension):
                 lo, hi = n._lo, n._hi
+                symbol = n._symbol  # a copy keeps the symbol, as ov::Dimension's does
             elif isinstance(n, str):
                 lo, hi = Dimension._parse(n)
             else:
@@ -336,7 +340,7 @@ class Dimension:
         if 0 <= hi < lo:
             lo = hi = _EMPTY  # Interval::canonicalize: an empty interval is [max, max]
         self._lo, self._hi = lo, hi
-        self._symbol: Symbol | None = None
+        self._symbol: Symbol | None = symbol
 
     @staticmethod
     def _parse(text: str) -> tuple[int, int]:

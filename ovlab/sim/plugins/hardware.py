@@ -86,6 +86,35 @@ def _check_results_are_sinks(model, plugin: str) -> None:
                 f"src/plugins/intel_{plugin.lower()}/src/nodes/input.cpp:677")
 
 
+def _check_cpu_kernels(model) -> None:
+    """What the real CPU plugin refuses when it creates its nodes (2026.4.1): an op it has no
+    kernel for (GroupedMatMul-17, which ovlab can run elsewhere), and DetectionOutput's
+    MXNet-style labels with a background label other than 0."""
+    for op in model.get_ordered_ops():
+        kind, name = op.get_type_name(), op.get_friendly_name()
+        if kind == "GroupedMatMul":
+            ins = ", ".join(f"{s.get_node()._op.version}::{s.get_node().get_type_name()} "
+                            f"{s.get_node().get_friendly_name()}"
+                            f"[{s.get_index()}]:{s.get_element_type().get_type_name()}"
+                            f"{s.get_partial_shape()}" for s in op.input_values())
+            out = f"{op.get_output_element_type(0).get_type_name()}{op.get_output_partial_shape(0)}"
+            raise PluginError(
+                f"Unsupported operation of type: GroupedMatMul name: {name}\nDetails:\n"
+                "Exception from src/plugins/intel_cpu/src/nodes/reference.cpp:36:\n"
+                "Not Implemented:\nCannot fallback on ngraph reference implementation. "
+                f"Ngraph::Node::evaluate() is not implemented for op: opset17::GroupedMatMul "
+                f"{name} ({ins}) -> ({out})\n",
+                "Check 'newNode' failed at src/plugins/intel_cpu/src/node.cpp:1626")
+        if kind == "DetectionOutput":
+            a = op._attrs
+            if a["decrease_label_id"] and a["background_label_id"] != 0:
+                raise PluginError(
+                    f"DetectionOutput node with name '{name}' cannot use decrease_label_id and "
+                    "background_label_id parameter simultaneously.\n",
+                    "Check '!decreaseClassId || backgroundClassId == 0' failed at "
+                    "src/plugins/intel_cpu/src/nodes/detection_output.cpp:129")
+
+
 def _any_text(value: Any) -> str:
     """A value as ``ov::Any`` prints it in the plugins' messages: YES/NO for a bool, "" for
     None, ``%g`` for a float, an enum by its name."""
@@ -447,6 +476,8 @@ class HardwarePlugin(Plugin):
                 f"{op.get_type_name()}. Run them on another device with HETERO.",
                 f"src/plugins/intel_{spec.plugin.lower()}/src/plugin/plugin.cpp:236")
         _check_results_are_sinks(model, spec.plugin)
+        if spec.plugin == "CPU":
+            _check_cpu_kernels(model)
         # the NPU compiles a batched model at batch 1 and runs its items at once (2025.3+)
         item_model = (npu_batching.debatch(model, merged.get("NPU_BATCH_MODE", "AUTO"))
                       if spec.plugin == "NPU" else None)

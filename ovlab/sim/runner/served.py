@@ -26,7 +26,7 @@ NAMES: dict[str, Any] = json.loads((Path(__file__).with_name("openvino_names.jso
 # Real submodules the runner serves, one to one: ``openvino.X`` is ``ovlab.X``.
 _FORWARDED = {f"openvino.{name}": f"ovlab.{name}" for name in (
     "properties", "preprocess", "op", "utils", "exceptions", "passes", "frontend", "helpers",
-    "experimental")}
+    "experimental", "_offline_transformations")}
 # Served modules that are packages (their submodules import by dotted name).
 _PACKAGES = ("openvino", "openvino.op", "openvino.utils", "openvino.helpers",
              "openvino._pyopenvino")
@@ -112,6 +112,7 @@ def can_serve(fullname: str) -> bool:
 def missing_message(fullname: str) -> str:
     served = "openvino, openvino.properties.*, openvino.preprocess, openvino.op, " + \
         "openvino.utils.*, openvino.exceptions, openvino.passes, openvino.frontend, " + \
+        "openvino._offline_transformations, " + \
         f"openvino.opset1 .. openvino.{list(NAMES['opsets'])[-1]}"
     if fullname == "openvino.runtime" or fullname.startswith("openvino.runtime."):
         why = "openvino.runtime was removed in OpenVINO 2026: import from openvino directly"

@@ -567,6 +567,8 @@ class Core:
         device_name = self._explicit_batch_checks(device_name, api,
                                                   None if from_path else model)
         plugin, parsed, config = self._prepare(device_name, config, api)
+        if hasattr(model, "check_static"):
+            model.check_static()  # dynamic shapes build, but do not compile on ovlab
         try:
             ev = self._start_compile_parsed(model, plugin, parsed, config, implicit_batch=not from_path,
                                             from_path=from_path)

@@ -35,6 +35,15 @@ KNOWN_OPS = frozenset({
     # opset13-16 ops served from openvino.opset13..16 (issue 36)
     "Col2Im", "ConvertPromoteTypes", "DFT", "EmbeddingBagOffsets", "EmbeddingBagPacked",
     "FakeConvert", "IDFT", "IRDFT", "Identity", "Inverse", "RDFT", "StringTensorPack",
+    "PriorBox", "PriorBoxClustered", "CTCGreedyDecoder", "CTCGreedyDecoderSeqLen",  # issue 36
+    "GRUCell", "LSTMCell", "RNNSequence", "GRUSequence", "LSTMSequence", "DeformableConvolution",
+    "NonMaxSuppression", "NV12toRGB", "NV12toBGR", "I420toRGB", "I420toBGR", "GatherTree",
+    "Bucketize", "SearchSorted", "ReorgYolo", "SliceScatter", "EmbeddingBagOffsetsSum",
+    "EmbeddingBagPackedSum", "EmbeddingSegmentsSum", "ROIAlign", "ROIAlignRotated",
+    "PSROIPooling",
+    # the ops of issue 36 part B (those with value-sized outputs never compile on ovlab)
+    "CTCLoss", "DetectionOutput", "GroupedMatMul", "Multinomial", "NMSRotated", "Proposal",
+    "RandomUniform", "SegmentMax", "SparseFillEmptyRows", "StringTensorUnpack",
 })
 
 

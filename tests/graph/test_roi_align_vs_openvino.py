@@ -1,0 +1,83 @@
+"""ROIAlign-9 and ROIAlignRotated-15 (``ovlab/sim/graph/roi_align_ops.py``) against the real
+wheel: the same output shapes and the same pooled values on the CPU (the real plugin pinned to
+f32) for ROIs inside, across and beyond the feature map, every aligned mode, avg and max, fixed
+and adaptive sampling, rotated boxes clockwise or not."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+ov = pytest.importorskip("openvino")
+real_ops = pytest.importorskip("openvino.opset15")
+
+from real_wheel import lab_core, real_core  # noqa: E402
+
+import ovlab  # noqa: E402
+from ovlab.sim.graph import opset_versions  # noqa: E402
+
+
+class _Lab15:
+    def __getattr__(self, name):
+        return opset_versions.builder("opset15", name) or getattr(ovlab.opset, name)
+
+
+def _both(build, inputs):
+    outs = []
+    for ops, core, model_cls in ((_Lab15(), lab_core, ovlab.Model),
+                                 (real_ops, real_core, ov.Model)):
+        params = [ops.parameter(list(x.shape), x.dtype, name=f"in{i}")
+                  for i, x in enumerate(inputs)]
+        node = build(ops, params)
+        compiled = core().compile_model(model_cls([node], params), "CPU")
+        res = compiled.create_infer_request().infer(dict(enumerate(inputs)))
+        outs.append((str(node.get_output_partial_shape(0)), res[compiled.outputs[0]]))
+    assert outs[0][0] == outs[1][0]
+    np.testing.assert_allclose(outs[0][1], outs[1][1], rtol=1e-4, atol=1e-4)
+
+
+rng = np.random.default_rng(31)
+DATA = rng.standard_normal((2, 3, 9, 11)).astype(np.float32)
+BATCH = np.array([0, 1, 1, 0], np.int32)
+
+
+@pytest.mark.parametrize("aligned", ["asymmetric", "half_pixel_for_nn", "half_pixel"])
+@pytest.mark.parametrize(("mode", "ratio"), [("avg", 2), ("max", 0), ("avg", 0)])
+def test_roi_align(aligned, mode, ratio):
+    rois = np.array([[1, 1, 6, 5], [0, 2, 10.5, 8], [-2, -1, 3, 2], [7.2, 3.1, 14, 12]],
+                    np.float32)
+    _both(lambda o, p: o.roi_align(*p, 3, 2, ratio, 0.9, mode, aligned), [DATA, rois, BATCH])
+
+
+@pytest.mark.parametrize("clockwise", [True, False])
+@pytest.mark.parametrize("ratio", [2, 0])
+def test_roi_align_rotated(clockwise, ratio):
+    rois = np.array([[5, 4, 4, 3, 0.3], [3, 6, 6, 2, -1.1], [9, 1, 3, 5, 2.5],
+                     [0.5, 0.5, 2, 2, 0.0]], np.float32)
+    _both(lambda o, p: o.roi_align_rotated(*p, 2, 3, ratio, 1.0, clockwise),
+          [DATA, rois, BATCH])
+
+
+@pytest.mark.parametrize(("mode", "group", "bins"), [("average", 3, 0), ("average", 2, 1),
+                                                      ("bilinear", 3, 2), ("bilinear", 1, 3)])
+def test_psroi_pooling(mode, group, bins):
+    out_dim = 2
+    channels = out_dim * (group * group if mode == "average" else bins * bins)
+    data = rng.standard_normal((2, channels, 12, 10)).astype(np.float32)
+    # average mode reads pixel boxes; bilinear mode boxes normalized to [0, 1] (spatial_scale 1)
+    rois = np.array([[0, 1, 2, 14, 16], [1, 0.4, 0.6, 7.7, 9.2], [0, 6, 3, 18, 22]],
+                    np.float32) if mode == "average" else \
+        np.array([[0, 0.1, 0.2, 0.7, 0.9], [1, 0.05, 0.0, 0.5, 0.6], [0, 0.3, 0.4, 0.95, 1.0]],
+                 np.float32)
+    scale = 0.5 if mode == "average" else 1.0
+    lab1 = type("L1", (), {"__getattr__": lambda s, n: opset_versions.builder("opset1", n)
+                           or getattr(ovlab.opset, n)})()
+    real1 = pytest.importorskip("openvino.opset1")
+    outs = []
+    for ops, core, model_cls in ((lab1, lab_core, ovlab.Model), (real1, real_core, ov.Model)):
+        params = [ops.parameter(list(v.shape), np.float32) for v in (data, rois)]
+        node = ops.psroi_pooling(*params, out_dim, group, scale, bins, bins, mode)
+        compiled = core().compile_model(model_cls([node], params), "CPU")
+        outs.append(compiled.create_infer_request().infer({0: data, 1: rois})[
+            compiled.outputs[0]])
+    np.testing.assert_allclose(outs[0], outs[1], rtol=1e-4, atol=1e-4)

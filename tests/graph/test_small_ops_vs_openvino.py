@@ -1,0 +1,112 @@
+"""GatherTree, Bucketize, SearchSorted, ReorgYolo and SliceScatter (``beam_ops``,
+``search_ops``, ``yolo_ops``, ``slice_scatter_ops``) against the real wheel: the same output
+shapes and types, and the same values on the CPU (inputs drawn with a fixed seed)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+ov = pytest.importorskip("openvino")
+real_ops = pytest.importorskip("openvino.opset15")
+
+from real_wheel import lab_core, real_core  # noqa: E402
+
+import ovlab  # noqa: E402
+from ovlab.sim.graph import opset_versions  # noqa: E402
+
+
+class _Lab15:
+    def __getattr__(self, name):
+        return opset_versions.builder("opset15", name) or getattr(ovlab.opset, name)
+
+
+def _both(build, inputs):
+    outs = []
+    for ops, core, model_cls in ((_Lab15(), lab_core, ovlab.Model),
+                                 (real_ops, real_core, ov.Model)):
+        params = [ops.parameter(list(x.shape), x.dtype, name=f"in{i}")
+                  for i, x in enumerate(inputs)]
+        node = build(ops, params)
+        compiled = core().compile_model(model_cls([node], params), "CPU")
+        res = compiled.create_infer_request().infer(dict(enumerate(inputs)))
+        outs.append((node.get_output_element_type(0).get_type_name(),
+                     str(node.get_output_partial_shape(0)), res[compiled.outputs[0]]))
+    assert outs[0][:2] == outs[1][:2]
+    np.testing.assert_array_equal(outs[0][2], outs[1][2])
+
+
+rng = np.random.default_rng(21)
+
+
+def test_gather_tree():
+    ids = rng.integers(0, 5, (6, 2, 3)).astype(np.int32)
+    parents = rng.integers(0, 3, (6, 2, 3)).astype(np.int32)
+    _both(lambda o, p: o.gather_tree(*p),
+          [ids, parents, np.array([6, 4], np.int32), np.array(2, np.int32)])
+
+
+@pytest.mark.parametrize("right", [True, False])
+def test_bucketize(right):
+    data = rng.integers(0, 10, (3, 4)).astype(np.float32)
+    buckets = np.array([1, 3, 3, 6, 9], np.float32)
+    _both(lambda o, p: o.bucketize(p[0], p[1], "i32", right), [data, buckets])
+
+
+@pytest.mark.parametrize("right", [False, True])
+def test_search_sorted(right):
+    seq = np.sort(rng.integers(0, 10, (2, 3, 6)), axis=-1).astype(np.float32)
+    values = rng.integers(0, 10, (2, 3, 4)).astype(np.float32)
+    _both(lambda o, p: o.search_sorted(p[0], p[1], right), [seq, values])
+    _both(lambda o, p: o.search_sorted(p[0], p[1], right), [seq[0, 0], values])
+
+
+def test_reorg_yolo():
+    _both(lambda o, p: o.reorg_yolo(p[0], [2]),
+          [np.arange(2 * 8 * 4 * 6, dtype=np.float32).reshape(2, 8, 4, 6)])
+
+
+def test_slice_scatter():
+    data = rng.standard_normal((5, 6)).astype(np.float32)
+    updates = rng.standard_normal((5, 2)).astype(np.float32)
+    _both(lambda o, p: o.slice_scatter(p[0], p[1], np.array([1]), np.array([6]),
+                                       np.array([3]), np.array([1])), [data, updates])
+    _both(lambda o, p: o.slice_scatter(p[0], p[1], np.array([-1]), np.array([-7]),
+                                       np.array([-2]), np.array([-2])),
+          [data.T.copy(), rng.standard_normal((3, 5)).astype(np.float32)])
+
+
+@pytest.fixture
+def opset3():
+    return pytest.importorskip("openvino.opset3")
+
+
+def _both3(real3, build, inputs):
+    outs = []
+    lab3 = type("L3", (), {"__getattr__": lambda s, n: opset_versions.builder("opset3", n)
+                           or getattr(ovlab.opset, n)})()
+    for ops, core, model_cls in ((lab3, lab_core, ovlab.Model), (real3, real_core, ov.Model)):
+        params = [ops.parameter(list(x.shape), x.dtype, name=f"in{i}")
+                  for i, x in enumerate(inputs)]
+        node = build(ops, params)
+        compiled = core().compile_model(model_cls([node], params), "CPU")
+        res = compiled.create_infer_request().infer(dict(enumerate(inputs)))
+        outs.append((str(node.get_output_partial_shape(0)), res[compiled.outputs[0]]))
+    assert outs[0][0] == outs[1][0]
+    np.testing.assert_allclose(outs[0][1], outs[1][1], rtol=1e-5, atol=1e-6)
+
+
+def test_embedding_sums_of_opset3(opset3):
+    table = rng.standard_normal((6, 3)).astype(np.float32)
+    idx = np.array([0, 2, 2, 5, 1], np.int64)
+    w = rng.uniform(0.5, 2, 5).astype(np.float32)
+    _both3(opset3, lambda o, p: o.embedding_bag_offsets_sum(p[0], p[1], p[2], p[3], p[4]),
+           [table, idx, np.array([0, 2, 2, 4], np.int64), np.array(1, np.int64), w])
+    _both3(opset3, lambda o, p: o.embedding_bag_packed_sum(*p),
+           [table, idx[:4].reshape(2, 2), w[:4].reshape(2, 2)])
+    _both3(opset3, lambda o, p: o.embedding_segments_sum(p[0], p[1], p[2], o.constant(
+        np.int64(4)), p[3], p[4]),
+        [table, idx, np.array([0, 0, 1, 3, 3], np.int64), np.array(4, np.int64), w])
+    _both3(opset3, lambda o, p: o.embedding_segments_sum(p[0], p[1], p[2],
+                                                          o.constant(np.int64(5))),
+           [table, idx, np.array([0, 1, 1, 3, 4], np.int64)])  # sorted, as the spec asks
