@@ -55,6 +55,7 @@ from .ops import (
     make_op_node,
     norm_axis,
 )
+from .patch_ops import extract_image_patches
 from .prior_box_ops import prior_box, prior_box_clustered
 from .promote_ops import convert_promote_types
 from .psroi_ops import psroi_pooling
@@ -66,7 +67,7 @@ from .shape_ops import identity
 from .slice_scatter_ops import slice_scatter
 from .state_ops import Assign
 from .string_ops import string_tensor_pack
-from .yolo_ops import reorg_yolo
+from .yolo_ops import region_yolo, reorg_yolo
 
 
 def range_v1(start: NodeInput, stop: NodeInput, step: NodeInput, name: str | None = None) -> Node:
@@ -385,6 +386,8 @@ BUILDERS: dict[str, tuple[tuple[int, int, Any], ...]] = {
     "bucketize": ((3, 99, bucketize),),
     "search_sorted": ((15, 99, search_sorted),),
     "reorg_yolo": ((2, 99, reorg_yolo),),
+    "region_yolo": ((1, 99, region_yolo),),
+    "extract_image_patches": ((3, 99, extract_image_patches),),
     "slice_scatter": ((15, 99, slice_scatter),),
     "nv12_to_rgb": ((8, 99, nv12_to_rgb),),
     "nv12_to_bgr": ((8, 99, nv12_to_bgr),),
