@@ -81,3 +81,23 @@ def test_psroi_pooling(mode, group, bins):
         outs.append(compiled.create_infer_request().infer({0: data, 1: rois})[
             compiled.outputs[0]])
     np.testing.assert_allclose(outs[0], outs[1], rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("mode", ["bilinear", "nearest", "bicubic"])
+@pytest.mark.parametrize("padding", ["zeros", "border", "reflection"])
+@pytest.mark.parametrize("align", [False, True])
+def test_grid_sample(mode, padding, align):
+    data = rng.standard_normal((2, 3, 6, 7)).astype(np.float32)
+    grid = rng.uniform(-1.4, 1.4, (2, 5, 4, 2)).astype(np.float32)  # some points outside
+    lab9 = type("L9", (), {"__getattr__": lambda s, n: opset_versions.builder("opset9", n)
+                           or getattr(ovlab.opset, n)})()
+    real9 = pytest.importorskip("openvino.opset9")
+    outs = []
+    for ops, core, model_cls in ((lab9, lab_core, ovlab.Model), (real9, real_core, ov.Model)):
+        params = [ops.parameter(list(v.shape), np.float32) for v in (data, grid)]
+        node = ops.grid_sample(*params, {"mode": mode, "padding_mode": padding,
+                                         "align_corners": align})
+        compiled = core().compile_model(model_cls([node], params), "CPU")
+        outs.append(compiled.create_infer_request().infer({0: data, 1: grid})[
+            compiled.outputs[0]])
+    np.testing.assert_allclose(outs[0], outs[1], rtol=1e-4, atol=1e-4)

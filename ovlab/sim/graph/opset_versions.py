@@ -41,6 +41,7 @@ from .embedding_sum_ops import (
 from .f8_ops import fake_convert
 from .fft_ops import dft, idft, irdft, rdft
 from .fold_ops import col2im
+from .grid_sample_ops import grid_sample
 from .linalg_ops import inverse
 from .nms_ops import non_max_suppression
 from .nn_ops import ROUNDING_14, _pool_common
@@ -386,6 +387,7 @@ BUILDERS: dict[str, tuple[tuple[int, int, Any], ...]] = {
     "bucketize": ((3, 99, bucketize),),
     "search_sorted": ((15, 99, search_sorted),),
     "reorg_yolo": ((2, 99, reorg_yolo),),
+    "grid_sample": ((9, 99, grid_sample),),
     "region_yolo": ((1, 99, region_yolo),),
     "extract_image_patches": ((3, 99, extract_image_patches),),
     "slice_scatter": ((15, 99, slice_scatter),),

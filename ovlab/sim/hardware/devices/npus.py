@@ -40,7 +40,7 @@ KNOWN_OPS = frozenset({
     "NonMaxSuppression", "NV12toRGB", "NV12toBGR", "I420toRGB", "I420toBGR", "GatherTree",
     "Bucketize", "SearchSorted", "ReorgYolo", "SliceScatter", "EmbeddingBagOffsetsSum",
     "EmbeddingBagPackedSum", "EmbeddingSegmentsSum", "ROIAlign", "ROIAlignRotated",
-    "PSROIPooling", "RegionYolo", "ExtractImagePatches",
+    "PSROIPooling", "RegionYolo", "ExtractImagePatches", "GridSample",
 })
 
 
