@@ -128,3 +128,40 @@ def test_region_yolo(softmax):
         _both(lambda o, p: o.region_yolo(p[0], 4, 20, 5, True, [], 1, 3), [x])
     else:
         _both(lambda o, p: o.region_yolo(p[0], 4, 20, 9, False, [0, 1, 2], 1, 3), [x])
+
+
+def _both16(build, inputs):
+    real16 = pytest.importorskip("openvino.opset16")
+    lab16 = type("L16", (), {"__getattr__": lambda s, n: opset_versions.builder("opset16", n)
+                             or getattr(ovlab.opset, n)})()
+    outs = []
+    for ops, core, model_cls in ((lab16, lab_core, ovlab.Model), (real16, real_core, ov.Model)):
+        params = [ops.parameter(list(x.shape), x.dtype, name=f"in{i}")
+                  for i, x in enumerate(inputs)]
+        node = build(ops, params)
+        compiled = core().compile_model(model_cls([node], params), "CPU")
+        res = compiled.create_infer_request().infer(dict(enumerate(inputs)))
+        outs.append((str(node.get_output_partial_shape(0)), res[compiled.outputs[0]]))
+    assert outs[0][0] == outs[1][0]
+    np.testing.assert_allclose(outs[0][1], outs[1][1], rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize(("batched", "transpose", "window"), [(True, False, 7), (False, True, 11),
+                                                               (True, True, 4)])
+def test_stft(batched, transpose, window):
+    signal = rng.standard_normal((3, 48) if batched else (48,)).astype(np.float32)
+    win = rng.uniform(0.2, 1, window).astype(np.float32)
+    _both16(lambda o, p: o.stft(p[0], p[1], o.constant(np.int32(11)), o.constant(np.int32(3)),
+                                transpose), [signal, win])
+
+
+@pytest.mark.parametrize(("center", "normalized", "length"), [(False, True, None),
+                                                               (True, False, None),
+                                                               (False, False, 44)])
+def test_istft(center, normalized, length):
+    spec = rng.standard_normal((2, 6, 13, 2)).astype(np.float32)
+    win = rng.uniform(0.5, 1, 11).astype(np.float32)
+    _both16(lambda o, p: o.istft(p[0], p[1], o.constant(np.int32(11)), o.constant(np.int32(3)),
+                                 center, normalized,
+                                 None if length is None else o.constant(np.int32(length))),
+            [spec, win])

@@ -67,6 +67,7 @@ from .search_ops import bucketize, search_sorted
 from .shape_ops import identity
 from .slice_scatter_ops import slice_scatter
 from .state_ops import Assign
+from .stft_ops import istft, stft
 from .string_ops import string_tensor_pack
 from .yolo_ops import region_yolo, reorg_yolo
 
@@ -388,6 +389,8 @@ BUILDERS: dict[str, tuple[tuple[int, int, Any], ...]] = {
     "search_sorted": ((15, 99, search_sorted),),
     "reorg_yolo": ((2, 99, reorg_yolo),),
     "grid_sample": ((9, 99, grid_sample),),
+    "stft": ((15, 99, stft),),
+    "istft": ((16, 99, istft),),
     "region_yolo": ((1, 99, region_yolo),),
     "extract_image_patches": ((3, 99, extract_image_patches),),
     "slice_scatter": ((15, 99, slice_scatter),),

@@ -40,7 +40,8 @@ KNOWN_OPS = frozenset({
     "NonMaxSuppression", "NV12toRGB", "NV12toBGR", "I420toRGB", "I420toBGR", "GatherTree",
     "Bucketize", "SearchSorted", "ReorgYolo", "SliceScatter", "EmbeddingBagOffsetsSum",
     "EmbeddingBagPackedSum", "EmbeddingSegmentsSum", "ROIAlign", "ROIAlignRotated",
-    "PSROIPooling", "RegionYolo", "ExtractImagePatches", "GridSample",
+    "PSROIPooling", "RegionYolo", "ExtractImagePatches", "GridSample", "STFT",
+    "ISTFT",
 })
 
 
