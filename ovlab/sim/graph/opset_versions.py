@@ -59,7 +59,7 @@ from .ops import (
 from .patch_ops import extract_image_patches
 from .prior_box_ops import prior_box, prior_box_clustered
 from .promote_ops import convert_promote_types
-from .psroi_ops import psroi_pooling
+from .psroi_ops import deformable_psroi_pooling, psroi_pooling
 from .resize_ops import interpolate_attrs, interpolate_node
 from .rnn_ops import gru_cell, gru_sequence, lstm_cell, lstm_sequence, rnn_sequence
 from .roi_align_ops import roi_align, roi_align_rotated
@@ -380,6 +380,7 @@ BUILDERS: dict[str, tuple[tuple[int, int, Any], ...]] = {
     "gru_cell": ((3, 99, gru_cell),),
     "gather_tree": ((1, 99, gather_tree),),
     "psroi_pooling": ((1, 99, psroi_pooling),),
+    "deformable_psroi_pooling": ((1, 99, deformable_psroi_pooling),),
     "roi_align": ((9, 99, roi_align),),
     "roi_align_rotated": ((15, 99, roi_align_rotated),),
     "embedding_bag_offsets_sum": ((3, 99, embedding_bag_offsets_sum),),

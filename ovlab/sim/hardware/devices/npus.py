@@ -41,7 +41,7 @@ KNOWN_OPS = frozenset({
     "Bucketize", "SearchSorted", "ReorgYolo", "SliceScatter", "EmbeddingBagOffsetsSum",
     "EmbeddingBagPackedSum", "EmbeddingSegmentsSum", "ROIAlign", "ROIAlignRotated",
     "PSROIPooling", "RegionYolo", "ExtractImagePatches", "GridSample", "STFT",
-    "ISTFT",
+    "ISTFT", "DeformablePSROIPooling",
 })
 
 
