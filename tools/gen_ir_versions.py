@@ -58,6 +58,7 @@ def _max_opset() -> int:
 
 
 def main() -> int:
+    import ovlab.sim.graph.opset_versions  # noqa: F401 - registers the newer opsets' ops too
     from ovlab.sim.graph.ops import REGISTRY
 
     data = measure(sorted(REGISTRY))

@@ -81,3 +81,48 @@ def test_psroi_pooling(mode, group, bins):
         outs.append(compiled.create_infer_request().infer({0: data, 1: rois})[
             compiled.outputs[0]])
     np.testing.assert_allclose(outs[0], outs[1], rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("mode", ["bilinear", "nearest", "bicubic"])
+@pytest.mark.parametrize("padding", ["zeros", "border", "reflection"])
+@pytest.mark.parametrize("align", [False, True])
+def test_grid_sample(mode, padding, align):
+    data = rng.standard_normal((2, 3, 6, 7)).astype(np.float32)
+    grid = rng.uniform(-1.4, 1.4, (2, 5, 4, 2)).astype(np.float32)  # some points outside
+    lab9 = type("L9", (), {"__getattr__": lambda s, n: opset_versions.builder("opset9", n)
+                           or getattr(ovlab.opset, n)})()
+    real9 = pytest.importorskip("openvino.opset9")
+    outs = []
+    for ops, core, model_cls in ((lab9, lab_core, ovlab.Model), (real9, real_core, ov.Model)):
+        params = [ops.parameter(list(v.shape), np.float32) for v in (data, grid)]
+        node = ops.grid_sample(*params, {"mode": mode, "padding_mode": padding,
+                                         "align_corners": align})
+        compiled = core().compile_model(model_cls([node], params), "CPU")
+        outs.append(compiled.create_infer_request().infer({0: data, 1: grid})[
+            compiled.outputs[0]])
+    np.testing.assert_allclose(outs[0], outs[1], rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize(("with_offsets", "bins", "part"), [(False, 1, 1), (True, 2, 3),
+                                                             (True, 3, 2)])
+def test_deformable_psroi_pooling(with_offsets, bins, part):
+    out_dim, group = 2, 3
+    data = rng.standard_normal((2, out_dim * group * group, 12, 10)).astype(np.float32)
+    rois = np.array([[0, 1, 2, 14, 16], [1, 0.4, 0.6, 7.7, 9.2], [0, 6, 3, 18, 22]],
+                    np.float32)
+    inputs = [data, rois]
+    if with_offsets:
+        inputs.append(rng.uniform(-0.5, 0.5, (3, 2, part, part)).astype(np.float32))
+    lab1 = type("L1", (), {"__getattr__": lambda s, n: opset_versions.builder("opset1", n)
+                           or getattr(ovlab.opset, n)})()
+    real1 = pytest.importorskip("openvino.opset1")
+    outs = []
+    for ops, core, model_cls in ((lab1, lab_core, ovlab.Model), (real1, real_core, ov.Model)):
+        params = [ops.parameter(list(v.shape), np.float32) for v in inputs]
+        node = ops.deformable_psroi_pooling(
+            params[0], params[1], out_dim, 0.5, group, "bilinear_deformable", bins, bins, 0.3,
+            part, offsets=params[2] if with_offsets else None)
+        compiled = core().compile_model(model_cls([node], params), "CPU")
+        outs.append(compiled.create_infer_request().infer(dict(enumerate(inputs)))[
+            compiled.outputs[0]])
+    np.testing.assert_allclose(outs[0], outs[1], rtol=1e-4, atol=1e-4)

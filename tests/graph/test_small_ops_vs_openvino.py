@@ -33,7 +33,10 @@ def _both(build, inputs):
         outs.append((node.get_output_element_type(0).get_type_name(),
                      str(node.get_output_partial_shape(0)), res[compiled.outputs[0]]))
     assert outs[0][:2] == outs[1][:2]
-    np.testing.assert_array_equal(outs[0][2], outs[1][2])
+    if outs[1][2].dtype.kind == "f":
+        np.testing.assert_allclose(outs[0][2], outs[1][2], rtol=1e-5, atol=1e-6)
+    else:
+        np.testing.assert_array_equal(outs[0][2], outs[1][2])
 
 
 rng = np.random.default_rng(21)
@@ -110,3 +113,55 @@ def test_embedding_sums_of_opset3(opset3):
     _both3(opset3, lambda o, p: o.embedding_segments_sum(p[0], p[1], p[2],
                                                           o.constant(np.int64(5))),
            [table, idx, np.array([0, 1, 1, 3, 4], np.int64)])  # sorted, as the spec asks
+
+
+@pytest.mark.parametrize("pad", ["valid", "same_upper", "same_lower"])
+def test_extract_image_patches(pad):
+    image = rng.standard_normal((2, 3, 10, 9)).astype(np.float32)
+    _both(lambda o, p: o.extract_image_patches(p[0], [3, 2], [4, 3], [1, 2], pad), [image])
+
+
+@pytest.mark.parametrize("softmax", [True, False])
+def test_region_yolo(softmax):
+    x = rng.standard_normal((1, 75 if not softmax else 125, 5, 6)).astype(np.float32)
+    if softmax:
+        _both(lambda o, p: o.region_yolo(p[0], 4, 20, 5, True, [], 1, 3), [x])
+    else:
+        _both(lambda o, p: o.region_yolo(p[0], 4, 20, 9, False, [0, 1, 2], 1, 3), [x])
+
+
+def _both16(build, inputs):
+    real16 = pytest.importorskip("openvino.opset16")
+    lab16 = type("L16", (), {"__getattr__": lambda s, n: opset_versions.builder("opset16", n)
+                             or getattr(ovlab.opset, n)})()
+    outs = []
+    for ops, core, model_cls in ((lab16, lab_core, ovlab.Model), (real16, real_core, ov.Model)):
+        params = [ops.parameter(list(x.shape), x.dtype, name=f"in{i}")
+                  for i, x in enumerate(inputs)]
+        node = build(ops, params)
+        compiled = core().compile_model(model_cls([node], params), "CPU")
+        res = compiled.create_infer_request().infer(dict(enumerate(inputs)))
+        outs.append((str(node.get_output_partial_shape(0)), res[compiled.outputs[0]]))
+    assert outs[0][0] == outs[1][0]
+    np.testing.assert_allclose(outs[0][1], outs[1][1], rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize(("batched", "transpose", "window"), [(True, False, 7), (False, True, 11),
+                                                               (True, True, 4)])
+def test_stft(batched, transpose, window):
+    signal = rng.standard_normal((3, 48) if batched else (48,)).astype(np.float32)
+    win = rng.uniform(0.2, 1, window).astype(np.float32)
+    _both16(lambda o, p: o.stft(p[0], p[1], o.constant(np.int32(11)), o.constant(np.int32(3)),
+                                transpose), [signal, win])
+
+
+@pytest.mark.parametrize(("center", "normalized", "length"), [(False, True, None),
+                                                               (True, False, None),
+                                                               (False, False, 44)])
+def test_istft(center, normalized, length):
+    spec = rng.standard_normal((2, 6, 13, 2)).astype(np.float32)
+    win = rng.uniform(0.5, 1, 11).astype(np.float32)
+    _both16(lambda o, p: o.istft(p[0], p[1], o.constant(np.int32(11)), o.constant(np.int32(3)),
+                                 center, normalized,
+                                 None if length is None else o.constant(np.int32(length))),
+            [spec, win])

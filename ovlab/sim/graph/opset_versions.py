@@ -50,6 +50,7 @@ from .embedding_sum_ops import (
 from .f8_ops import fake_convert
 from .fft_ops import dft, idft, irdft, rdft
 from .fold_ops import col2im
+from .grid_sample_ops import grid_sample
 from .linalg_ops import grouped_matmul, inverse
 from .nms_ops import non_max_suppression
 from .nms_rotated_ops import nms_rotated
@@ -65,9 +66,10 @@ from .ops import (
     make_op_node,
     norm_axis,
 )
+from .patch_ops import extract_image_patches
 from .prior_box_ops import prior_box, prior_box_clustered
 from .promote_ops import convert_promote_types
-from .psroi_ops import psroi_pooling
+from .psroi_ops import deformable_psroi_pooling, psroi_pooling
 from .random_ops import multinomial, random_uniform
 from .resize_ops import interpolate_attrs, interpolate_node
 from .rnn_ops import gru_cell, gru_sequence, lstm_cell, lstm_sequence, rnn_sequence
@@ -77,8 +79,9 @@ from .segment_ops import segment_max, sparse_fill_empty_rows
 from .shape_ops import identity
 from .slice_scatter_ops import slice_scatter
 from .state_ops import Assign
+from .stft_ops import istft, stft
 from .string_ops import string_tensor_pack, string_tensor_unpack
-from .yolo_ops import reorg_yolo
+from .yolo_ops import region_yolo, reorg_yolo
 
 
 def range_v1(start: NodeInput, stop: NodeInput, step: NodeInput, name: str | None = None) -> Node:
@@ -389,6 +392,7 @@ BUILDERS: dict[str, tuple[tuple[int, int, Any], ...]] = {
     "gru_cell": ((3, 99, gru_cell),),
     "gather_tree": ((1, 99, gather_tree),),
     "psroi_pooling": ((1, 99, psroi_pooling),),
+    "deformable_psroi_pooling": ((1, 99, deformable_psroi_pooling),),
     "roi_align": ((9, 99, roi_align),),
     "roi_align_rotated": ((15, 99, roi_align_rotated),),
     "embedding_bag_offsets_sum": ((3, 99, embedding_bag_offsets_sum),),
@@ -397,6 +401,11 @@ BUILDERS: dict[str, tuple[tuple[int, int, Any], ...]] = {
     "bucketize": ((3, 99, bucketize),),
     "search_sorted": ((15, 99, search_sorted),),
     "reorg_yolo": ((2, 99, reorg_yolo),),
+    "grid_sample": ((9, 99, grid_sample),),
+    "stft": ((15, 99, stft),),
+    "istft": ((16, 99, istft),),
+    "region_yolo": ((1, 99, region_yolo),),
+    "extract_image_patches": ((3, 99, extract_image_patches),),
     "slice_scatter": ((15, 99, slice_scatter),),
     "nv12_to_rgb": ((8, 99, nv12_to_rgb),),
     "nv12_to_bgr": ((8, 99, nv12_to_bgr),),
