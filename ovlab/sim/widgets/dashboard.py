@@ -391,13 +391,13 @@ class Dashboard:
 
     def _pair_specs(self, view: RunView) -> tuple[dict[str, Any], dict[str, Any]]:
         """Side by side, live: A's figure and B's (see :meth:`_show_pair`). Each panel is half
-        the main view's width and draws half its points per category (min-max decimation keeps
+        the main view's width and draws a quarter of its points per category (min-max decimation keeps
         every spike): the browser redraws both panels on a change, and in lab 04 a timeout
         change side by side took 0.50-0.54 s on a quiet 2-vCPU machine with the main view's."""
         return compare_pair_specs(self.pinned, view, b_full=self.full, x=self._x(),
                                   analytic_a=self._pinned_analytic, analytic_b=self.analytic,
                                   y_range=self.locked_range(self.y_unit), y_unit=self.y_unit,
-                                  max_points=max(self.max_points // 2, 100))
+                                  max_points=max(self.max_points // 4, 100))
 
     # each panel of side by side is at least this wide: two fit in a row from twice that, which
     # a 1280-px window with the file browser open gives (an output area of 848 px); at 1000 px
