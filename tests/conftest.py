@@ -34,6 +34,28 @@ def pytest_configure(config):
                             "host's default precision (compares with that precision's tolerance)")
 
 
+# The differential tests' one line per family (tests/differential/diff_harness.py), from here:
+# under pytest-xdist the controller loads only this conftest, not the folder's, and the
+# summary is the controller's (the lines were missing from make test's output).
+def pytest_terminal_summary(terminalreporter):
+    totals: dict[str, list[int]] = {}
+    for reports in terminalreporter.stats.values():
+        for rep in reports:
+            for key, value in getattr(rep, "user_properties", ()) or ():
+                if key == "compared" and getattr(rep, "when", "call") == "call":
+                    family, n, explained = value
+                    t = totals.setdefault(family, [0, 0])
+                    t[0] += n
+                    t[1] += explained
+    if not totals:
+        return
+    terminalreporter.write_sep("-", "differential tests: generated cases compared")
+    for family in sorted(totals):
+        n, explained = totals[family]
+        terminalreporter.write_line(f"{family:<28} {n:>6} compared, {explained:>4} differed "
+                                    "as listed in known_differences.py")
+
+
 def pytest_report_header(config):
     """The host first (CPU, the ISA flags that matter, the real plugin's default precision):
     what a failure that depends on the machine needs to be read."""
