@@ -91,8 +91,6 @@ def read_value(init_value: NodeInput | str | None = None, variable_id: str | Non
             name = None
         else:
             variable_id = ov_variable
-    if variable_type is not None and not isinstance(variable_type, (str, Type, type, np.dtype)):
-        raise TypeError("The necessary overload for read_value was not found")
     inputs: list[Any] = [init_value]
     if isinstance(init_value, Variable):  # read_value(variable[, name])
         init_value, variable_id, name = None, init_value, variable_id
@@ -105,6 +103,10 @@ def read_value(init_value: NodeInput | str | None = None, variable_id: str | Non
     if isinstance(init_value, str):  # read_value(variable_id, type, shape[, name])
         inputs, variable_id, variable_type, variable_shape, name = (
             [], init_value, variable_id, variable_type, variable_shape)
+    # checked once the string overload has put its arguments in place: its shape is the third
+    # positional argument, where the other overloads take the type
+    if variable_type is not None and not isinstance(variable_type, (str, Type, type, np.dtype)):
+        raise TypeError("The necessary overload for read_value was not found")
     attrs = {"variable_id": variable_id,
              "variable_type": as_type(variable_type) if variable_type is not None else None,
              "variable_shape": list(variable_shape) if variable_shape is not None else None}
