@@ -158,5 +158,42 @@ def install_guard(monkeypatch: pytest.MonkeyPatch) -> bool:
     return True
 
 
+class LabOpset:
+    """ovlab's builders as the runner serves ``openvino.opsetN`` (``opset`` "opset15"...): the
+    version's own builder where one differs, otherwise ``ovlab.opset``'s."""
+
+    def __init__(self, opset: str) -> None:
+        self._opset = opset
+
+    def __getattr__(self, name: str) -> Any:
+        import ovlab
+        from ovlab.sim.graph import opset_versions
+
+        return opset_versions.builder(self._opset, name) or getattr(ovlab.opset, name)
+
+
+def run_both(build: Any, inputs: list, lab_ops: Any, real_ops: Any) -> list[tuple]:
+    """Build ``build(ops, params)`` over Parameters shaped as ``inputs`` with ovlab's builders
+    and the wheel's, compile each on its CPU (pinned to f32), infer ``inputs``; for ovlab, then
+    the wheel: (each output's element type name, each one's partial shape as text, each one's
+    value)."""
+    import openvino as ov
+
+    import ovlab
+
+    outs = []
+    for ops, core, model_cls in ((lab_ops, lab_core, ovlab.Model),
+                                 (real_ops, real_core, ov.Model)):
+        params = [ops.parameter(list(x.shape), x.dtype, name=f"in{i}")
+                  for i, x in enumerate(inputs)]
+        node = build(ops, params)
+        compiled = core().compile_model(model_cls(node.outputs(), params), "CPU")
+        res = compiled.create_infer_request().infer(dict(enumerate(inputs)))
+        outs.append(([o.get_element_type().get_type_name() for o in node.outputs()],
+                     [str(o.get_partial_shape()) for o in node.outputs()],
+                     [res[o] for o in compiled.outputs]))
+    return outs
+
+
 if __name__ == "__main__":  # `make test` prints this line first
     print(host_summary())

@@ -12,7 +12,7 @@ import pytest
 
 ov = pytest.importorskip("openvino")
 
-from real_wheel import lab_core, real_core  # noqa: E402
+from real_wheel import LabOpset, lab_core, real_core  # noqa: E402
 
 import ovlab  # noqa: E402
 from ovlab.sim.graph import opset_versions  # noqa: E402
@@ -20,14 +20,7 @@ from ovlab.sim.graph import opset_versions  # noqa: E402
 REAL = pytest.importorskip("openvino.opset15")
 
 
-class _Lab15:
-    """ovlab's builders as the runner serves ``openvino.opset15``."""
-
-    def __getattr__(self, name):
-        return opset_versions.builder("opset15", name) or getattr(ovlab.opset, name)
-
-
-LAB = _Lab15()
+LAB = LabOpset("opset15")
 F32 = np.float32
 
 

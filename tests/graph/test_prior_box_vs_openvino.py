@@ -12,18 +12,11 @@ import pytest
 ov = pytest.importorskip("openvino")
 real_ops = pytest.importorskip("openvino.opset11")
 
-from real_wheel import lab_core, real_core  # noqa: E402
+from real_wheel import LabOpset, lab_core, real_core  # noqa: E402
 
 import ovlab  # noqa: E402
-from ovlab.sim.graph import opset_versions  # noqa: E402
 
-
-class _Lab11:
-    def __getattr__(self, name):
-        return opset_versions.builder("opset11", name) or getattr(ovlab.opset, name)
-
-
-lab_ops = _Lab11()
+lab_ops = LabOpset("opset11")
 F = np.float32
 
 BOX = [

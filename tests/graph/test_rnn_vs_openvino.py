@@ -11,34 +11,15 @@ import pytest
 ov = pytest.importorskip("openvino")
 real_ops = pytest.importorskip("openvino.opset11")
 
-from real_wheel import lab_core, real_core  # noqa: E402
+from real_wheel import LabOpset, run_both  # noqa: E402
 
-import ovlab  # noqa: E402
-from ovlab.sim.graph import opset_versions  # noqa: E402
-
-
-class _Lab11:
-    def __getattr__(self, name):
-        return opset_versions.builder("opset11", name) or getattr(ovlab.opset, name)
-
-
-lab_ops = _Lab11()
+lab_ops = LabOpset("opset11")
 B, T, I, H = 2, 4, 3, 5  # noqa: E741 - batch, steps, input size, hidden size
 GATES = {"rnn": 1, "gru": 3, "lstm": 4}
 
 
 def _both(build, inputs):
-    outs = []
-    for ops, core, model_cls in ((lab_ops, lab_core, ovlab.Model),
-                                 (real_ops, real_core, ov.Model)):
-        params = [ops.parameter(list(x.shape), x.dtype, name=f"in{i}")
-                  for i, x in enumerate(inputs)]
-        node = build(ops, params)
-        compiled = core().compile_model(model_cls(node.outputs(), params), "CPU")
-        res = compiled.create_infer_request().infer(dict(enumerate(inputs)))
-        outs.append(([str(o.get_partial_shape()) for o in node.outputs()],
-                     [res[o] for o in compiled.outputs]))
-    (lab_shapes, lab), (real_shapes, real) = outs
+    (_, lab_shapes, lab), (_, real_shapes, real) = run_both(build, inputs, lab_ops, real_ops)
     assert lab_shapes == real_shapes
     for a, b in zip(lab, real, strict=True):
         np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-5)

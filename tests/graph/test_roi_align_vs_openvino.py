@@ -11,29 +11,14 @@ import pytest
 ov = pytest.importorskip("openvino")
 real_ops = pytest.importorskip("openvino.opset15")
 
-from real_wheel import lab_core, real_core  # noqa: E402
-
-import ovlab  # noqa: E402
-from ovlab.sim.graph import opset_versions  # noqa: E402
-
-
-class _Lab15:
-    def __getattr__(self, name):
-        return opset_versions.builder("opset15", name) or getattr(ovlab.opset, name)
+from real_wheel import LabOpset, run_both  # noqa: E402
 
 
 def _both(build, inputs):
-    outs = []
-    for ops, core, model_cls in ((_Lab15(), lab_core, ovlab.Model),
-                                 (real_ops, real_core, ov.Model)):
-        params = [ops.parameter(list(x.shape), x.dtype, name=f"in{i}")
-                  for i, x in enumerate(inputs)]
-        node = build(ops, params)
-        compiled = core().compile_model(model_cls([node], params), "CPU")
-        res = compiled.create_infer_request().infer(dict(enumerate(inputs)))
-        outs.append((str(node.get_output_partial_shape(0)), res[compiled.outputs[0]]))
-    assert outs[0][0] == outs[1][0]
-    np.testing.assert_allclose(outs[0][1], outs[1][1], rtol=1e-4, atol=1e-4)
+    (_, lab_shapes, lab), (_, real_shapes, real) = run_both(build, inputs, LabOpset("opset15"),
+                                                            real_ops)
+    assert lab_shapes[0] == real_shapes[0]
+    np.testing.assert_allclose(lab[0], real[0], rtol=1e-4, atol=1e-4)
 
 
 rng = np.random.default_rng(31)
@@ -70,17 +55,11 @@ def test_psroi_pooling(mode, group, bins):
         np.array([[0, 0.1, 0.2, 0.7, 0.9], [1, 0.05, 0.0, 0.5, 0.6], [0, 0.3, 0.4, 0.95, 1.0]],
                  np.float32)
     scale = 0.5 if mode == "average" else 1.0
-    lab1 = type("L1", (), {"__getattr__": lambda s, n: opset_versions.builder("opset1", n)
-                           or getattr(ovlab.opset, n)})()
     real1 = pytest.importorskip("openvino.opset1")
-    outs = []
-    for ops, core, model_cls in ((lab1, lab_core, ovlab.Model), (real1, real_core, ov.Model)):
-        params = [ops.parameter(list(v.shape), np.float32) for v in (data, rois)]
-        node = ops.psroi_pooling(*params, out_dim, group, scale, bins, bins, mode)
-        compiled = core().compile_model(model_cls([node], params), "CPU")
-        outs.append(compiled.create_infer_request().infer({0: data, 1: rois})[
-            compiled.outputs[0]])
-    np.testing.assert_allclose(outs[0], outs[1], rtol=1e-4, atol=1e-4)
+    (_, _, lab), (_, _, real) = run_both(
+        lambda ops, p: ops.psroi_pooling(*p, out_dim, group, scale, bins, bins, mode),
+        [data, rois], LabOpset("opset1"), real1)
+    np.testing.assert_allclose(lab[0], real[0], rtol=1e-4, atol=1e-4)
 
 
 @pytest.mark.parametrize("mode", ["bilinear", "nearest", "bicubic"])
@@ -89,18 +68,12 @@ def test_psroi_pooling(mode, group, bins):
 def test_grid_sample(mode, padding, align):
     data = rng.standard_normal((2, 3, 6, 7)).astype(np.float32)
     grid = rng.uniform(-1.4, 1.4, (2, 5, 4, 2)).astype(np.float32)  # some points outside
-    lab9 = type("L9", (), {"__getattr__": lambda s, n: opset_versions.builder("opset9", n)
-                           or getattr(ovlab.opset, n)})()
     real9 = pytest.importorskip("openvino.opset9")
-    outs = []
-    for ops, core, model_cls in ((lab9, lab_core, ovlab.Model), (real9, real_core, ov.Model)):
-        params = [ops.parameter(list(v.shape), np.float32) for v in (data, grid)]
-        node = ops.grid_sample(*params, {"mode": mode, "padding_mode": padding,
-                                         "align_corners": align})
-        compiled = core().compile_model(model_cls([node], params), "CPU")
-        outs.append(compiled.create_infer_request().infer({0: data, 1: grid})[
-            compiled.outputs[0]])
-    np.testing.assert_allclose(outs[0], outs[1], rtol=1e-4, atol=1e-4)
+    (_, _, lab), (_, _, real) = run_both(
+        lambda ops, p: ops.grid_sample(*p, {"mode": mode, "padding_mode": padding,
+                                            "align_corners": align}),
+        [data, grid], LabOpset("opset9"), real9)
+    np.testing.assert_allclose(lab[0], real[0], rtol=1e-4, atol=1e-4)
 
 
 @pytest.mark.parametrize(("with_offsets", "bins", "part"), [(False, 1, 1), (True, 2, 3),
@@ -113,16 +86,10 @@ def test_deformable_psroi_pooling(with_offsets, bins, part):
     inputs = [data, rois]
     if with_offsets:
         inputs.append(rng.uniform(-0.5, 0.5, (3, 2, part, part)).astype(np.float32))
-    lab1 = type("L1", (), {"__getattr__": lambda s, n: opset_versions.builder("opset1", n)
-                           or getattr(ovlab.opset, n)})()
     real1 = pytest.importorskip("openvino.opset1")
-    outs = []
-    for ops, core, model_cls in ((lab1, lab_core, ovlab.Model), (real1, real_core, ov.Model)):
-        params = [ops.parameter(list(v.shape), np.float32) for v in inputs]
-        node = ops.deformable_psroi_pooling(
-            params[0], params[1], out_dim, 0.5, group, "bilinear_deformable", bins, bins, 0.3,
-            part, offsets=params[2] if with_offsets else None)
-        compiled = core().compile_model(model_cls([node], params), "CPU")
-        outs.append(compiled.create_infer_request().infer(dict(enumerate(inputs)))[
-            compiled.outputs[0]])
-    np.testing.assert_allclose(outs[0], outs[1], rtol=1e-4, atol=1e-4)
+    (_, _, lab), (_, _, real) = run_both(
+        lambda ops, p: ops.deformable_psroi_pooling(
+            p[0], p[1], out_dim, 0.5, group, "bilinear_deformable", bins, bins, 0.3, part,
+            offsets=p[2] if with_offsets else None),
+        inputs, LabOpset("opset1"), real1)
+    np.testing.assert_allclose(lab[0], real[0], rtol=1e-4, atol=1e-4)

@@ -10,33 +10,17 @@ import pytest
 ov = pytest.importorskip("openvino")
 real_ops = pytest.importorskip("openvino.opset15")
 
-from real_wheel import lab_core, real_core  # noqa: E402
-
-import ovlab  # noqa: E402
-from ovlab.sim.graph import opset_versions  # noqa: E402
-
-
-class _Lab15:
-    def __getattr__(self, name):
-        return opset_versions.builder("opset15", name) or getattr(ovlab.opset, name)
+from real_wheel import LabOpset, run_both  # noqa: E402
 
 
 def _both(build, inputs):
-    outs = []
-    for ops, core, model_cls in ((_Lab15(), lab_core, ovlab.Model),
-                                 (real_ops, real_core, ov.Model)):
-        params = [ops.parameter(list(x.shape), x.dtype, name=f"in{i}")
-                  for i, x in enumerate(inputs)]
-        node = build(ops, params)
-        compiled = core().compile_model(model_cls([node], params), "CPU")
-        res = compiled.create_infer_request().infer(dict(enumerate(inputs)))
-        outs.append((node.get_output_element_type(0).get_type_name(),
-                     str(node.get_output_partial_shape(0)), res[compiled.outputs[0]]))
-    assert outs[0][:2] == outs[1][:2]
-    if outs[1][2].dtype.kind == "f":
-        np.testing.assert_allclose(outs[0][2], outs[1][2], rtol=1e-5, atol=1e-6)
+    (lab_types, lab_shapes, lab), (real_types, real_shapes, real) = run_both(
+        build, inputs, LabOpset("opset15"), real_ops)
+    assert (lab_types[0], lab_shapes[0]) == (real_types[0], real_shapes[0])
+    if real[0].dtype.kind == "f":
+        np.testing.assert_allclose(lab[0], real[0], rtol=1e-5, atol=1e-6)
     else:
-        np.testing.assert_array_equal(outs[0][2], outs[1][2])
+        np.testing.assert_array_equal(lab[0], real[0])
 
 
 rng = np.random.default_rng(21)
@@ -85,18 +69,10 @@ def opset3():
 
 
 def _both3(real3, build, inputs):
-    outs = []
-    lab3 = type("L3", (), {"__getattr__": lambda s, n: opset_versions.builder("opset3", n)
-                           or getattr(ovlab.opset, n)})()
-    for ops, core, model_cls in ((lab3, lab_core, ovlab.Model), (real3, real_core, ov.Model)):
-        params = [ops.parameter(list(x.shape), x.dtype, name=f"in{i}")
-                  for i, x in enumerate(inputs)]
-        node = build(ops, params)
-        compiled = core().compile_model(model_cls([node], params), "CPU")
-        res = compiled.create_infer_request().infer(dict(enumerate(inputs)))
-        outs.append((str(node.get_output_partial_shape(0)), res[compiled.outputs[0]]))
-    assert outs[0][0] == outs[1][0]
-    np.testing.assert_allclose(outs[0][1], outs[1][1], rtol=1e-5, atol=1e-6)
+    (_, lab_shapes, lab), (_, real_shapes, real) = run_both(build, inputs, LabOpset("opset3"),
+                                                            real3)
+    assert lab_shapes[0] == real_shapes[0]
+    np.testing.assert_allclose(lab[0], real[0], rtol=1e-5, atol=1e-6)
 
 
 def test_embedding_sums_of_opset3(opset3):
@@ -132,18 +108,10 @@ def test_region_yolo(softmax):
 
 def _both16(build, inputs):
     real16 = pytest.importorskip("openvino.opset16")
-    lab16 = type("L16", (), {"__getattr__": lambda s, n: opset_versions.builder("opset16", n)
-                             or getattr(ovlab.opset, n)})()
-    outs = []
-    for ops, core, model_cls in ((lab16, lab_core, ovlab.Model), (real16, real_core, ov.Model)):
-        params = [ops.parameter(list(x.shape), x.dtype, name=f"in{i}")
-                  for i, x in enumerate(inputs)]
-        node = build(ops, params)
-        compiled = core().compile_model(model_cls([node], params), "CPU")
-        res = compiled.create_infer_request().infer(dict(enumerate(inputs)))
-        outs.append((str(node.get_output_partial_shape(0)), res[compiled.outputs[0]]))
-    assert outs[0][0] == outs[1][0]
-    np.testing.assert_allclose(outs[0][1], outs[1][1], rtol=1e-4, atol=1e-4)
+    (_, lab_shapes, lab), (_, real_shapes, real) = run_both(build, inputs, LabOpset("opset16"),
+                                                            real16)
+    assert lab_shapes[0] == real_shapes[0]
+    np.testing.assert_allclose(lab[0], real[0], rtol=1e-4, atol=1e-4)
 
 
 @pytest.mark.parametrize(("batched", "transpose", "window"), [(True, False, 7), (False, True, 11),
