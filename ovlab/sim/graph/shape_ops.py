@@ -443,11 +443,14 @@ def _index_infer(index_of) -> object:
     return infer
 
 
-def _slice_index(node: Node) -> tuple:
+def _slice_index(node: Node, first: int = 1) -> tuple:
+    """Slice-8's index into input 0: start, stop, step (and axes) from input ``first`` on
+    (SliceScatter-15 has its updates at 1 and them from 2)."""
     src = node._in_shape(0)
-    start, stop = int_list(node, 1, "start"), int_list(node, 2, "stop")
-    step = int_list(node, 3, "step")
-    axes = int_list(node, 4, "axes") if len(node._inputs) > 4 else list(range(len(start)))
+    start, stop = int_list(node, first, "start"), int_list(node, first + 1, "stop")
+    step = int_list(node, first + 2, "step")
+    axes = (int_list(node, first + 3, "axes") if len(node._inputs) > first + 3
+            else list(range(len(start))))
     need(len(start) == len(stop) == len(step) == len(axes), f"start {start}, stop {stop}, step "
          f"{step} and axes {axes} must have the same length")
     need(all(s != 0 for s in step), f"Step value must not be zero, got {step}")

@@ -3,29 +3,18 @@
 
 from __future__ import annotations
 
-from builtins import slice as py_slice
-
 import numpy as np
 
 from .node import Node, ShapeType
-from .ops import Ctx, NodeInput, as_output, int_list, make_node, need, norm_axis, register
+from .ops import Ctx, NodeInput, as_output, make_node, need, register
+from .shape_ops import _slice_index
 from .types import shape_str
 
 __all__ = ["slice_scatter"]
 
 
 def _index(node: Node) -> tuple:
-    src = node._in_shape(0)
-    start, stop = int_list(node, 2, "start"), int_list(node, 3, "stop")
-    step = int_list(node, 4, "step")
-    axes = int_list(node, 5, "axes") if len(node._inputs) > 5 else list(range(len(start)))
-    need(len(start) == len(stop) == len(step) == len(axes), f"start {start}, stop {stop}, step "
-         f"{step} and axes {axes} must have the same length")
-    need(all(s != 0 for s in step), f"Step value must not be zero, got {step}")
-    idx = [py_slice(None)] * len(src)
-    for b, e, s, a in zip(start, stop, step, axes, strict=True):
-        idx[norm_axis(a, len(src))] = py_slice(b, e, s)
-    return tuple(idx)
+    return _slice_index(node, first=2)  # Slice-8's rule; the updates are input 1
 
 
 def _infer(node: Node) -> list[ShapeType]:
