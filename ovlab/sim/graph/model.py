@@ -21,6 +21,7 @@ from .costs import OpCost, op_costs
 from .evaluate import Plan, evaluate, make_plan
 from .node import Named, Node, NodeValidationError, Output
 from .ops import RESULT, Parameter, Result
+from .ops import _static as _declared_shape
 from .types import PartialShape, Shape, Type, shape_str
 from .variables import Variable, variable_of
 
@@ -73,16 +74,9 @@ def _toposort(results: Sequence[Node], parameters: Sequence[Node]) -> list[Node]
     return order
 
 
-def _input_shape(shape: Any) -> Any:
-    """A Parameter's new shape as nodes store it: a tuple of ints, or the PartialShape of a
-    dynamic one (``[-1,3]``, ``"?,3"``): a model reshaped to it builds, and does not compile."""
-    if isinstance(shape, (str, PartialShape)):
-        return dynamic.as_stored(PartialShape(shape))
-    dims = list(shape)
-    if any(getattr(d, "is_dynamic", False) or (not hasattr(d, "is_dynamic") and int(d) < 0)
-           for d in dims):
-        return dynamic.as_stored(PartialShape(dims))
-    return tuple(int(d) for d in dims)
+# a Parameter's new shape as nodes store it (a tuple of ints, or the PartialShape of a dynamic
+# one, which builds and does not compile): the rule a Parameter's declared shape follows
+_input_shape = _declared_shape
 
 
 def _dims(shape: Any) -> tuple[int, ...]:
