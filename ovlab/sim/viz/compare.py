@@ -15,7 +15,7 @@ import plotly.graph_objects as go
 
 from .dashboard_figures import LEGEND, latency_dashboard_spec, legend_below
 from .marks import XAxis, compile_marks, switch_marks
-from .panels import add_histograms, latency_panel
+from .panels import STATIC_POINTS, add_histograms, latency_panel
 from .runview import RunView
 
 
@@ -221,7 +221,9 @@ def compare_figure(a, b, *, mode: str = "side", x: str = "iteration", analytic_a
     Side by side, each panel is half the width and draws half the points per category that
     one panel does (min-max decimation keeps every spike), as the dashboards' side by side:
     lab 04's two 2,000-request runs drew 5,386 points (198 kB of plotly JSON), which the
-    browser draws and then rasterizes again for the stored PNG during Run All."""
+    browser draws and then rasterizes again for the stored PNG during Run All (now
+    ``panels.STATIC_POINTS`` per category overlaid, half that per panel side by side)."""
     return go.Figure(compare_spec(a, b, mode=mode, x=x, analytic_a=analytic_a,
                                   analytic_b=analytic_b,
-                                  max_points=500 if mode == "side" else 1000))
+                                  max_points=STATIC_POINTS // 2 if mode == "side"
+                                  else STATIC_POINTS))

@@ -13,22 +13,25 @@ from typing import Any
 import plotly.graph_objects as go
 
 from .palette import DEVICE_COLORS, device_color
+from .panels import STATIC_POINTS
 
 __all__ = ["DEVICE_COLORS", "gantt_figure", "latency_figure", "timeline_figure",
            "timeline_layout", "timeline_traces"]  # DEVICE_COLORS: imported from here before
 
 
-def latency_figure(result, title: str = "Inference Latency") -> go.Figure:
+def latency_figure(result, title: str = "Inference Latency", *,
+                   max_points: int = STATIC_POINTS) -> go.Figure:
     """Latency of every request in completion order (the seed's axes and title), one marker
-    per request coloured by device and batch status (decimated so spikes survive), with the
-    rolling p5-p50-p95 band, AUTO's switch, the compile spans and the batch timer's ticks."""
+    per request coloured by device and batch status (decimated so spikes survive: at most
+    ``max_points`` per category), with the rolling p5-p50-p95 band, AUTO's switch, the compile
+    spans and the batch timer's ticks."""
     from .marks import XAxis, compile_marks, switch_marks
     from .panels import latency_panel
     from .runview import RunView
 
     view = RunView.from_result(result)
     x = XAxis("iteration")
-    panel = latency_panel(view, view, x=x, y_unit="s")
+    panel = latency_panel(view, view, x=x, y_unit="s", max_points=max_points)
     s1, a1 = switch_marks(view, x, "x", "paper")
     s2, a2 = compile_marks(view, x, "x", "paper")
     layout = dict(
