@@ -145,6 +145,13 @@ def test_compare_side_by_side_and_overlaid(tput, timeout100):
     assert side.layout.yaxis3.matches == "y"  # one latency axis for both
     heads = [n.text for n in side.layout.annotations if n.text.startswith("<b>")]
     assert heads == ["<b>A: AUTO THROUGHPUT</b>", "<b>B: AUTO THROUGHPUT timeout 100 ms</b>"]
+    # each legend entry once (the band, median and timer ticks of both runs were listed twice)
+    entries = [t.name for t in side.data if t.showlegend is not False and t.name]
+    assert len(entries) == len(set(entries)), entries
+    assert {"median of the last 50", "batch timer tick (requests sent alone)"} <= set(entries)
+    # a gap between each latency panel and its histogram for the axis's last label
+    assert side.layout.xaxis2.domain[0] - side.layout.xaxis.domain[1] >= 0.03
+    assert side.layout.xaxis4.domain[0] - side.layout.xaxis3.domain[1] >= 0.03
     over = compare_figure(a, b, mode="overlay")
     pinned = next(t for t in over.data if t.name.startswith("A: "))
     assert len(pinned.y) > 0 and pinned.marker.symbol == "circle-open"

@@ -79,9 +79,15 @@ def compare_spec(a, b, *, mode: str = "side", x: str = "iteration", analytic_a=N
     panels, top, count = _side_panels(va, vb, fb, xaxis, analytic_a, analytic_b, y_range,
                                       max_points, (("x", "y"), ("x2", "y2")),
                                       (("x3", "y3"), ("x4", "y4")), y_unit)
-    shown = {t["legendgroup"] for t in panels[1].traces if t.get("legendgroup")}
-    for t in panels[0].traces:  # one legend entry per category: B's, and A's that B lacks
-        if t.get("legendgroup") in shown or str(t.get("name", "")).startswith("analytic"):
+    # one legend entry per category: B's, and A's that B lacks (a category by its group; the
+    # band, the median and the timer's ticks, which have none, by their name: both runs'
+    # were listed, each twice)
+    b_entries = [t for t in panels[1].traces if t.get("showlegend", True) is not False]
+    shown = {t["legendgroup"] for t in b_entries if t.get("legendgroup")}
+    names = {t.get("name") for t in b_entries if not t.get("legendgroup")}
+    for t in panels[0].traces:
+        if (t.get("legendgroup") in shown or str(t.get("name", "")).startswith("analytic")
+                or (not t.get("legendgroup") and t.get("name") in names)):
             t["showlegend"] = False
     shapes, notes = [], []
     for view, xref, yref in ((va, "x", "y domain"), (vb, "x3", "y3 domain")):
@@ -99,7 +105,10 @@ def compare_spec(a, b, *, mode: str = "side", x: str = "iteration", analytic_a=N
         notes += p.annotations
     y = [0.0, top]
     layout = dict(
-        title=dict(text=compare_title(va, vb), font=dict(size=13)),
+        # at the top of the figure: placed by plotly in the middle of the top margin, the
+        # title's second line ran over A's panel title
+        title=dict(text=compare_title(va, vb), font=dict(size=13), yref="container", y=0.98,
+                   yanchor="top"),
         xaxis=dict(domain=rows["x"], anchor="y", range=list(xaxis.span(va, va)),
                    title=dict(text=xaxis.title(va)), showgrid=True, zeroline=False),
         yaxis=dict(domain=rows["y"], anchor="x", range=y, title=dict(text=_y_title(y_unit)),
@@ -209,7 +218,9 @@ def compare_pair_specs(a, b, *, x: str = "iteration", analytic_a=None, analytic_
 
 
 # where the four panels go: A's latency and histogram, then B's, in a row
-_BESIDE = {"x": [0.0, 0.38], "x2": [0.39, 0.48], "x3": [0.52, 0.90], "x4": [0.91, 1.0],
+# (a gap of 3 % between a latency panel and its histogram: with 1 %, the latency axis's last
+# label, "2000", ran into the histogram's "0")
+_BESIDE = {"x": [0.0, 0.37], "x2": [0.40, 0.48], "x3": [0.53, 0.89], "x4": [0.92, 1.0],
            "y": [0.0, 1.0], "y3": [0.0, 1.0]}
 
 

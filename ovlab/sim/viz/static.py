@@ -232,8 +232,11 @@ def _draw_annotation(mfig, axes, main, ann, fg) -> None:
     ha = {"left": "left", "right": "right"}.get(ann.xanchor, "center")
     va = {"top": "top", "bottom": "bottom", "middle": "center"}.get(
         ann.yanchor, "bottom" if ann.yref in ("paper", "y domain") else "center")
+    # plotly's xshift / yshift move a note by pixels (the compare figure's panel titles sit
+    # 24 px above the switch label): without them the two were drawn over each other
     ax.annotate(_text(ann.text), (ann.x, ann.y), xycoords=transform, color=_color(color),
-                fontsize=min(size, 9), ha=ha, va=va, annotation_clip=False)
+                fontsize=min(size, 9), ha=ha, va=va, annotation_clip=False,
+                xytext=(ann.xshift or 0, ann.yshift or 0), textcoords="offset pixels")
 
 
 def _draw_scatter(ax, trace, name, previous=None) -> None:
