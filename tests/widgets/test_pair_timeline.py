@@ -68,3 +68,33 @@ def test_pair_is_made_without_points_and_filled_when_side_by_side_shows():
         assert d.pair_figures == made  # the same widgets, updated in place
         assert all(any(len(t.x or ()) for t in f.data) for f in made), make.__name__
         assert schema(d.pair_specs[0]) == schema(d.pair_specs[1])
+
+
+def test_the_pin_one_click_away_is_made_in_idle_time(monkeypatch):
+    """After a change, the kernel's idle time makes side by side's specs for pinning the run
+    on screen (Dashboard.PIN_AHEAD): a pin then sends them without making them, and they are
+    the specs a pin makes by itself."""
+    import ovlab.sim.widgets.latency_dashboard as module
+
+    warm = ovlab.widgets.LatencyDashboard()
+    cold = ovlab.widgets.LatencyDashboard()
+    scheduled = []
+    monkeypatch.setattr(warm._warm, "schedule", lambda items, after_s: scheduled.append(items))
+    warm._schedule_warm()
+    assert scheduled[-1][-1] == warm.PIN_AHEAD  # after the timeout's next steps
+    assert warm._warm_one(warm.PIN_AHEAD) is True  # made
+    made = []
+    original = module.Dashboard._pair_specs
+    monkeypatch.setattr(module.Dashboard, "_pair_specs",
+                        lambda self, view: made.append(view) or original(self, view))
+    warm.knobs.compare.value = "side by side"
+    assert made == []  # the pin used the specs made ahead
+    cold.knobs.compare.value = "side by side"
+    assert len(made) == 1
+    assert warm.pair_specs == cold.pair_specs
+    assert warm._warm_one(warm.PIN_AHEAD) is False  # A is pinned: nothing to make ahead
+    # a change moves the run on screen: the specs made ahead are not those of the new pin
+    warm.knobs.compare.value = "off"
+    warm.knobs.timeout.value = 500
+    warm.knobs.compare.value = "side by side"
+    assert len(made) == 2 and "500" in warm.pair_specs[0]["layout"]["title"]["text"]
