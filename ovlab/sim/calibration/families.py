@@ -242,6 +242,7 @@ SPACE: list[tuple[tuple[str, ...], float, float, str]] = [
     (("gpu", "discrete_op"), 0.5, 0.3, "log"),
     (("gpu", "depthwise"), 0.3, 0.3, "log"),
     (("gpu", "other"), 0.05, 0.3, "log"),
+    (("gpu", "matmul_i8"), 1.0, 0.3, "log"),
     (("gpu", "per_op_s"), 1e-5, 0.3, "log"),
     (("gpu", "per_infer_s"), 1e-4, 0.3, "log"),
     (("gpu", "stream_scaling"), 0.9, 0.3, "lin"),

@@ -344,7 +344,7 @@ def gpu_spec(ds: dict, params: dict | None = None, shared_bw: float | None = Non
         efficiency_by_precision=eff,
         kind_efficiency={"depthwise": g["depthwise"] * vector_share, "matmul": 1.0,
                          "other": g["other"]},
-        mem_efficiency=g["mem_efficiency"], fuse_ops=True,
+        mem_efficiency=g["mem_efficiency"], fuse_ops=True, matmul_i8_rate=g.get("matmul_i8", 1.0),
         cache_mb=float(d.get("l3_mb", 4.0)), channel_blocks=gpu_channel_blocks(d["family"]),
         # THROUGHPUT's streams each keep an inference's activations in flight, and their
         # kernels take turns on the GPU: the last-level cache holds all of them, each stream
