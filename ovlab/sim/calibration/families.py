@@ -222,6 +222,7 @@ SPACE: list[tuple[tuple[str, ...], float, float, str]] = [
     *[(("cpu", "group_mult", g), 1.0, 2.0, "log") for g in family.CPU_GROUPS],
     (("cpu", "depthwise"), 0.14, 0.3, "log"),
     (("cpu", "other"), 0.05, 0.3, "log"),
+    (("cpu", "matmul_i8"), 1.0, 0.3, "log"),
     (("cpu", "per_op_s"), 7e-6, 0.3, "log"),
     (("cpu", "per_infer_s"), 2e-5, 0.1, "log"),
     (("cpu", "stream_scaling"), 0.9, 0.3, "lin"),

@@ -188,6 +188,9 @@ def gpu_channel_blocks(family: str) -> dict[str, tuple[int, int]]:
             "i8": (4 if GPU_FAMILIES[family]["int8"] == "dp4a" else 2, 16)}
 
 
+AVX2_ONLY = ("skylake", "alder-raptor", "meteor-lake", "gracemont", "tremont")
+
+
 def cpu_rule(family: str, precision: str) -> str:
     """The efficiency rule of a CPU computing ``precision``: f32, i8-vnni, i8-novnni, i8-amx,
     bf16-amx."""
@@ -272,6 +275,7 @@ def cpu_spec(ds: dict, params: dict | None = None, name: str = "") -> DeviceSpec
         mem_efficiency=c["mem_efficiency"], fuse_ops=True, async_overhead_s=1e-5,
         cache_mb=sockets * float(d.get("l3_mb", 8)),
         depthwise_i8_rate=dw_i8, depthwise_bf16_rate=dw_bf16,
+        matmul_i8_rate=(c.get("matmul_i8", 1.0) if d["family"] in AVX2_ONLY else 1.0),
         # S THROUGHPUT streams each hold their own activations: each has 1 / S of the
         # last-level cache, whose traffic moves at ``llc_gbps_core`` per core
         # (never slower than the DRAM behind it: a layer that fits moves at least as fast as
