@@ -79,6 +79,8 @@ def efficiency(spec: DeviceSpec, kind: str, precision: str) -> float:
         base *= spec.depthwise_i8_rate  # no input channels to sum: 16-bit multiply-adds
     elif kind == "depthwise" and precision == "bf16":
         base *= spec.depthwise_bf16_rate  # AMX tiles do not take a depthwise convolution
+    elif kind == "matmul" and precision == "i8":
+        base *= spec.matmul_i8_rate  # a fitted share (family devices; 1 elsewhere)
     return base * spec.kind_efficiency.get(kind, 1.0)
 
 

@@ -188,6 +188,13 @@ def gpu_channel_blocks(family: str) -> dict[str, tuple[int, int]]:
             "i8": (4 if GPU_FAMILIES[family]["int8"] == "dp4a" else 2, 16)}
 
 
+#: CPU families without AVX-512 (256-bit vector registers at most): their int8 matrix products
+#: run at the fitted ``cpu.matmul_i8`` share of the int8 rule (fifth round: held out, BERT INT8
+#: was 1.32-1.86x too fast on the i7-8700T, i9-13900K and Core Ultra 7 165H, 0.92-1.17x on the
+#: AVX-512 VNNI CPUs, while ResNet-50 INT8 throughput on the same AVX2 CPUs was within 0.96-1.05x)
+AVX2_ONLY = tuple(f for f in CPU_FAMILIES if f not in AVX512)
+
+
 def cpu_rule(family: str, precision: str) -> str:
     """The efficiency rule of a CPU computing ``precision``: f32, i8-vnni, i8-novnni, i8-amx,
     bf16-amx."""
@@ -272,6 +279,7 @@ def cpu_spec(ds: dict, params: dict | None = None, name: str = "") -> DeviceSpec
         mem_efficiency=c["mem_efficiency"], fuse_ops=True, async_overhead_s=1e-5,
         cache_mb=sockets * float(d.get("l3_mb", 8)),
         depthwise_i8_rate=dw_i8, depthwise_bf16_rate=dw_bf16,
+        matmul_i8_rate=(c.get("matmul_i8", 1.0) if d["family"] in AVX2_ONLY else 1.0),
         # S THROUGHPUT streams each hold their own activations: each has 1 / S of the
         # last-level cache, whose traffic moves at ``llc_gbps_core`` per core
         # (never slower than the DRAM behind it: a layer that fits moves at least as fast as
@@ -344,7 +352,7 @@ def gpu_spec(ds: dict, params: dict | None = None, shared_bw: float | None = Non
         efficiency_by_precision=eff,
         kind_efficiency={"depthwise": g["depthwise"] * vector_share, "matmul": 1.0,
                          "other": g["other"]},
-        mem_efficiency=g["mem_efficiency"], fuse_ops=True,
+        mem_efficiency=g["mem_efficiency"], fuse_ops=True, matmul_i8_rate=g.get("matmul_i8", 1.0),
         cache_mb=float(d.get("l3_mb", 4.0)), channel_blocks=gpu_channel_blocks(d["family"]),
         # THROUGHPUT's streams each keep an inference's activations in flight, and their
         # kernels take turns on the GPU: the last-level cache holds all of them, each stream

@@ -106,6 +106,7 @@ _DEVICE_RULES: dict[str, dict] = {
     "stream_dispatch": {"type": "number", "exclusiveMinimum": 0, "maximum": 1},
     "depthwise_i8_rate": {"type": "number", "exclusiveMinimum": 0, "maximum": 1},
     "depthwise_bf16_rate": {"type": "number", "exclusiveMinimum": 0, "maximum": 1},
+    "matmul_i8_rate": {"type": "number", "exclusiveMinimum": 0, "maximum": 2},
     "epilogue_flops": _NONNEG,
     "extra": {"type": "object"},
 }

@@ -111,6 +111,11 @@ class DeviceSpec:
     # the same for bf16 (issue 35): AMX computes bf16 in tiles, a depthwise convolution on the
     # AVX-512 vector units; 1: the bf16 peak
     depthwise_bf16_rate: float = 1.0
+    # the share of the int8 rule's efficiency an int8 matrix product (MatMul / FullyConnected)
+    # reaches (issue 35, fifth round; fitted for the family CPUs without AVX-512 and the family
+    # GPUs: BERT INT8 was 1.2-1.7x too fast there held out while int8 convolutions were not);
+    # 1: the rule's
+    matmul_i8_rate: float = 1.0
     # vector FLOPs each output element of a convolution or matrix product costs after its
     # reduction (the accumulator's conversion, scale, bias, activation, requantization, store),
     # at the device's f32 vector rate whatever the op's precision: with few products per output
