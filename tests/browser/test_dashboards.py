@@ -402,6 +402,11 @@ def _open_and_run(lab, page, notebook):
     page.wait_for_function("root => { const gd = " + GD + "; return gd && gd.data && "
                            "gd.data.length > 0; }", arg=root, timeout=60_000)
     assert page.locator(".js-plotly-plot").count() >= 2  # the static figures beside it
+    # every FigureWidget of the page shares one evaluation of plotly's widget bundle
+    # (widgets/sync.shared_esm): one key, whichever number of widgets
+    shared = page.evaluate("() => Object.keys(globalThis).filter("
+                           "k => k.startsWith('__ovlab_plotly_widget_')).length")
+    assert shared == 1, shared
     return dash, root
 
 

@@ -33,7 +33,7 @@ from .frame_clock import FrameClock
 from .idle import IdleWork
 from .knobs import Knobs, inert_knobs
 from .live import LivePlayer
-from .sync import Retired, new_figure, plain, update_in_place
+from .sync import EMPTY_FIGURE, Retired, new_figure, plain, update_in_place
 
 # how long after a change the collector comes back when a kernel's event loop runs: long enough
 # for the kernel's IOPub thread to send the change's messages first (a collection holds the GIL)
@@ -120,7 +120,8 @@ class Dashboard:
                            num_requests=num_requests, interval=interval, niter=niter,
                            x_axis=self.x_axis_choice)
         self.summary = widgets.HTML(layout=widgets.Layout(margin="4px 0 0 8px", min_height="84px"))
-        self.figure = go.FigureWidget()
+        # made by the first run (see resource_aware: one FigureWidget less for the browser)
+        self.figure: Any = None
         # side by side compare mode: A's FigureWidget and B's in a box that wraps (see
         # _draw_pair), made with the dashboard and then only updated in place
         self.pair_figures: list[Any] = [None, None]
@@ -195,6 +196,8 @@ class Dashboard:
                                   for spec in self._pair_specs(self.full)))
             finally:
                 self.pinned = self._pinned_analytic = None
+        if self.figure is None:  # not run yet
+            self.figure = new_figure(EMPTY_FIGURE)
         self.widget = fit(widgets.VBox(
             [widgets.HTML(f"<b>{self.title()}</b> &mdash; {self.model_label} on the "
                           f"<code>{platform}</code> platform, seed {seed}"),
@@ -550,7 +553,8 @@ class Dashboard:
         old = self.figure
         self.figure = new_figure(spec)
         if self.widget is None:  # never shown
-            old.close()
+            if old is not None:
+                old.close()
             return
         self.widget.children = tuple(self.figure if w is old else w
                                      for w in self.widget.children)

@@ -34,7 +34,7 @@ import plotly.graph_objects as go
 from ..viz.palette import DEVICE_COLORS
 from .dashboard import collector_paused
 from .fit import fit
-from .sync import Retired, new_figure, update_in_place
+from .sync import EMPTY_FIGURE, Retired, new_figure, update_in_place
 
 PLATFORM = "core-ultra-7-165h"
 DEVICE = "AUTO:GPU,NPU,CPU"
@@ -205,7 +205,9 @@ class ResourceAwareDashboard:
                                                       description="LOW_POWER_DEVICE",
                                                       style=style)
         self.summary = widgets.HTML()
-        self.figure = go.FigureWidget()
+        # made by the first run (a FigureWidget made here and replaced by the first run's cost
+        # the browser a second evaluation of plotly's widget bundle, ~1 s on 2 vCPUs)
+        self.figure: Any = None
         self._retired = Retired()
         self.result: ScenarioResult | None = None
         self.previous: ScenarioResult | None = None  # drawn as a ghost behind the result
@@ -218,6 +220,8 @@ class ResourceAwareDashboard:
         self.widget: widgets.VBox | None = None  # built around the first run's figure
         if run:
             self.run()
+        if self.figure is None:  # not run yet
+            self.figure = new_figure(EMPTY_FIGURE)
         self.widget = fit(widgets.VBox([
             widgets.HTML(f"<b>Resource-aware AUTO</b> &mdash; googlenet-v1 FP16 on "
                          f"<code>{DEVICE}</code>, platform <code>{PLATFORM}</code>, seed {seed}"),
@@ -282,7 +286,8 @@ class ResourceAwareDashboard:
         if not update_in_place(self.figure, spec):
             old, self.figure = self.figure, new_figure(spec)
             if self.widget is None:  # never shown
-                old.close()
+                if old is not None:
+                    old.close()
                 return
             self.widget.children = tuple(self.figure if w is old else w
                                          for w in self.widget.children)
