@@ -45,8 +45,11 @@ def kernel_times() -> dict[str, float]:
         for path in LABS:
             nb = nbformat.read(path, as_version=4)
             t0 = time.perf_counter()
+            # the kernel's stderr (ipykernel's TCP warning, once per kernel) kept out of the
+            # table's lines, as `ovlab check --labs` does
             NotebookClient(nb, timeout=600, kernel_name="python3",
-                           resources={"metadata": {"path": str(path.parent)}}).execute()
+                           resources={"metadata": {"path": str(path.parent)}}).execute(
+                stderr=subprocess.DEVNULL)
             out[path.stem] = round(time.perf_counter() - t0, 1)
             print(f"  kernel  {path.stem}: {out[path.stem]} s ({_load_text()})", flush=True)
     finally:

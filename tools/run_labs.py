@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -62,7 +63,9 @@ def build(src: Path, execute: bool = True, out_dir: Path = LABS) -> Path:
         saved = os.environ.get("OVLAB_RESULTS_DIR")
         os.environ["OVLAB_RESULTS_DIR"] = "off"
         try:
-            client.execute()
+            # the kernel's stderr (ipykernel's TCP warning, once per kernel) kept out of the
+            # build's lines, as `ovlab check --labs` does; a failing cell still raises here
+            client.execute(stderr=subprocess.DEVNULL)
         finally:
             if saved is None:
                 del os.environ["OVLAB_RESULTS_DIR"]
