@@ -171,6 +171,25 @@ def test_the_dashboard_figures_have_static_pngs(tput, gpu_timeline, timeout100):
     assert len(png) > 20_000
 
 
+def test_a_static_figure_with_its_legend_below_has_no_blank_band(tput, timeout100):
+    """The stored PNG of a figure whose legend sits at its foot (the dashboards', the compare
+    figure) gives the legend three entries a row under the axes' titles, and is shorter than
+    the browser's figure by the margin the browser's two-a-row legend needs: it kept that
+    margin and added its own, a blank band of ~200 px above the legend."""
+    import struct
+
+    import plotly.graph_objects as go
+
+    for fig in (go.Figure(latency_dashboard_spec(tput[2], analytic=tput[3])),
+                compare_figure(tput[2], timeout100[2])):
+        assert fig.layout.legend.yref == "container"
+        names = {t.name for t in fig.data if t.name and t.showlegend is not False}
+        height = struct.unpack(">I", to_png(fig)[20:24])[0]  # the PNG's IHDR height
+        foot = 52 + 12 + -(-len(names) // 3) * 14
+        assert height == fig.layout.height - fig.layout.margin.b + foot
+        assert height < fig.layout.height
+
+
 def test_the_switch_line_appears_when_the_switch_happens(tput):
     _core, _result, view, _a = tput
     t = view.switch[0] + 0.001  # no request has completed on the GPU yet
@@ -210,3 +229,13 @@ def test_dashboard_axes_never_hide_their_tick_labels(tput):
         assert len(axes) >= 4
         assert all(a["ticklabeloverflow"] == "allow" for a in axes.values())
         go.Figure(spec)  # plotly's validators accept it
+
+
+def test_a_shifted_note_at_a_category_is_drawn_in_the_static_png():
+    """plotly's yshift on a note over a bar (lab 07's labels) moves it in the stored PNG too; a
+    category's name as its x is placed on the axis first (matplotlib raised on it)."""
+    import plotly.graph_objects as go
+
+    fig = go.Figure(go.Bar(x=["CPU alone", "HETERO"], y=[4.6, 6.5]))
+    fig.add_annotation(x="HETERO", y=6.5, text="6.50 ms", showarrow=False, yshift=12)
+    assert to_png(fig)[:8] == b"\x89PNG\r\n\x1a\n"

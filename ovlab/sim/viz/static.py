@@ -12,6 +12,7 @@ axes, tick labels and dark backgrounds.
 from __future__ import annotations
 
 import io
+import math
 from typing import Any
 
 import numpy as np
@@ -87,13 +88,24 @@ def to_png(fig, width: int | None = None, height: int | None = None, dpi: int = 
         "white" if bg in ("black", "#000", "#000000") else "black")
     pairs = list(dict.fromkeys((t.xaxis or "x", t.yaxis or "y") for t in fig.data)) or [("x", "y")]
     multi = len(pairs) > 1 or layout.xaxis.domain is not None
+    legend_below = bool(layout.legend and layout.legend.orientation == "h")
+    bottom_px = None
+    if multi and legend_below and layout.legend.yref == "container":
+        # the dashboards' legend at the figure's foot (viz.dashboard_figures.legend_below): the
+        # plotly margin holds it two entries a row for a narrow browser; here it takes three a
+        # row, under the axes' titles, and the image is as much shorter (it kept the browser's
+        # margin, then added its own: a blank band of ~200 px above the legend)
+        names = {t.name for t in fig.data if t.name and t.showlegend is not False}
+        bottom_px = _AXIS_TITLES_PX + 12 + math.ceil(len(names) / 3) * _LEGEND_ROW_PX
+        margin_b = layout.margin.b if layout.margin.b is not None else 80
+        h = max(h - margin_b + bottom_px, bottom_px + 200)
     mfig = plt.figure(figsize=(w / dpi, h / dpi), dpi=dpi)
     mfig.patch.set_facecolor(bg)
-    legend_below = bool(layout.legend and layout.legend.orientation == "h")
     axes: dict[tuple[str, str], Any] = {}
     for xr, yr in pairs:
         if multi:
-            axes[(xr, yr)] = mfig.add_axes(_position(layout, xr, yr, w, h, legend_below))
+            axes[(xr, yr)] = mfig.add_axes(_position(layout, xr, yr, w, h, legend_below,
+                                                     bottom_px))
         else:
             axes[(xr, yr)] = mfig.add_subplot(1, 1, 1)
     main = axes[pairs[0]]
@@ -169,12 +181,23 @@ def to_png(fig, width: int | None = None, height: int | None = None, dpi: int = 
     return buf.getvalue()
 
 
-def _position(layout, xr: str, yr: str, w: float, h: float, legend_below: bool) -> list[float]:
-    """[left, bottom, width, height] in figure fractions of a plotly axes pair."""
+# the foot of a figure with its legend below (see to_png): the x axes' tick labels and titles,
+# then a row of the legend (font size 7), in pixels
+_AXIS_TITLES_PX = 52
+_LEGEND_ROW_PX = 14
+
+
+def _position(layout, xr: str, yr: str, w: float, h: float, legend_below: bool,
+              bottom_px: float | None = None) -> list[float]:
+    """[left, bottom, width, height] in figure fractions of a plotly axes pair (``bottom_px``:
+    the foot's height in pixels where to_png worked it out)."""
     m = layout.margin
     left, right = (m.l if m.l is not None else 80) / w, (m.r if m.r is not None else 80) / w
     top, bottom = (m.t if m.t is not None else 100) / h, (m.b if m.b is not None else 80) / h
-    bottom += 0.10 if not legend_below else 0.24  # axis titles; the legend below them
+    if bottom_px is not None:
+        bottom = bottom_px / h
+    else:
+        bottom += 0.10 if not legend_below else 0.24  # axis titles; the legend below them
     xd = layout[_axis_key(xr, "x")].domain or (0, 1)
     yd = layout[_axis_key(yr, "y")].domain or (0, 1)
     pw, ph = 1 - left - right, 1 - top - bottom
@@ -234,9 +257,15 @@ def _draw_annotation(mfig, axes, main, ann, fg) -> None:
         ann.yanchor, "bottom" if ann.yref in ("paper", "y domain") else "center")
     # plotly's xshift / yshift move a note by pixels (the compare figure's panel titles sit
     # 24 px above the switch label): without them the two were drawn over each other
-    ax.annotate(_text(ann.text), (ann.x, ann.y), xycoords=transform, color=_color(color),
-                fontsize=min(size, 9), ha=ha, va=va, annotation_clip=False,
-                xytext=(ann.xshift or 0, ann.yshift or 0), textcoords="offset pixels")
+    x, y, shift = ann.x, ann.y, {}
+    if ann.xshift or ann.yshift:
+        shift = {"xytext": (ann.xshift or 0, ann.yshift or 0), "textcoords": "offset pixels"}
+        # an offset note is placed through its transform alone: a category's name (a bar
+        # chart's x) becomes its position on the axis first
+        x = ax.xaxis.convert_units(x) if isinstance(x, str) else x
+        y = ax.yaxis.convert_units(y) if isinstance(y, str) else y
+    ax.annotate(_text(ann.text), (x, y), xycoords=transform, color=_color(color),
+                fontsize=min(size, 9), ha=ha, va=va, annotation_clip=False, **shift)
 
 
 def _draw_scatter(ax, trace, name, previous=None) -> None:
