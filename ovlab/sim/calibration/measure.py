@@ -152,10 +152,21 @@ def real_model(name: str, precision: str, directory: str | None = None):
     from ..frontends import save_model
     from ..models import zoo
 
-    folder = Path(directory or tempfile.mkdtemp(prefix="ovlab-ir-"))
-    path = folder / f"{name}-{precision}.xml"
-    save_model(zoo.load(name, precision), str(path), compress_to_fp16=False)
-    return openvino.Core().read_model(str(path))
+    if directory is not None:
+        path = Path(directory) / f"{name}-{precision}.xml"
+        save_model(zoo.load(name, precision), str(path), compress_to_fp16=False)
+        return openvino.Core().read_model(str(path))
+    # no folder asked for: the IR is read from memory (its XML text and its weights as a
+    # tensor), so the temporary folder goes at once (a folder per call was left in the system
+    # temp directory; the real runtime maps a weights file it reads from disk)
+    import numpy as np
+
+    with tempfile.TemporaryDirectory(prefix="ovlab-ir-") as folder:
+        path = Path(folder) / f"{name}-{precision}.xml"
+        save_model(zoo.load(name, precision), str(path), compress_to_fp16=False)
+        xml = path.read_text(encoding="utf-8")
+        weights = np.fromfile(path.with_suffix(".bin"), dtype=np.uint8)
+    return openvino.Core().read_model(xml, openvino.Tensor(weights))
 
 
 @dataclass
