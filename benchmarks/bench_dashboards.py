@@ -251,16 +251,23 @@ ROOT = Path(__file__).resolve().parents[1]
 TIMINGS = ROOT / "artifacts" / "browser" / "timings.json"
 
 
-def browser_timings(labs: str = "04 or 05 or 09 or 13 or 14") -> dict | None:
-    """Run the browser test on the labs' dashboards; their click -> redraw timings, or None."""
+def browser_ready() -> bool:
+    """Whether Chromium and Playwright are here for the browser test (if not, says which)."""
     chromium = os.environ.get("CHROMIUM", "/usr/bin/chromium")
     if not (os.path.exists(chromium) or shutil.which("chromium")):
         print("  browser: skipped (no Chromium; `make chromium` installs Debian's)")
-        return None
+        return False
     try:
         import playwright  # noqa: F401
     except ImportError:
         print("  browser: skipped (Playwright is not installed)")
+        return False
+    return True
+
+
+def browser_timings(labs: str = "04 or 05 or 09 or 13 or 14") -> dict | None:
+    """Run the browser test on the labs' dashboards; their click -> redraw timings, or None."""
+    if not browser_ready():
         return None
     TIMINGS.unlink(missing_ok=True)
     t0 = time.monotonic()

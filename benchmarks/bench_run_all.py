@@ -20,7 +20,6 @@ from __future__ import annotations
 import datetime
 import json
 import os
-import shutil
 import subprocess
 import sys
 import time
@@ -30,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 LABS = sorted((ROOT / "labs").glob("[0-9][0-9]-*.ipynb"))
 BROWSER_OUT = ROOT / "artifacts" / "browser" / "run-all.json"
 sys.path.insert(0, str(Path(__file__).parent))
-from bench_dashboards import _load_text, machine  # noqa: E402
+from bench_dashboards import _load_text, browser_ready, machine  # noqa: E402
 
 
 def kernel_times() -> dict[str, float]:
@@ -62,14 +61,7 @@ def kernel_times() -> dict[str, float]:
 
 def browser_times() -> dict[str, dict] | None:
     """Each lab's Run All in JupyterLab + headless Chromium (tests/browser/test_run_all.py)."""
-    if not (os.path.exists(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
-            or shutil.which("chromium")):
-        print("  browser: skipped (no Chromium; `make chromium` installs Debian's)")
-        return None
-    try:
-        import playwright  # noqa: F401
-    except ImportError:
-        print("  browser: skipped (Playwright is not installed)")
+    if not browser_ready():
         return None
     BROWSER_OUT.unlink(missing_ok=True)
     proc = subprocess.run(

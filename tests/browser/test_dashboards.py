@@ -375,6 +375,17 @@ def _check_colours(root, expected: dict[str, str]) -> None:
         assert hits[0]["color"] == color and hits[0]["n"] > 0, hits[0]
 
 
+def assert_only_expected_errors(page, notebook: str) -> None:
+    """No warnings, and errors only from the cells tagged raises-exception, which show one on
+    purpose (JupyterLab renders both as stderr outputs)."""
+    errors = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
+    texts = [errors.nth(i).text_content() for i in range(errors.count())]
+    nb = json.loads((NB_DIR / notebook).read_text(encoding="utf-8"))
+    expected = sum("raises-exception" in c.get("metadata", {}).get("tags", [])
+                   for c in nb["cells"] if c["cell_type"] == "code")
+    assert len(texts) == expected and all("Error" in t for t in texts), texts
+
+
 def _open_and_run(lab, page, notebook):
     """Open the lab, Run All, check that no cell shows an unexpected error, and return the
     dashboard's locator and root element once its figure has data."""
@@ -385,14 +396,7 @@ def _open_and_run(lab, page, notebook):
     wait_all_cells_ran(page)
     # Run All's wall time as a learner meets it: every cell run and its output drawn
     RUN_ALL_S[notebook.removesuffix(".ipynb")] = round(time.monotonic() - t0, 1)
-    # no warnings, and errors only from the cells tagged raises-exception, which show one on
-    # purpose (JupyterLab renders both as stderr outputs)
-    errors = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
-    texts = [errors.nth(i).text_content() for i in range(errors.count())]
-    nb = json.loads((NB_DIR / notebook).read_text(encoding="utf-8"))
-    expected = sum("raises-exception" in c.get("metadata", {}).get("tags", [])
-                   for c in nb["cells"] if c["cell_type"] == "code")
-    assert len(texts) == expected and all("Error" in t for t in texts), texts
+    assert_only_expected_errors(page, notebook)
     # the whole dashboard in view, at the width of a 1280-px screen with the file browser open
     page.set_viewport_size({"width": 1280, "height": 1800})
     dash = page.locator(".widget-vbox", has=page.locator(".widget-toggle-buttons")).first

@@ -23,6 +23,7 @@ import pytest
 from test_dashboards import (
     NB_DIR,
     assert_clean,
+    assert_only_expected_errors,
     run_all_cells,
     wait_all_cells_ran,
     wait_kernel_ready,
@@ -48,12 +49,7 @@ def test_run_all_wall_time(lab, page, shot_dir, notebook):
     run_all_cells(page)
     wait_all_cells_ran(page)
     wall = round(time.monotonic() - t0, 1)
-    errors = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
-    texts = [errors.nth(i).text_content() for i in range(errors.count())]
-    nb = json.loads((NB_DIR / notebook).read_text(encoding="utf-8"))
-    expected = sum("raises-exception" in c.get("metadata", {}).get("tags", [])
-                   for c in nb["cells"] if c["cell_type"] == "code")
-    assert len(texts) == expected and all("Error" in t for t in texts), texts
+    assert_only_expected_errors(page, notebook)
     assert_clean(page, f"{notebook} after Run All")
     out = shot_dir / "run-all.json"
     data = json.loads(out.read_text()) if out.exists() else {}
